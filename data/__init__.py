@@ -1,0 +1,1 @@
+"""Dataset descriptions and the tiny example corpus (``gecmetrics.data``)."""

@@ -1,0 +1,89 @@
+"""The corpus: sources, reference sets and named hypothesis sets.
+
+A :class:`Corpus` is what every metric scores. It is checked once when made
+(equal lengths, at least one reference) and it carries a cache, so that work
+shared by several metrics (tokenisation, n-gram intersection counts) is done
+once per corpus however many metrics, systems and betas are scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import InputError
+from .readers import check_same_length
+
+
+@dataclass(eq=False)
+class Corpus:
+    """Aligned sources, references (one list per reference set) and hypotheses.
+
+    ``hypotheses`` maps a system name (for files: the path as given) to its
+    output. ``m2`` optionally holds the parsed gold edits that the references
+    were derived from, for edit-based metrics.
+    """
+
+    sources: list[str]
+    references: list[list[str]]
+    hypotheses: dict[str, list[str]]
+    m2: Any = None
+    _cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.sources = list(self.sources)
+        self.references = [list(ref) for ref in self.references]
+        self.hypotheses = {name: list(hyp) for name, hyp in self.hypotheses.items()}
+        if not self.references:
+            raise InputError("no reference given; pass at least one reference set (-r/--m2)")
+        named = [("the source", self.sources)]
+        named += [(f"reference {k}", ref) for k, ref in enumerate(self.references)]
+        named += [(f"hypothesis {name}", hyp) for name, hyp in self.hypotheses.items()]
+        check_same_length(named)
+
+    @classmethod
+    def build(
+        cls,
+        sources: Sequence[str],
+        references: Sequence[Sequence[str]] | Sequence[str],
+        hypotheses: Mapping[str, Sequence[str]] | Sequence[Sequence[str]] | Sequence[str],
+    ) -> Corpus:
+        """Make a corpus from plain Python lists, accepting the common shapes.
+
+        ``references`` may be one list of strings (a single reference set) or a
+        list of such lists; ``hypotheses`` may be a single list, a list of lists
+        (named ``sys0``, ``sys1``, ...) or a mapping of names to lists.
+        """
+        refs = _as_list_of_lists(references, "references")
+        if isinstance(hypotheses, Mapping):
+            hyps = {str(name): list(lines) for name, lines in hypotheses.items()}
+        else:
+            hyp_lists = _as_list_of_lists(hypotheses, "hypotheses")
+            hyps = {f"sys{i}": lines for i, lines in enumerate(hyp_lists)}
+        return cls(list(sources), refs, hyps)
+
+    @property
+    def num_sentences(self) -> int:
+        return len(self.sources)
+
+    @property
+    def system_names(self) -> list[str]:
+        return list(self.hypotheses)
+
+    def cached(self, key: Any, compute: Any) -> Any:
+        """Return ``compute()`` once per ``key`` for this corpus."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+
+def _as_list_of_lists(value: Sequence[Any], what: str) -> list[list[str]]:
+    if isinstance(value, str):
+        raise InputError(f"{what} must be a list of sentences, not a single string")
+    items = list(value)
+    if items and all(isinstance(item, str) for item in items):
+        return [items]
+    if not all(isinstance(item, Sequence) and not isinstance(item, str) for item in items):
+        raise InputError(f"{what} must be a list of sentences or a list of such lists")
+    return [list(item) for item in items]

@@ -1,0 +1,19 @@
+"""User-facing errors.
+
+Every problem a user can fix (a bad file, an unknown metric, an invalid
+option) raises :class:`GecMetricsError` with a one-line message that says what
+is wrong, where, and how to fix it. The CLI prints that line and exits with
+code 2; it never shows a traceback for these.
+"""
+
+
+class GecMetricsError(Exception):
+    """A problem with the user's input, reported as one actionable line."""
+
+
+class InputError(GecMetricsError):
+    """A file or text input is missing, unreadable or inconsistent."""
+
+
+class ConfigError(GecMetricsError):
+    """An unknown metric, option or an invalid parameter value."""

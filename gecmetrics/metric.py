@@ -1,0 +1,255 @@
+"""The metric interface: a Config dataclass, statistics computed once, scores.
+
+A metric turns a :class:`~gecmetrics.corpus.Corpus` into :class:`Statistics`
+(its sufficient statistics per system and sentence, kept unsummed), and the
+statistics into scores at three levels:
+
+* ``corpus``: statistics summed over sentences, then the formula;
+* ``sentence``: the formula per sentence;
+* ``mean``: the mean of the sentence scores.
+
+Because the statistics are kept per sentence, a bootstrap resample is a
+gather (``sentences=``) and a beta sweep is a loop over the cheap last step.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import typing
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+from .corpus import Corpus
+from .errors import ConfigError
+
+LEVELS = ("corpus", "sentence", "mean")
+
+
+@dataclass(frozen=True)
+class Score:
+    """One system's score at corpus or mean level, all values in 0-1."""
+
+    score: float
+    precision: float | None = None
+    recall: float | None = None
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SystemResult:
+    """What ``score`` reports for one (metric, system, beta, level)."""
+
+    metric: str
+    spec: str
+    hypothesis: str
+    beta: float | None
+    level: str
+    score: float | None = None
+    precision: float | None = None
+    recall: float | None = None
+    scores: list[float] | None = None
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of the CLI contract (0-1 floats at full precision)."""
+        out: dict[str, Any] = {
+            "metric": self.metric,
+            "spec": self.spec,
+            "hypothesis": self.hypothesis,
+            "beta": self.beta,
+            "level": self.level,
+        }
+        if self.level == "sentence":
+            out["scores"] = list(self.scores or [])
+        else:
+            out["score"] = self.score
+            out["precision"] = self.precision
+            out["recall"] = self.recall
+        return out
+
+
+class Statistics(ABC):
+    """Per-sentence sufficient statistics of every system, for one metric."""
+
+    systems: tuple[str, ...]
+
+    @abstractmethod
+    def corpus(self, beta: float | None, sentences: np.ndarray | None = None) -> list[Score]:
+        """Corpus-level score per system (optionally over a subset/resample of sentences)."""
+
+    @abstractmethod
+    def sentence(self, beta: float | None) -> np.ndarray:
+        """Sentence-level scores, shape (systems, sentences)."""
+
+    def mean(self, beta: float | None, sentences: np.ndarray | None = None) -> np.ndarray:
+        """Mean of sentence scores per system."""
+        scores = self.sentence(beta)
+        if sentences is not None:
+            scores = scores[:, sentences]
+        return scores.mean(axis=1)
+
+    def corpus_scores(self, beta: float | None, sentences: np.ndarray | None = None) -> np.ndarray:
+        """Just the corpus-level numbers, shape (systems,)."""
+        return np.array([s.score for s in self.corpus(beta, sentences)])
+
+
+@dataclass(frozen=True)
+class MetricConfig:
+    """Base of every metric's options. Subclasses add fields and checks."""
+
+    def validate(self) -> None:
+        """Raise :class:`ConfigError` for invalid values (called after init)."""
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+
+class Metric(ABC):
+    """Base class of all metrics. Subclasses set ``name``, ``Config``, ``description``."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    Config: ClassVar[type[MetricConfig]] = MetricConfig
+    has_beta: ClassVar[bool] = False
+
+    def __init__(self, config: MetricConfig | None = None, **options: Any) -> None:
+        if config is None:
+            config = make_config(self.Config, options, self.name)
+        elif options:
+            config = dataclasses.replace(config, **options)
+        self.config = config
+
+    # -- identity -----------------------------------------------------------
+    @property
+    def display_name(self) -> str:
+        return self.name
+
+    @property
+    def spec(self) -> str:
+        """Canonical ``name:key=value,...`` of the non-default options."""
+        defaults = self.Config()
+        changed = [
+            f"{f.name}={getattr(self.config, f.name)}"
+            for f in dataclasses.fields(self.config)
+            if getattr(self.config, f.name) != getattr(defaults, f.name)
+        ]
+        return self.name + (":" + ",".join(changed) if changed else "")
+
+    def signature(self) -> str:
+        """All options spelled out, for reproducibility (like sacrebleu's signature)."""
+        from . import __version__
+
+        opts = "|".join(f"{f.name}:{getattr(self.config, f.name)}"
+                        for f in dataclasses.fields(self.config))
+        return f"{self.name}|{opts}|version:{__version__}"
+
+    @property
+    def default_beta(self) -> float | None:
+        return getattr(self.config, "beta", None) if self.has_beta else None
+
+    # -- scoring ------------------------------------------------------------
+    @abstractmethod
+    def statistics(self, corpus: Corpus) -> Statistics:
+        """Compute (or fetch from the corpus cache) this metric's statistics."""
+
+    def evaluate(
+        self,
+        corpus: Corpus,
+        level: str = "corpus",
+        betas: Iterable[float] | None = None,
+    ) -> list[SystemResult]:
+        """Score every system of ``corpus`` at ``level`` for each beta."""
+        if level not in LEVELS:
+            raise ConfigError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}")
+        beta_list = self._betas(betas)
+        stats = self.statistics(corpus)
+        results = []
+        for beta in beta_list:
+            if level == "corpus":
+                per_system = stats.corpus(beta)
+                for name, sc in zip(stats.systems, per_system, strict=True):
+                    results.append(self._result(name, beta, level, sc))
+            elif level == "mean":
+                means = stats.mean(beta)
+                for name, value in zip(stats.systems, means, strict=True):
+                    results.append(self._result(name, beta, level, Score(float(value))))
+            else:
+                sent = stats.sentence(beta)
+                for name, row in zip(stats.systems, sent, strict=True):
+                    results.append(SystemResult(self.display_name, self.spec, name, beta,
+                                                level, scores=[float(v) for v in row]))
+        return results
+
+    def score(
+        self,
+        sources: Sequence[str],
+        references: Sequence[Sequence[str]] | Sequence[str],
+        hypotheses: Mapping[str, Sequence[str]] | Sequence[Sequence[str]] | Sequence[str],
+        level: str = "corpus",
+        betas: Iterable[float] | None = None,
+    ) -> list[SystemResult]:
+        """Convenience: build a corpus from lists and :meth:`evaluate` it."""
+        return self.evaluate(Corpus.build(sources, references, hypotheses), level, betas)
+
+    def _betas(self, betas: Iterable[float] | None) -> list[float | None]:
+        if not self.has_beta:
+            return [None]
+        if betas is None:
+            return [self.default_beta]
+        out = [check_beta(b) for b in betas]
+        return out or [self.default_beta]
+
+    def _result(self, name: str, beta: float | None, level: str, sc: Score) -> SystemResult:
+        return SystemResult(self.display_name, self.spec, name, beta, level, sc.score,
+                            sc.precision, sc.recall, details=sc.details)
+
+
+def check_beta(beta: Any) -> float:
+    try:
+        value = float(beta)
+    except (TypeError, ValueError):
+        raise ConfigError(f"beta must be a number (got {beta!r})") from None
+    if math.isnan(value) or value < 0 or math.isinf(value):
+        raise ConfigError(f"beta must be a finite number >= 0 (got {beta!r})")
+    return value
+
+
+def make_config(config_cls: type[MetricConfig], options: Mapping[str, Any], metric: str):
+    """Build ``config_cls`` from options, converting strings to the field types."""
+    fields = {f.name: f for f in dataclasses.fields(config_cls)}
+    hints = typing.get_type_hints(config_cls)
+    values: dict[str, Any] = {}
+    for key, raw in options.items():
+        if key not in fields:
+            known = ", ".join(fields) or "(none)"
+            raise ConfigError(f"unknown option {key!r} for metric {metric!r}; options: {known}")
+        values[key] = _coerce(raw, hints[key], key, metric)
+    return config_cls(**values)
+
+
+def _coerce(raw: Any, hint: Any, key: str, metric: str) -> Any:
+    if not isinstance(raw, str):
+        return raw
+    kinds = typing.get_args(hint) or (hint,)
+    if type(None) in kinds and raw.lower() in ("none", "null"):
+        return None
+    for kind in kinds:
+        if kind is bool:
+            if raw.lower() in ("1", "true", "yes", "on"):
+                return True
+            if raw.lower() in ("0", "false", "no", "off"):
+                return False
+        elif kind in (int, float):
+            try:
+                return kind(raw)
+            except ValueError:
+                continue
+        elif kind is str:
+            return raw
+    type_name = " or ".join(getattr(k, "__name__", str(k)) for k in kinds)
+    raise ConfigError(f"option {key}={raw!r} of metric {metric!r} must be {type_name}")

@@ -1,0 +1,245 @@
+"""N-gram multiset intersections, counted once per corpus.
+
+Every n-gram metric here (GREEN, GLEU, chrF) needs, per sentence and per
+order n, only a handful of multiset sizes between the source S, each
+reference R_k and each hypothesis C:
+
+    |S|, |R_k|, |C|, |S ∩ R_k|, |S ∩ C|, |R_k ∩ C|, |S ∩ R_k ∩ C|,
+    and sum over x with m_Rk(x) = 0 of min(m_S(x), m_C(x))  (GLEU's penalty)
+
+where |A ∩ B| = sum_x min(m_A(x), m_B(x)). GREEN's seven Venn regions follow
+from these in closed form (inclusion-exclusion holds for multisets under
+min/max). Texts are integer-coded once; the source and references of a
+sentence are counted once for all systems, and a hypothesis line shared by
+several systems (very common: unchanged sentences) is counted once.
+
+The counting runs in a compiled kernel (``gecmetrics._kernel``) when it was
+built, and otherwise in :func:`_intersect_python`, which returns the same
+integers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .corpus import Corpus
+from .errors import ConfigError
+
+try:  # the compiled speed path; optional by design
+    from ._kernel import intersect as _intersect_compiled
+except ImportError:  # pragma: no cover - depends on the build
+    _intersect_compiled = None
+
+
+def word_tokens(line: str) -> list[str]:
+    """Whitespace tokenisation (Python's ``str.split()``), as the GREEN tool does."""
+    return line.split()
+
+
+def char_tokens(line: str) -> list[str]:
+    """Every character of the raw line, spaces included."""
+    return list(line)
+
+
+TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
+    "word": word_tokens,
+    "char": char_tokens,
+}
+
+
+def tokenizer(name: str) -> Callable[[str], list[str]]:
+    try:
+        return TOKENIZERS[name]
+    except KeyError:
+        known = ", ".join(sorted(TOKENIZERS))
+        raise ConfigError(f"unknown tokenize={name!r}; choose one of: {known}") from None
+
+
+def backend_name() -> str:
+    """Which counting kernel is in use: ``compiled`` or ``python``."""
+    return "compiled" if _intersect_compiled is not None else "python"
+
+
+@dataclass(frozen=True)
+class Intersections:
+    """Multiset sizes for every (system h, sentence i, reference k, order n).
+
+    Arrays are int64; the last axis is the order n = 1..max_n.
+    ``src_len`` (D, N), ``ref_len`` (D, K, N), ``hyp_len`` (H, D, N),
+    ``sr`` (D, K, N) = |S ∩ R_k|, ``sc`` (H, D, N) = |S ∩ C|,
+    ``rc`` (H, D, K, N) = |R_k ∩ C|, ``src`` (H, D, K, N) = |S ∩ R_k ∩ C|,
+    ``sc_off_r`` (H, D, K, N) = sum over n-grams absent from R_k of min(m_S, m_C).
+    """
+
+    systems: tuple[str, ...]
+    max_n: int
+    src_len: np.ndarray
+    ref_len: np.ndarray
+    hyp_len: np.ndarray
+    sr: np.ndarray
+    sc: np.ndarray
+    rc: np.ndarray
+    src: np.ndarray
+    sc_off_r: np.ndarray
+
+
+def intersections(corpus: Corpus, tokenize: str, max_n: int) -> Intersections:
+    """The corpus' intersections for ``tokenize`` up to ``max_n``, computed once.
+
+    A request for a smaller n than already computed reuses the larger result.
+    """
+    tokenizer(tokenize)  # validate early
+    cache = corpus._cache.setdefault(("ngram-intersections", tokenize), {})
+    for n_done, result in cache.items():
+        if n_done >= max_n:
+            return _truncate(result, max_n) if n_done > max_n else result
+    result = compute_intersections(
+        corpus.sources, corpus.references, corpus.hypotheses, tokenize, max_n
+    )
+    cache.clear()
+    cache[max_n] = result
+    return result
+
+
+def _truncate(full: Intersections, max_n: int) -> Intersections:
+    cut = slice(0, max_n)
+    return Intersections(
+        full.systems, max_n, full.src_len[..., cut], full.ref_len[..., cut],
+        full.hyp_len[..., cut], full.sr[..., cut], full.sc[..., cut], full.rc[..., cut],
+        full.src[..., cut], full.sc_off_r[..., cut],
+    )
+
+
+def compute_intersections(
+    sources: Sequence[str],
+    references: Sequence[Sequence[str]],
+    hypotheses: dict[str, Sequence[str]],
+    tokenize: str,
+    max_n: int,
+    backend: str | None = None,
+) -> Intersections:
+    """Count the intersections (see :class:`Intersections`) without caching."""
+    if max_n < 1:
+        raise ConfigError(f"n must be at least 1 (got n={max_n})")
+    num_sent = len(sources)
+    num_refs = len(references)
+    systems = tuple(hypotheses)
+    # Sentence groups: [source, ref_1..ref_K, distinct hypotheses...]
+    texts: list[str] = []
+    group_start = [0]
+    hyp_text = np.empty((len(systems), num_sent), dtype=np.int64)
+    hyp_lists = [hypotheses[name] for name in systems]
+    for i in range(num_sent):
+        texts.append(sources[i])
+        for ref in references:
+            texts.append(ref[i])
+        seen: dict[str, int] = {}
+        for h, hyp in enumerate(hyp_lists):
+            line = hyp[i]
+            index = seen.get(line)
+            if index is None:
+                index = seen[line] = len(texts)
+                texts.append(line)
+            hyp_text[h, i] = index
+        group_start.append(len(texts))
+
+    tokens, text_start = encode(texts, tokenize)
+    lengths = np.diff(text_start)
+    group_arr = np.asarray(group_start, dtype=np.int64)
+    num_texts = len(texts)
+    sr = np.zeros((num_sent, num_refs, max_n), dtype=np.int64)
+    sc = np.zeros((num_texts, max_n), dtype=np.int64)
+    rc = np.zeros((num_texts, num_refs, max_n), dtype=np.int64)
+    src = np.zeros((num_texts, num_refs, max_n), dtype=np.int64)
+    off = np.zeros((num_texts, num_refs, max_n), dtype=np.int64)
+    use_compiled = backend == "compiled" or (backend is None and _intersect_compiled is not None)
+    if backend not in (None, "compiled", "python"):
+        raise ConfigError(f"unknown backend {backend!r}; use 'compiled' or 'python'")
+    if use_compiled:
+        if _intersect_compiled is None:
+            raise ConfigError("the compiled kernel is not built; reinstall with a C compiler")
+        _intersect_compiled(
+            tokens, text_start, group_arr, num_refs, max_n, sr, sc, rc, src, off
+        )
+    else:
+        _intersect_python(tokens, text_start, group_arr, num_refs, max_n, sr, sc, rc, src, off)
+
+    orders = np.arange(1, max_n + 1)
+    text_ngrams = np.maximum(lengths[:, None] - orders[None, :] + 1, 0)  # (T, N)
+    src_index = group_arr[:-1]
+    ref_index = src_index[:, None] + 1 + np.arange(num_refs)[None, :]
+    return Intersections(
+        systems=systems,
+        max_n=max_n,
+        src_len=text_ngrams[src_index],
+        ref_len=text_ngrams[ref_index],
+        hyp_len=text_ngrams[hyp_text],
+        sr=sr,
+        sc=sc[hyp_text],
+        rc=rc[hyp_text],
+        src=src[hyp_text],
+        sc_off_r=off[hyp_text],
+    )
+
+
+def encode(texts: Sequence[str], tokenize: str) -> tuple[np.ndarray, np.ndarray]:
+    """Integer-code ``texts``: one int64 token array and text start offsets.
+
+    Characters become their code points; words get ids from one vocabulary
+    shared by all texts, so equal tokens have equal ids everywhere.
+    """
+    if tokenize == "char":
+        joined = "".join(texts)
+        tokens = np.frombuffer(joined.encode("utf-32-le"), dtype="<u4").astype(np.int64)
+        lengths = [len(text) for text in texts]
+    else:
+        split = tokenizer(tokenize)
+        vocab: dict[str, int] = {}
+        ids: list[int] = []
+        lengths = []
+        setdefault = vocab.setdefault
+        for text in texts:
+            words = split(text)
+            lengths.append(len(words))
+            ids.extend([setdefault(word, len(vocab)) for word in words])
+        tokens = np.asarray(ids, dtype=np.int64)
+    text_start = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=text_start[1:])
+    return tokens, text_start
+
+
+def _intersect_python(tokens, text_start, group_start, num_refs, max_n, sr, sc, rc, src, off):
+    """Pure-Python kernel: fill the output arrays in place (same contract as the C one).
+
+    For group g = [S, R_1..R_K, C...] and order n: ``sr[g,k]`` = |S ∩ R_k|;
+    for each hypothesis text t: ``sc[t]``, ``rc[t,k]``, ``src[t,k]``, ``off[t,k]``.
+    """
+    toks = tokens.tolist()
+    starts = text_start.tolist()
+    for g in range(len(group_start) - 1):
+        first, last = int(group_start[g]), int(group_start[g + 1])
+        seqs = [tuple(toks[starts[t]:starts[t + 1]]) for t in range(first, last)]
+        for n in range(1, max_n + 1):
+            bags = [Counter(seq[p:p + n] for p in range(len(seq) - n + 1)) for seq in seqs]
+            s_bag, ref_bags = bags[0], bags[1:num_refs + 1]
+            for k, r_bag in enumerate(ref_bags):
+                sr[g, k, n - 1] = sum(min(c, r_bag[x]) for x, c in s_bag.items() if x in r_bag)
+            for j, c_bag in enumerate(bags[num_refs + 1:]):
+                t = first + num_refs + 1 + j
+                sc[t, n - 1] = sum(min(c, s_bag.get(x, 0)) for x, c in c_bag.items())
+                for k, r_bag in enumerate(ref_bags):
+                    a_rc = a_src = a_off = 0
+                    for x, c in c_bag.items():
+                        s = s_bag.get(x, 0)
+                        r = r_bag.get(x, 0)
+                        a_rc += min(c, r)
+                        a_src += min(c, r, s)
+                        if r == 0:
+                            a_off += min(c, s)
+                    rc[t, k, n - 1] = a_rc
+                    src[t, k, n - 1] = a_src
+                    off[t, k, n - 1] = a_off

@@ -1,0 +1,109 @@
+"""Metric registry: built-ins by name, third-party metrics by entry point.
+
+A new built-in metric is one module in ``metrics/`` plus one line in
+``BUILTIN``. Other packages add metrics without touching gecmetrics by
+declaring an entry point in the group ``gecmetrics.metrics``::
+
+    [project.entry-points."gecmetrics.metrics"]
+    mymetric = "mypackage.module:MyMetric"
+
+where ``MyMetric`` subclasses :class:`gecmetrics.metric.Metric`. Modules are
+imported only when a metric is asked for, so the CLI starts fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .errors import ConfigError
+from .metric import Metric
+
+ENTRY_POINT_GROUP = "gecmetrics.metrics"
+
+BUILTIN: dict[str, str] = {
+    "green": "gecmetrics.metrics.green:Green",
+}
+
+_registered: dict[str, type[Metric] | str] = {}
+
+
+def register_metric(name: str, metric: type[Metric] | str) -> None:
+    """Register a metric class (or a ``module:Class`` path) under ``name``."""
+    _registered[name] = metric
+
+
+def _entry_points() -> dict[str, Any]:
+    from importlib.metadata import entry_points
+
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def _known() -> dict[str, Any]:
+    known: dict[str, Any] = dict(_entry_points())
+    known.update(BUILTIN)
+    known.update(_registered)
+    return known
+
+
+def _load(name: str, target: Any) -> type[Metric]:
+    if isinstance(target, type):
+        cls = target
+    elif isinstance(target, str):
+        module, _, attr = target.partition(":")
+        cls = getattr(importlib.import_module(module), attr)
+    else:  # an importlib.metadata.EntryPoint
+        try:
+            cls = target.load()
+        except Exception as err:  # a broken plugin must not break the others
+            raise ConfigError(f"metric plugin {name!r} failed to load: {err}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Metric)):
+        raise ConfigError(f"metric {name!r} does not point to a gecmetrics Metric class")
+    return cls
+
+
+def metric_class(name: str) -> type[Metric]:
+    known = _known()
+    if name not in known:
+        raise ConfigError(
+            f"unknown metric {name!r}; known metrics: {', '.join(sorted(known))} "
+            "(`gecmetrics list` describes them)"
+        )
+    return _load(name, known[name])
+
+
+def get_metric(name: str, **options: Any) -> Metric:
+    """Make a metric by name, e.g. ``get_metric("green", tokenize="char", n=6)``."""
+    return metric_class(name)(**options)
+
+
+def list_metrics() -> dict[str, str]:
+    """Every metric name with its one-line description."""
+    out = {}
+    for name, target in sorted(_known().items()):
+        try:
+            out[name] = _load(name, target).description
+        except ConfigError as err:
+            out[name] = f"(unavailable: {err})"
+    return out
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``name:key=value,key=value`` into the name and string options."""
+    name, _, rest = spec.strip().partition(":")
+    if not name:
+        raise ConfigError(f"empty metric name in spec {spec!r}; write e.g. green:tokenize=char")
+    options: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise ConfigError(
+                f"bad option {part!r} in metric spec {spec!r}; write key=value, e.g. n=6"
+            )
+        options[key.strip()] = value.strip()
+    return name, options
+
+
+def metric_from_spec(spec: str) -> Metric:
+    name, options = parse_spec(spec)
+    return get_metric(name, **options)

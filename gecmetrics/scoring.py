@@ -1,0 +1,124 @@
+"""``gecmetrics score``: read files, score with several metrics, format the results.
+
+Kept apart from the CLI so that scripts can call :func:`score_corpus` and get
+the same :class:`~gecmetrics.metric.SystemResult` objects the CLI prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .corpus import Corpus
+from .errors import ConfigError, InputError
+from .formatting import percent, render, to_json
+from .metric import Metric, SystemResult
+from .readers import read_lines
+from .registry import metric_from_spec
+
+
+def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str]) -> Corpus:
+    """Read the files of a scoring run into a checked corpus."""
+    if not references:
+        raise InputError("no reference file given; pass one or more with -r/--reference")
+    if not hypotheses:
+        raise InputError("no hypothesis file given; pass one or more with -c/--hypothesis")
+    seen: set[str] = set()
+    for path in hypotheses:
+        if path in seen:
+            raise InputError(f"hypothesis file {path} is given twice; list each file once")
+        seen.add(path)
+    src = read_lines(source, "source")
+    refs = [read_lines(path, "reference") for path in references]
+    hyps = {path: read_lines(path, "hypothesis") for path in hypotheses}
+    named = [(f"source file {source}", src)]
+    named += [(f"reference file {p}", r) for p, r in zip(references, refs, strict=True)]
+    named += [(f"hypothesis file {p}", h) for p, h in hyps.items()]
+    for name, lines in named[1:]:
+        if len(lines) != len(src):
+            raise InputError(
+                f"{name} has {len(lines)} lines but source file {source} has {len(src)}; "
+                "every file needs one line per source sentence"
+            )
+    return Corpus(src, refs, hyps)
+
+
+def score_corpus(corpus: Corpus, metrics: Sequence[Metric], level: str = "corpus",
+                 betas: Sequence[float] | None = None) -> list[SystemResult]:
+    """Every metric on every system; ``betas`` apply to the metrics that have a beta."""
+    results: list[SystemResult] = []
+    for metric in metrics:
+        results.extend(metric.evaluate(corpus, level, betas or None))
+    return results
+
+
+def score_files(specs: Sequence[str], source: str, references: Sequence[str],
+                hypotheses: Sequence[str], betas: Sequence[float], level: str, fmt: str,
+                digits: int, verbose: bool = False) -> str:
+    metrics = [metric_from_spec(spec) for spec in specs]  # bad specs fail before reading
+    corpus = load_corpus(source, references, hypotheses)
+    results = score_corpus(corpus, metrics, level, betas)
+    if fmt == "json":
+        return to_json([r.to_json() for r in results])
+    text = format_results(results, fmt, digits)
+    if verbose and level == "corpus":
+        text += "\n\n" + format_breakdowns(results, fmt, digits)
+    return text
+
+
+def _column(result: SystemResult) -> str:
+    """Column label: display name, options other than tokenize, beta."""
+    options = [o for o in result.spec.partition(":")[2].split(",")
+               if o and not o.startswith(("tokenize=", "beta="))]
+    label = result.metric + (f"({','.join(options)})" if options else "")
+    return label if result.beta is None else f"{label} b={result.beta:g}"
+
+
+def format_results(results: Sequence[SystemResult], fmt: str, digits: int) -> str:
+    """Systems as rows, one column group per (metric, beta); percent, rounded half up."""
+    if not results:
+        raise ConfigError("nothing to show")
+    if results[0].level == "sentence":
+        columns: dict[tuple[str, str], list[float]] = {}
+        for r in results:
+            columns[(_column(r), r.hypothesis)] = r.scores or []
+        headers = ["#"] + [f"{c} {h}" for c, h in columns]
+        length = len(next(iter(columns.values())))
+        rows = [[str(i + 1)] + [percent(v[i], digits) for v in columns.values()]
+                for i in range(length)]
+        return render(headers, rows, fmt, ["right"] * len(headers))
+    groups: dict[str, dict[str, SystemResult]] = {}
+    for r in results:
+        groups.setdefault(_column(r), {})[r.hypothesis] = r
+    systems = list(dict.fromkeys(r.hypothesis for r in results))
+    with_pr = {g: any(r.precision is not None for r in rs.values()) for g, rs in groups.items()}
+    headers = ["hypothesis"]
+    for g in groups:
+        headers += [f"{g} P", f"{g} R", f"{g} F"] if with_pr[g] else [g]
+    rows = []
+    for name in systems:
+        row = [name]
+        for g, rs in groups.items():
+            r = rs.get(name)
+            values = [r.precision, r.recall, r.score] if with_pr[g] else [r.score]
+            row += [percent(v, digits) if r else "-" for v in values]
+        rows.append(row)
+    return render(headers, rows, fmt, ["left"] + ["right"] * (len(headers) - 1))
+
+
+def format_breakdowns(results: Sequence[SystemResult], fmt: str, digits: int) -> str:
+    """Per-n tables (the official GREEN tool's ``-v`` view) for results that have one."""
+    blocks = []
+    for r in results:
+        per_n = r.details.get("per_n") if r.details else None
+        if not per_n:
+            continue
+        count_keys = [k for k in per_n[0] if k not in ("n", "precision", "recall", "f")]
+        headers = ["n", *count_keys, "P", "R", "F"]
+        rows = [[str(row["n"]), *(str(row[k]) for k in count_keys),
+                 percent(row["precision"], digits), percent(row["recall"], digits),
+                 percent(row["f"], digits)] for row in per_n]
+        rows.append(["all", *([""] * len(count_keys)), percent(r.precision, digits),
+                     percent(r.recall, digits), percent(r.score, digits)])
+        title = f"{r.hypothesis}  {_column(r)}"
+        blocks.append(title + "\n" + render(headers, rows, fmt, ["right"] * len(headers)))
+    return "\n\n".join(blocks)

@@ -1,0 +1,1 @@
+"""Built-in metrics, one module each (installed as ``gecmetrics.metrics``)."""
