@@ -116,7 +116,8 @@ def read_m2(path: str | os.PathLike[str]) -> M2File:
             continue
         else:
             raise InputError(
-                f"{path}:{number}: expected an 'S ' or 'A ' line or a blank line; is this an M2 file?"
+                f"{path}:{number}: expected an 'S ' or 'A ' line or a blank line; "
+                "is this an M2 file?"
             )
     if source is not None:
         sentences.append(M2Sentence(source, tuple(edits)))

@@ -1,0 +1,44 @@
+"""`gecmetrics m2-to-text`: plain text from an M2 file."""
+
+from __future__ import annotations
+
+import click
+
+from ..cli import friendly_errors
+
+
+@click.command("m2-to-text")
+@click.argument("m2_file", metavar="FILE.m2")
+@click.option("--source", "want_source", is_flag=True, help="Write the source sentences.")
+@click.option("--annotator", type=int, default=None, metavar="K",
+              help="Write annotator K's corrected text (edits applied right to left).")
+@click.option("--strict", is_flag=True,
+              help="For a sentence where annotator K has no line at all, write the unchanged "
+                   "source instead of the lowest-numbered annotator present (the default, as "
+                   "the M2 scorer sees such sentences).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write to this file instead of standard output.")
+@friendly_errors
+def m2_to_text(m2_file, want_source, annotator, strict, output) -> None:
+    """Turn an M2 file into plain text: the source or one annotator's correction."""
+    from ..errors import ConfigError
+    from ..m2 import read_m2
+
+    if want_source == (annotator is not None):
+        raise ConfigError("give exactly one of --source or --annotator K")
+    m2 = read_m2(m2_file)
+    if want_source:
+        lines = m2.sources
+    else:
+        if not 0 <= annotator < m2.num_annotators:
+            raise ConfigError(
+                f"--annotator {annotator} is out of range: {m2_file} has annotators "
+                f"0..{m2.num_annotators - 1}"
+            )
+        lines = m2.references(strict=strict)[annotator]
+    text = "".join(line + "\n" for line in lines)
+    if output:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        click.echo(text, nl=False)

@@ -1,0 +1,87 @@
+"""`gecmetrics score`: score system outputs with one or more metrics."""
+
+from __future__ import annotations
+
+import click
+
+from ..cli import friendly_errors
+
+LEVEL_HELP = (
+    "corpus: one score from summed statistics; sentence: one per line; "
+    "mean: mean of sentence scores."
+)
+
+
+class GreedyCommand(click.Command):
+    """A command whose list options take several values after one flag.
+
+    ``-r a.txt b.txt -c x.txt y.txt`` is rewritten to ``-r a.txt -r b.txt -c x.txt
+    -c y.txt`` before click parses it, so both spellings work.
+    """
+
+    greedy = ("-r", "--reference", "-c", "--hypothesis")
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        out: list[str] = []
+        current: str | None = None
+        for arg in args:
+            if arg in self.greedy:
+                current = arg
+                out.append(arg)
+                continue
+            if current and out and out[-1] != current and not arg.startswith("-"):
+                out.extend([current, arg])
+                continue
+            if arg.startswith("-"):
+                current = None
+            out.append(arg)
+        return super().parse_args(ctx, out)
+
+
+@click.command(cls=GreedyCommand)
+@click.option("-m", "--metric", "specs", multiple=True, default=("green",), show_default=True,
+              metavar="SPEC",
+              help="Metric as name[:key=value,...], e.g. green:tokenize=char,n=6. Repeat to "
+                   "score several metrics in one run (reading and counting are shared).")
+@click.option("-s", "--source", required=True, metavar="FILE",
+              help="Source sentences, one a line (UTF-8).")
+@click.option("-r", "--reference", "references", multiple=True, metavar="FILE...",
+              help="Reference file(s); several may follow one -r, or repeat -r.")
+@click.option("-c", "--hypothesis", "hypotheses", multiple=True, metavar="FILE...",
+              help="System output file(s) to score; several may follow one -c.")
+@click.option("-b", "--beta", "betas", multiple=True, metavar="BETA",
+              help="F-beta weight for every metric that has one (repeat for several; "
+                   "default: each metric's own, e.g. 2.0 for GREEN).")
+@click.option("--level", type=click.Choice(["corpus", "sentence", "mean"]), default="corpus",
+              show_default=True, help=LEVEL_HELP)
+@click.option("--format", "fmt", type=click.Choice(["table", "tsv", "json", "markdown", "latex"]),
+              default="table", show_default=True,
+              help="Output format. JSON has 0-1 floats at full precision; the others percent.")
+@click.option("-d", "--digits", type=click.IntRange(0, 15), default=2, show_default=True,
+              help="Decimal places of the percentages in table formats (rounded half up).")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Corpus level: also print, per metric and system, the per-n breakdown "
+                   "(GREEN: the seven region counts, P, R, F for each n).")
+@friendly_errors
+def score(specs, source, references, hypotheses, betas, level, fmt, digits, verbose) -> None:
+    """Score system outputs against references with one or more metrics.
+
+    Files are UTF-8 with one sentence a line; only the line ending (LF or CRLF) is
+    removed, spaces are kept. All files must have the same number of lines.
+
+    \b
+    Example:
+      gecmetrics score -m green -m green:tokenize=char,n=6 -b 2 \\
+          -s data/example/source.txt -r data/example/ref0.txt data/example/ref1.txt \\
+          -c data/example/system_a.txt data/example/system_b.txt
+    """
+    from ..metric import check_beta
+    from ..scoring import score_files
+
+    betas = [check_beta(b) for b in betas]
+    output = score_files(
+        specs=list(specs), source=source, references=list(references),
+        hypotheses=list(hypotheses), betas=betas, level=level, fmt=fmt,
+        digits=digits, verbose=verbose,
+    )
+    click.echo(output)
