@@ -74,7 +74,8 @@ def intersect(
     # counts[j * (max_len+1) + u]: j = 0 source, 1..K references, K+1 hypothesis
     cdef int64_t *counts = <int64_t *> malloc((K + 2) * (max_len + 1) * sizeof(int64_t))
     cdef int64_t *touched = <int64_t *> malloc((max_len + 1) * sizeof(int64_t))
-    cdef int64_t stride = max_len + 1
+    cdef int64_t stride
+    cdef uint64_t gcap
     cdef int64_t ntouched, base
     cdef int64_t a_sc, a_rc, a_src, a_off
     if not table.keys or not table.vals or not tok_id or not gram_id or not counts or not touched:
@@ -88,10 +89,17 @@ def intersect(
                 pos0 = text_start[first]
                 pos1 = text_start[last]
                 length = pos1 - pos0
+                # Buffers are sized for the longest group but only this group's
+                # share is cleared and used (clearing all of it per group was the
+                # bottleneck when one sentence is very long).
+                stride = length + 1
+                gcap = 16
+                while gcap < <uint64_t>(2 * length + 2):
+                    gcap <<= 1
                 # Order-1 ids from token values.
-                memset(table.vals, 0xFF, cap * sizeof(int64_t))
+                memset(table.vals, 0xFF, gcap * sizeof(int64_t))
                 table.size = 0
-                table.mask = cap - 1
+                table.mask = gcap - 1
                 for p in range(length):
                     tok_id[p] = _lookup(&table, tokens[pos0 + p])
                     gram_id[p] = tok_id[p]
@@ -99,7 +107,7 @@ def intersect(
                     if n > 1:
                         # gram_id[p] (order n-1) is valid where its window fits in its text;
                         # only such positions are extended and later read.
-                        memset(table.vals, 0xFF, cap * sizeof(int64_t))
+                        memset(table.vals, 0xFF, gcap * sizeof(int64_t))
                         table.size = 0
                         for t in range(first, last):
                             for p in range(text_start[t] - pos0, text_start[t + 1] - pos0 - n + 1):

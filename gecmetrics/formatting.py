@@ -57,4 +57,8 @@ def render(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str,
 
 
 def to_json(objects: Sequence[dict[str, Any]]) -> str:
-    return json.dumps(list(objects), indent=2, ensure_ascii=False)
+    """A JSON array with one object a line: readable, and fast (C encoder, no indent)."""
+    if not objects:
+        return "[]"
+    body = ",\n".join(json.dumps(obj, ensure_ascii=False) for obj in objects)
+    return "[\n" + body + "\n]"

@@ -15,6 +15,7 @@ gather (``sentences=``) and a beta sweep is a loop over the cheap last step.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import typing
 from abc import ABC, abstractmethod
@@ -28,6 +29,30 @@ from .corpus import Corpus
 from .errors import ConfigError
 
 LEVELS = ("corpus", "sentence", "mean")
+
+
+class LazyDetails(Mapping[str, Any]):
+    """A breakdown computed on first access, so sweeps over many betas stay cheap."""
+
+    def __init__(self, build: Any, *args: Any) -> None:
+        self._build, self._args, self._data = build, args, None
+
+    def _get(self) -> Mapping[str, Any]:
+        if self._data is None:
+            self._data = self._build(*self._args)
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._get()[key]
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __repr__(self) -> str:
+        return repr(dict(self._get()))
 
 
 @dataclass(frozen=True)
@@ -86,6 +111,13 @@ class Statistics(ABC):
     def sentence(self, beta: float | None) -> np.ndarray:
         """Sentence-level scores, shape (systems, sentences)."""
 
+    def corpus_many(self, betas: Sequence[float | None]) -> list[list[Score]]:
+        """:meth:`corpus` for several betas; metrics may vectorise this."""
+        return [self.corpus(beta) for beta in betas]
+
+    def precompute(self, betas: Sequence[float | None]) -> None:  # noqa: B027 (optional hook)
+        """Prepare many betas at once (a hook for sweeps; the default does nothing)."""
+
     def mean(self, beta: float | None, sentences: np.ndarray | None = None) -> np.ndarray:
         """Mean of sentence scores per system."""
         scores = self.sentence(beta)
@@ -129,7 +161,7 @@ class Metric(ABC):
     def display_name(self) -> str:
         return self.name
 
-    @property
+    @functools.cached_property
     def spec(self) -> str:
         """Canonical ``name:key=value,...`` of the non-default options."""
         defaults = self.Config()
@@ -168,13 +200,15 @@ class Metric(ABC):
             raise ConfigError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}")
         beta_list = self._betas(betas)
         stats = self.statistics(corpus)
+        stats.precompute(beta_list)
         results = []
-        for beta in beta_list:
-            if level == "corpus":
-                per_system = stats.corpus(beta)
+        if level == "corpus":
+            for beta, per_system in zip(beta_list, stats.corpus_many(beta_list), strict=True):
                 for name, sc in zip(stats.systems, per_system, strict=True):
                     results.append(self._result(name, beta, level, sc))
-            elif level == "mean":
+            return results
+        for beta in beta_list:
+            if level == "mean":
                 means = stats.mean(beta)
                 for name, value in zip(stats.systems, means, strict=True):
                     results.append(self._result(name, beta, level, Score(float(value))))

@@ -20,6 +20,8 @@ integers.
 
 from __future__ import annotations
 
+import itertools
+import os
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -60,8 +62,14 @@ def tokenizer(name: str) -> Callable[[str], list[str]]:
 
 
 def backend_name() -> str:
-    """Which counting kernel is in use: ``compiled`` or ``python``."""
-    return "compiled" if _intersect_compiled is not None else "python"
+    """Which counting kernel is in use: ``compiled`` or ``python``.
+
+    The environment variable ``GECMETRICS_KERNEL=python`` forces the pure-Python
+    kernel (for benchmarks and debugging); the numbers are the same.
+    """
+    if os.environ.get("GECMETRICS_KERNEL") == "python" or _intersect_compiled is None:
+        return "python"
+    return "compiled"
 
 
 @dataclass(frozen=True)
@@ -156,7 +164,7 @@ def compute_intersections(
     rc = np.zeros((num_texts, num_refs, max_n), dtype=np.int64)
     src = np.zeros((num_texts, num_refs, max_n), dtype=np.int64)
     off = np.zeros((num_texts, num_refs, max_n), dtype=np.int64)
-    use_compiled = backend == "compiled" or (backend is None and _intersect_compiled is not None)
+    use_compiled = backend == "compiled" or (backend is None and backend_name() == "compiled")
     if backend not in (None, "compiled", "python"):
         raise ConfigError(f"unknown backend {backend!r}; use 'compiled' or 'python'")
     if use_compiled:
@@ -198,15 +206,11 @@ def encode(texts: Sequence[str], tokenize: str) -> tuple[np.ndarray, np.ndarray]
         lengths = [len(text) for text in texts]
     else:
         split = tokenizer(tokenize)
-        vocab: dict[str, int] = {}
-        ids: list[int] = []
-        lengths = []
-        setdefault = vocab.setdefault
-        for text in texts:
-            words = split(text)
-            lengths.append(len(words))
-            ids.extend([setdefault(word, len(vocab)) for word in words])
-        tokens = np.asarray(ids, dtype=np.int64)
+        words = [split(text) for text in texts]
+        lengths = [len(w) for w in words]
+        flat = list(itertools.chain.from_iterable(words))
+        vocab = {word: i for i, word in enumerate(dict.fromkeys(flat))}
+        tokens = np.fromiter(map(vocab.__getitem__, flat), dtype=np.int64, count=len(flat))
     text_start = np.zeros(len(texts) + 1, dtype=np.int64)
     np.cumsum(lengths, out=text_start[1:])
     return tokens, text_start
