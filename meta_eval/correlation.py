@@ -77,3 +77,16 @@ def correlation_curves(metric: np.ndarray, human: Sequence[float]) -> dict[str, 
         "pearson": pearson_rows(x, y),
         "spearman": pearson_rows(rankdata(x, axis=1), rankdata(y)),
     }
+
+
+def kendall_rows(x: np.ndarray, y: Sequence[float]) -> np.ndarray:
+    """Kendall tau-b of every row of ``x`` (B, n) with ``y`` (n,), over all pairs."""
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    i, j = np.triu_indices(len(y), k=1)
+    dx = np.sign(x[:, i] - x[:, j])
+    dy = np.sign(y[i] - y[j])
+    den = np.sqrt((dx != 0).sum(axis=1) * float((dy != 0).sum()))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tau = (dx * dy).sum(axis=1) / den
+    return np.where(den > 0, tau, np.nan)
