@@ -16,13 +16,19 @@ from .sweep import Sweep
 FORMATS = (".png", ".svg", ".pdf")
 
 
+def check_plot_path(path: str | os.PathLike[str]) -> str:
+    """The path as a string, if its suffix is a supported image format."""
+    path = os.fspath(path)
+    if os.path.splitext(path)[1].lower() not in FORMATS:
+        raise ConfigError(f"--plot file must end in {', '.join(FORMATS)} (got {path!r})")
+    return path
+
+
 def plot_sweeps(sweeps: Sequence[Sweep], path: str | os.PathLike[str],
                 title: str | None = None) -> str:
     """Draw every sweep (one line each) into ``path`` (.png, .svg or .pdf); return the path."""
-    path = os.fspath(path)
-    suffix = os.path.splitext(path)[1].lower()
-    if suffix not in FORMATS:
-        raise ConfigError(f"--plot file must end in {', '.join(FORMATS)} (got {path!r})")
+    path = check_plot_path(path)
+    sweeps = [s for s in sweeps if s.metric.has_beta]
     if not sweeps:
         raise ConfigError("nothing to plot: no metric with a beta was swept")
     try:

@@ -72,7 +72,8 @@ class Sweep:
         sel, m = self.selection, self.metric
         return [
             MetaResult(sel.benchmark.name, sel.human_kind, sel.system_set,
-                       corpus_label(sel.benchmark), m.display_name, m.spec, float(b),
+                       corpus_label(sel.benchmark), m.display_name, m.spec,
+                       None if b != b else float(b),
                        self.level, len(sel.systems), float(r), float(rho), float(tau))
             for b, r, rho, tau in zip(self.betas, self.pearson, self.spearman, self.kendall,
                                       strict=True)
@@ -81,11 +82,17 @@ class Sweep:
 
 def sweep(selection: Selection, metric: Metric, betas: Sequence[float] | np.ndarray,
           level: str = "corpus") -> Sweep:
-    """Correlation with the humans at every beta in ``betas`` (metric must have a beta)."""
-    if not metric.has_beta:
-        raise ConfigError(f"metric {metric.spec} has no beta to sweep")
-    grid = np.asarray(betas, dtype=float)
-    scores = np.stack([system_scores(metric, selection, float(b), level) for b in grid])
+    """Correlation with the humans at every beta in ``betas``.
+
+    A metric without a beta gets a one-point "sweep" with beta NaN (None in results),
+    so that it can sit in the same table as the swept metrics.
+    """
+    if metric.has_beta:
+        grid = np.asarray(betas, dtype=float)
+        scores = np.stack([system_scores(metric, selection, float(b), level) for b in grid])
+    else:
+        grid = np.array([np.nan])
+        scores = system_scores(metric, selection, None, level)[None, :]
     curves = correlation_curves(scores, selection.human)
     return Sweep(selection, metric, level, grid, scores, curves["pearson"],
                  curves["spearman"], kendall_rows(scores, selection.human))
