@@ -52,11 +52,13 @@ def main() -> None:
 # command is one module plus one line here.
 from .commands.list_metrics import list_cmd  # noqa: E402
 from .commands.m2_to_text import m2_to_text  # noqa: E402
+from .commands.meta_eval import meta_eval  # noqa: E402
 from .commands.score import score  # noqa: E402
 
 main.add_command(list_cmd, "list")
 main.add_command(score, "score")
 main.add_command(m2_to_text, "m2-to-text")
+main.add_command(meta_eval, "meta-eval")
 
 
 def run() -> None:

@@ -1,0 +1,107 @@
+"""What a benchmark is: a corpus of named systems plus human scores for them.
+
+A benchmark module reads its files from a data root laid out like the
+upstream archives (see ``data/<name>.json``) and returns a
+:class:`Benchmark`. Metrics score ``benchmark.corpus``; correlation code only
+sees the human and metric score vectors of the chosen system set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from gecmetrics.corpus import Corpus
+from gecmetrics.errors import ConfigError, InputError
+
+DATA_ENV = "GECMETRICS_DATA"
+
+
+@dataclass
+class Benchmark:
+    """A meta-evaluation benchmark, ready to score.
+
+    ``human`` maps a kind (``ew``, ``ts``) to a score per system;
+    ``system_sets`` maps a set name to the systems it keeps (in corpus order).
+    ``setting`` is a short human-readable line of how the corpus was built
+    (e.g. ``corpus=subset (391 sentences)``); it is printed with every result.
+    """
+
+    name: str
+    corpus: Corpus
+    human: Mapping[str, Mapping[str, float]]
+    system_sets: Mapping[str, Sequence[str]]
+    default_set: str
+    setting: str = ""
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def systems(self, system_set: str | None = None) -> list[str]:
+        """The systems of ``system_set`` (default: the benchmark's default set)."""
+        name = self.default_set if system_set is None else canonical_set(system_set)
+        if name not in self.system_sets:
+            raise ConfigError(
+                f"benchmark {self.name} has no system set {system_set!r}; "
+                f"choose one of: {', '.join(self.system_sets)}"
+            )
+        return list(self.system_sets[name])
+
+    def set_name(self, system_set: str | None) -> str:
+        return self.default_set if system_set is None else canonical_set(system_set)
+
+    def human_scores(self, kind: str, systems: Sequence[str]) -> list[float]:
+        if kind not in self.human:
+            raise ConfigError(
+                f"benchmark {self.name} has no human scores {kind!r}; "
+                f"choose one of: {', '.join(self.human)}"
+            )
+        scores = self.human[kind]
+        missing = [s for s in systems if s not in scores]
+        if missing:
+            raise InputError(f"benchmark {self.name}: no {kind} human score for {missing}")
+        return [scores[s] for s in systems]
+
+
+# "+fluency" is this toolkit's name for SEEDA's "+REF-F_GPT-3.5"; both are accepted.
+SET_ALIASES = {"+REF-F_GPT-3.5": "+fluency", "+input": "+INPUT"}
+
+
+def canonical_set(name: str) -> str:
+    return SET_ALIASES.get(name, name)
+
+
+def description(name: str) -> dict[str, Any]:
+    """The data description ``data/<name>.json`` shipped with the package."""
+    text = resources.files("gecmetrics.data").joinpath(f"{name}.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def data_root(data_dir: str | os.PathLike[str] | None = None) -> Path:
+    """``--data-dir``, else ``$GECMETRICS_DATA``, else the user cache folder."""
+    if data_dir:
+        return Path(data_dir).expanduser()
+    env = os.environ.get(DATA_ENV)
+    if env:
+        return Path(env).expanduser()
+    cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(cache) / "gecmetrics"
+
+
+def require_files(root: Path, desc: Mapping[str, Any], benchmark: str) -> None:
+    """Fail with one actionable line when a file the benchmark needs is missing."""
+    if not root.is_dir():
+        raise InputError(
+            f"data folder {root} not found (benchmark {benchmark}); pass --data-dir DIR "
+            f"or set ${DATA_ENV} to the folder that holds the benchmark data"
+        )
+    for entry in desc["files"]:
+        path = root / entry["path"]
+        if not path.is_file():
+            raise InputError(
+                f"benchmark {benchmark}: missing file {entry['path']} in data folder {root}; "
+                "pass --data-dir DIR pointing to a complete copy of the benchmark data"
+            )

@@ -1,0 +1,127 @@
+"""Score a benchmark's systems with metrics and correlate them with the humans.
+
+System scores come from a metric's cached statistics: ``corpus`` level is the
+metric's corpus score, ``mean`` level the mean of its sentence scores. Betas
+only matter for metrics that have one; for the others ``beta`` is ``None``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from gecmetrics.errors import ConfigError
+from gecmetrics.metric import Metric, check_beta
+
+from .benchmarks import Benchmark
+from .correlation import correlate
+
+SYSTEM_LEVELS = ("corpus", "mean")
+HUMAN_KINDS = ("ew", "ts")
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which systems and which human scores of a benchmark are correlated."""
+
+    benchmark: Benchmark
+    system_set: str
+    systems: list[str]
+    human_kind: str
+    human: np.ndarray
+
+    @classmethod
+    def make(cls, benchmark: Benchmark, system_set: str | None = None,
+             human: str = "ew") -> Selection:
+        if human not in HUMAN_KINDS:
+            raise ConfigError(f"unknown human score {human!r}; choose one of: "
+                              f"{', '.join(HUMAN_KINDS)}")
+        systems = benchmark.systems(system_set)
+        return cls(benchmark, benchmark.set_name(system_set), systems, human,
+                   np.array(benchmark.human_scores(human, systems)))
+
+    def indices(self, names: Sequence[str]) -> np.ndarray:
+        position = {name: i for i, name in enumerate(names)}
+        return np.array([position[s] for s in self.systems])
+
+    def describe(self) -> str:
+        b = self.benchmark
+        return (f"{b.name}: human={self.human_kind}, systems={self.system_set} "
+                f"({len(self.systems)}), {b.setting}")
+
+
+@dataclass(frozen=True)
+class MetaResult:
+    """One (benchmark, metric, beta, level) correlation: a row of the CLI's JSON."""
+
+    benchmark: str
+    human: str
+    systems: str
+    corpus: str
+    metric: str
+    spec: str
+    beta: float | None
+    level: str
+    n_systems: int
+    pearson: float
+    spearman: float
+    kendall: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "benchmark": self.benchmark, "human": self.human, "systems": self.systems,
+            "corpus": self.corpus, "metric": self.metric, "spec": self.spec,
+            "beta": self.beta, "level": self.level, "n_systems": self.n_systems,
+            "pearson": _num(self.pearson), "spearman": _num(self.spearman),
+            "kendall": _num(self.kendall),
+        }
+
+
+def _num(value: float) -> float | None:
+    return None if value != value else float(value)  # NaN -> null in JSON
+
+
+def metric_betas(metric: Metric, betas: Sequence[float] | None) -> list[float | None]:
+    """The betas to use for ``metric``: none if it has no beta, else given or default."""
+    if not metric.has_beta:
+        return [None]
+    if betas:
+        return [check_beta(b) for b in betas]
+    return [metric.default_beta]
+
+
+def system_scores(metric: Metric, selection: Selection, beta: float | None,
+                  level: str) -> np.ndarray:
+    """The metric's score of each selected system, in the selection's order."""
+    if level not in SYSTEM_LEVELS:
+        raise ConfigError(f"unknown system level {level!r}; choose one of: "
+                          f"{', '.join(SYSTEM_LEVELS)}")
+    stats = metric.statistics(selection.benchmark.corpus)
+    idx = selection.indices(stats.systems)
+    scores = stats.corpus_scores(beta) if level == "corpus" else stats.mean(beta)
+    return np.asarray(scores, dtype=float)[idx]
+
+
+def corpus_label(benchmark: Benchmark) -> str:
+    return benchmark.info.get("seeda_corpus") or f"{benchmark.name}-test"
+
+
+def meta_evaluate(selection: Selection, metrics: Sequence[Metric],
+                  betas: Sequence[float] | None = None,
+                  levels: Sequence[str] = ("corpus",)) -> list[MetaResult]:
+    """Correlations of every metric (at each beta and level) with the human scores."""
+    out = []
+    for metric in metrics:
+        for level in levels:
+            for beta in metric_betas(metric, betas):
+                scores = system_scores(metric, selection, beta, level)
+                corr = correlate(scores, selection.human)
+                out.append(MetaResult(
+                    selection.benchmark.name, selection.human_kind, selection.system_set,
+                    corpus_label(selection.benchmark), metric.display_name, metric.spec,
+                    beta, level, corr.n, corr.pearson, corr.spearman, corr.kendall,
+                ))
+    return out

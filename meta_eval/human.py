@@ -1,0 +1,132 @@
+"""Human rankings: relative-ranking judgments (Appraise XML) and Expected Wins.
+
+A judgment file holds ``ranking-item`` elements; each ranks up to five
+outputs of one source sentence (1 = best)::
+
+    <ranking-item src-id="135" user="annotator01" ...>
+      <translation rank="3" system="CAMB"/>
+      <translation rank="1" system="IITB INPUT IPN"/>   <- same output, one rank
+    </ranking-item>
+
+A ``system`` attribute may list several systems that produced the same text;
+they share the rank. Every item is expanded into pairwise comparisons of
+systems in different rank groups (the better rank wins); pairs with equal
+rank are ties and are dropped.
+
+Expected Wins (Bojar et al., 2013; used for GEC by Grundkiewicz et al., 2015)::
+
+    EW(i) = 1 / (|S| - 1) * sum_{j != i, w_ij + w_ji > 0} w_ij / (w_ij + w_ji)
+
+where w_ij counts the comparisons i won against j.
+
+``src-id`` is 0-based in GJG15's file and 1-based in SEEDA's; readers take
+the base and store 0-based sentence indices.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from gecmetrics.errors import InputError
+
+
+@dataclass(frozen=True)
+class RankingItem:
+    """One human ranking of several outputs of one sentence."""
+
+    sentence: int  # 0-based position in the test set
+    user: str
+    groups: tuple[tuple[int, tuple[str, ...]], ...]  # (rank, systems sharing that output)
+
+    @property
+    def systems(self) -> list[str]:
+        return [name for _, names in self.groups for name in names]
+
+
+def read_judgments(path: str | os.PathLike[str], src_id_base: int = 0) -> list[RankingItem]:
+    """Parse an Appraise ranking XML file; ``src_id_base`` is 0 (GJG15) or 1 (SEEDA)."""
+    import xml.etree.ElementTree as ET
+
+    path = os.fspath(path)
+    try:
+        root = ET.parse(path).getroot()
+    except FileNotFoundError:
+        raise InputError(f"judgment file not found: {path}") from None
+    except ET.ParseError as err:
+        raise InputError(f"{path}: not a valid judgment XML file ({err})") from None
+    items = []
+    for node in root.iter("ranking-item"):
+        try:
+            sentence = int(node.attrib["src-id"]) - src_id_base
+            groups = tuple(
+                (int(t.attrib["rank"]), tuple(t.attrib["system"].split()))
+                for t in node.iter("translation")
+            )
+        except (KeyError, ValueError):
+            raise InputError(
+                f"{path}: ranking-item id={node.attrib.get('id')!r} lacks a valid src-id, "
+                "rank or system attribute"
+            ) from None
+        items.append(RankingItem(sentence, node.attrib.get("user", ""), groups))
+    if not items:
+        raise InputError(f"{path}: no ranking-item found; is this an Appraise judgment file?")
+    return items
+
+
+def pairwise_wins(items: Iterable[RankingItem]) -> dict[tuple[str, str], int]:
+    """``wins[(a, b)]``: how many times ``a`` was ranked better than ``b``."""
+    wins: dict[tuple[str, str], int] = defaultdict(int)
+    for item in items:
+        by_rank: dict[int, list[str]] = defaultdict(list)
+        for rank, names in item.groups:
+            by_rank[rank].extend(names)
+        ranks = sorted(by_rank)
+        for i, better in enumerate(ranks):
+            for worse in ranks[i + 1:]:
+                for a in by_rank[better]:
+                    for b in by_rank[worse]:
+                        wins[(a, b)] += 1
+    return dict(wins)
+
+
+def expected_wins(items: Iterable[RankingItem],
+                  systems: Sequence[str] | None = None) -> dict[str, float]:
+    """Expected Wins of every system (default: every system named in ``items``).
+
+    ``systems`` fixes S; comparisons with systems outside S are ignored.
+    """
+    items = list(items)
+    if systems is None:
+        systems = sorted({name for item in items for name in item.systems})
+    if len(systems) < 2:
+        raise InputError("Expected Wins needs at least two systems")
+    wins = pairwise_wins(items)
+    out = {}
+    for i in systems:
+        total = 0.0
+        for j in systems:
+            if i == j:
+                continue
+            w_ij, w_ji = wins.get((i, j), 0), wins.get((j, i), 0)
+            if w_ij + w_ji > 0:
+                total += w_ij / (w_ij + w_ji)
+        out[i] = total / (len(systems) - 1)
+    return out
+
+
+def read_scores(path: str | os.PathLike[str], systems: Sequence[str]) -> dict[str, float]:
+    """A file of one score a line, in the order of ``systems`` (SEEDA's human scores)."""
+    from gecmetrics.readers import read_lines
+
+    lines = [line for line in read_lines(path, "human score") if line.strip()]
+    if len(lines) != len(systems):
+        raise InputError(
+            f"{path} has {len(lines)} scores but {len(systems)} systems are expected"
+        )
+    try:
+        return {name: float(line) for name, line in zip(systems, lines, strict=True)}
+    except ValueError:
+        raise InputError(f"{path}: every line must be one number") from None

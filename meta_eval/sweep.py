@@ -1,0 +1,98 @@
+"""Beta sweeps: the correlation with humans as a function of a metric's beta.
+
+Every beta reuses the metric's cached statistics (the reference choice is
+redone per beta from them), so a 501-point sweep costs about as much as
+scoring the systems a few hundred times at corpus level: seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from gecmetrics.errors import ConfigError
+from gecmetrics.metric import Metric
+
+from .correlation import correlation_curves, kendall_rows
+from .evaluate import MetaResult, Selection, corpus_label, system_scores
+
+DEFAULT_GRID = "0:5:0.01"
+
+
+def parse_grid(text: str) -> np.ndarray:
+    """``START:STOP:STEP`` (STOP included) as an array of betas rounded to the step."""
+    try:
+        start, stop, step = (float(part) for part in text.split(":"))
+    except ValueError:
+        raise ConfigError(f"--sweep-beta must be START:STOP:STEP, e.g. 0:5:0.01 (got {text!r})")\
+            from None
+    if step <= 0 or start < 0 or stop < start:
+        raise ConfigError(f"--sweep-beta needs 0 <= START <= STOP and STEP > 0 (got {text!r})")
+    count = int(np.floor((stop - start) / step + 1e-9)) + 1
+    if count > 100_000:
+        raise ConfigError(f"--sweep-beta {text} has {count} points; use at most 100000")
+    decimals = max(0, -int(np.floor(np.log10(step))) + 2)
+    return np.round(start + step * np.arange(count), decimals)
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """Correlations of one metric at every beta of a grid, on one benchmark selection."""
+
+    selection: Selection
+    metric: Metric
+    level: str
+    betas: np.ndarray
+    scores: np.ndarray  # (B, systems)
+    pearson: np.ndarray
+    spearman: np.ndarray
+    kendall: np.ndarray
+
+    def best(self, which: str = "pearson") -> tuple[float, float]:
+        """(beta, value) of the highest correlation; the smallest such beta on ties."""
+        values = getattr(self, which)
+        if np.all(np.isnan(values)):
+            return float("nan"), float("nan")
+        i = int(np.nanargmax(values))
+        return float(self.betas[i]), float(values[i])
+
+    def at(self, beta: float, which: str = "pearson") -> float:
+        i = int(np.argmin(np.abs(self.betas - beta)))
+        if abs(self.betas[i] - beta) > 1e-9:
+            raise ConfigError(f"beta {beta} is not on the sweep grid")
+        return float(getattr(self, which)[i])
+
+    @property
+    def label(self) -> str:
+        return f"{self.selection.benchmark.name} {self.metric.display_name}"
+
+    def results(self) -> list[MetaResult]:
+        sel, m = self.selection, self.metric
+        return [
+            MetaResult(sel.benchmark.name, sel.human_kind, sel.system_set,
+                       corpus_label(sel.benchmark), m.display_name, m.spec,
+                       None if b != b else float(b),
+                       self.level, len(sel.systems), float(r), float(rho), float(tau))
+            for b, r, rho, tau in zip(self.betas, self.pearson, self.spearman, self.kendall,
+                                      strict=True)
+        ]
+
+
+def sweep(selection: Selection, metric: Metric, betas: Sequence[float] | np.ndarray,
+          level: str = "corpus") -> Sweep:
+    """Correlation with the humans at every beta in ``betas``.
+
+    A metric without a beta gets a one-point "sweep" with beta NaN (None in results),
+    so that it can sit in the same table as the swept metrics.
+    """
+    if metric.has_beta:
+        grid = np.asarray(betas, dtype=float)
+        scores = np.stack([system_scores(metric, selection, float(b), level) for b in grid])
+    else:
+        grid = np.array([np.nan])
+        scores = system_scores(metric, selection, None, level)[None, :]
+    curves = correlation_curves(scores, selection.human)
+    return Sweep(selection, metric, level, grid, scores, curves["pearson"],
+                 curves["spearman"], kendall_rows(scores, selection.human))
