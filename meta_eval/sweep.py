@@ -89,6 +89,8 @@ def sweep(selection: Selection, metric: Metric, betas: Sequence[float] | np.ndar
     """
     if metric.has_beta:
         grid = np.asarray(betas, dtype=float)
+        # Let the metric decide its reference choices for the whole grid at once.
+        metric.statistics(selection.benchmark.corpus).precompute([float(b) for b in grid])
         scores = np.stack([system_scores(metric, selection, float(b), level) for b in grid])
     else:
         grid = np.array([np.nan])

@@ -75,6 +75,29 @@ def best_reference(s: str, refs: list[str], c: str, n: int, tokenize: str, beta:
     return best
 
 
+def has_ambiguous_tie(src, refs, hyp, n, tokenize, beta) -> bool:
+    """True when two references with different counts tie in exact arithmetic.
+
+    Such ties (e.g. recalls sqrt(1/2 * 1) and sqrt(3/4 * 2/3)) are broken by
+    rounding in the official tool (it compares floats) and so in gecmetrics,
+    but by the lower orders in this oracle; property tests skip them.
+    """
+    for i, (s, c) in enumerate(zip(src, hyp, strict=True)):
+        options = [ref[i] for ref in refs]
+        per_ref = [[tp_fp_fn(regions(s, r, c, m, tokenize)) for m in range(1, n + 1)]
+                   for r in options]
+        for a in range(len(options)):
+            for b in range(a + 1, len(options)):
+                if per_ref[a] == per_ref[b]:
+                    continue
+                for m in range(1, n + 1):
+                    fa = prf(per_ref[a][:m], beta)[2]
+                    fb = prf(per_ref[b][:m], beta)[2]
+                    if close(fa, fb) and per_ref[a][:m] != per_ref[b][:m]:
+                        return True
+    return False
+
+
 def corpus_green(src, refs, hyp, n, tokenize, beta):
     """(P, R, F) at corpus level; ``refs`` is a list of reference lists."""
     totals = [[0, 0, 0] for _ in range(n)]
