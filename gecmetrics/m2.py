@@ -61,8 +61,10 @@ class M2Sentence:
         """Apply ``annotator``'s edits (right to left) to the source tokens."""
         tokens = self.source.split(" ") if self.source else []
         edits = [e for e in self.edits if e.annotator == annotator and not e.is_noop]
-        for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
-            tokens[edit.start:edit.end] = edit.replacement
+        # Right to left; several insertions at one position keep their file order.
+        order = sorted(range(len(edits)), key=lambda i: (edits[i].start, edits[i].end, i))
+        for i in reversed(order):
+            tokens[edits[i].start:edits[i].end] = edits[i].replacement
         return " ".join(tokens)
 
     def reference(self, k: int, strict: bool = False) -> str:

@@ -47,9 +47,36 @@ def char_tokens(line: str) -> list[str]:
     return list(line)
 
 
+def char_nospace_tokens(line: str) -> list[str]:
+    """Every character except whitespace (chrF's default, as sacrebleu strips it)."""
+    return list("".join(line.split()))
+
+
+_CHRF_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def chrf_word_tokens(line: str) -> list[str]:
+    """chrF++ words: whitespace split, then one punctuation mark split off each word.
+
+    A word of two or more characters loses a final punctuation mark, or else
+    an initial one, as a separate token (sacrebleu's CHRF word tokenisation).
+    """
+    out: list[str] = []
+    for word in line.split():
+        if len(word) > 1 and word[-1] in _CHRF_PUNCTUATION:
+            out += [word[:-1], word[-1]]
+        elif len(word) > 1 and word[0] in _CHRF_PUNCTUATION:
+            out += [word[0], word[1:]]
+        else:
+            out.append(word)
+    return out
+
+
 TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
     "word": word_tokens,
     "char": char_tokens,
+    "char-nospace": char_nospace_tokens,
+    "chrf-word": chrf_word_tokens,
 }
 
 

@@ -23,6 +23,8 @@ ENTRY_POINT_GROUP = "gecmetrics.metrics"
 
 BUILTIN: dict[str, str] = {
     "green": "gecmetrics.metrics.green:Green",
+    "gleu": "gecmetrics.metrics.gleu:Gleu",
+    "chrf": "gecmetrics.metrics.chrf:Chrf",
 }
 
 _registered: dict[str, type[Metric] | str] = {}

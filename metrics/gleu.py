@@ -1,0 +1,282 @@
+"""GLEU: n-gram precision with a penalty for source n-grams the reference changed.
+
+GLEU (Napoles et al. 2015; GLEU+ 2016) is BLEU with a penalty: per sentence
+and order n, the matches with the reference minus a penalty for hypothesis
+n-grams kept from the source although the reference changed them, divided by
+the number of hypothesis n-grams. Two penalties exist (docs/metrics/gleu.md):
+
+* ``variant=official`` (default), the original GLEU+ code: the penalty counts
+  source n-grams absent from the reference, ``min(sigma_diff, eta)``;
+* ``variant=paper``, the formula printed in the GLEU+ paper (and equation 9/10
+  of the GREEN paper): ``max(0, min(sigma, eta) - min(rho, eta))``, which is
+  GREEN's Under-Delete region UD.
+
+As in the original code, a sentence's numerator is clipped at 0 per order
+before summing, a zero denominator gives p = 1, and the brevity penalty is
+``exp(min(0, 1 - r/h))`` with 0 for an empty hypothesis against a non-empty
+reference. With several references, ``mode=sampling`` (default) averages
+corpus GLEU over ``iterations`` rounds that each draw one reference per
+sentence; ``mode=max`` uses per sentence the reference with the best sentence
+GLEU. ``seed=official`` draws exactly as the original Python 2 tool.
+
+Speed: the per-(system, sentence, reference, order) numerators come from the
+intersections of :mod:`gecmetrics.ngrams` (counted once per corpus); a
+sampling round is then a gather and a sum, done for all rounds at once as a
+matrix product of integer counts (exact in float64).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from gecmetrics.corpus import Corpus
+from gecmetrics.errors import ConfigError
+from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
+from gecmetrics.ngrams import Intersections, intersections, tokenizer
+
+from .green import lexicographic_argmax
+
+VARIANTS = ("official", "paper")
+MODES = ("sampling", "max")
+OFFICIAL_SEED = "official"
+
+
+@dataclass(frozen=True)
+class GleuConfig(MetricConfig):
+    tokenize: str = "word"
+    n: int = 4
+    variant: str = "official"
+    mode: str = "sampling"
+    iterations: int = 500
+    seed: int | str = OFFICIAL_SEED
+
+    def validate(self) -> None:
+        tokenizer(self.tokenize)
+        if not _is_int(self.n) or self.n < 1:
+            raise ConfigError(f"gleu option n must be an integer >= 1 (got n={self.n!r})")
+        if self.variant not in VARIANTS:
+            raise ConfigError(
+                f"gleu option variant={self.variant!r} is unknown; use official or paper"
+            )
+        if self.mode not in MODES:
+            raise ConfigError(f"gleu option mode={self.mode!r} is unknown; use sampling or max")
+        if not _is_int(self.iterations) or self.iterations < 1:
+            raise ConfigError(
+                f"gleu option iterations must be an integer >= 1 (got {self.iterations!r})"
+            )
+        if self.seed != OFFICIAL_SEED and not (_is_int(self.seed) and self.seed >= 0):
+            raise ConfigError(
+                f"gleu option seed must be 'official' or an integer >= 0 (got {self.seed!r})"
+            )
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def numerators(x: Intersections, variant: str) -> np.ndarray:
+    """Clipped numerators per (system, sentence, reference, order): (H, D, K, N).
+
+    official: sum_x min(rho, eta) - min(sigma_diff, eta), clipped at 0, which is
+    ``rc - min(sc_off_r, rc)``; paper: sum_x min(rho, eta) - max(0, min(sigma, eta)
+    - min(rho, eta)) = (TI + TK) - UD, clipped at 0, with UD = |S ∩ C| - |S ∩ R ∩ C|.
+    """
+    if variant == "official":
+        return x.rc - np.minimum(x.sc_off_r, x.rc)
+    under_delete = x.sc[:, :, None, :] - x.src
+    return np.maximum(x.rc - under_delete, 0)
+
+
+def official_rounds(iterations: int, num_sentences: int, num_refs: int) -> np.ndarray:
+    """The original tool's reference draws, shape (iterations, sentences).
+
+    Round i seeds Python's Mersenne Twister with i * 101 and draws
+    ``int(random() * K)`` per sentence: Python 2's ``randint(0, K - 1)``.
+    """
+    rng = random.Random()
+    out = np.empty((iterations, num_sentences), dtype=np.int64)
+    for i in range(iterations):
+        rng.seed(i * 101)
+        draw = rng.random
+        out[i] = [int(draw() * num_refs) for _ in range(num_sentences)]
+    return out
+
+
+def draw_rounds(seed: int | str, iterations: int, num_sentences: int, num_refs: int):
+    if seed == OFFICIAL_SEED:
+        return official_rounds(iterations, num_sentences, num_refs)
+    rng = np.random.default_rng(int(seed))
+    return rng.integers(0, num_refs, size=(iterations, num_sentences), dtype=np.int64)
+
+
+def log_brevity_penalty(rlen: np.ndarray, hlen: np.ndarray) -> np.ndarray:
+    """log BP: 0 if both lengths are 0 or r < h; -inf if h = 0 < r; else 1 - r/h."""
+    rlen = np.asarray(rlen)
+    hlen = np.asarray(hlen)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = 1.0 - rlen / np.where(hlen > 0, hlen, 1)
+    out = np.where(rlen < hlen, 0.0, ratio)
+    out = np.where(hlen == 0, np.where(rlen == 0, 0.0, -np.inf), out)
+    return out
+
+
+def log_precisions(numer: np.ndarray, denom: np.ndarray) -> np.ndarray:
+    """log p_n with p = 1 when the denominator is 0 (last axis: order)."""
+    numer = np.asarray(numer, dtype=np.float64)
+    denom = np.asarray(denom, dtype=np.float64)
+    p = np.where(denom > 0, numer / np.where(denom > 0, denom, 1.0), 1.0)
+    with np.errstate(divide="ignore"):
+        return np.log(np.ascontiguousarray(p))
+
+
+def gleu_from_counts(numer, denom, rlen, hlen) -> tuple[np.ndarray, np.ndarray]:
+    """GLEU and per-order BP * p_n from summed counts (order on the last axis).
+
+    The operations are those of the GLEU reimplementation (gleu 1.1.0): the
+    mean of log p_n over n, plus log BP, then exp.
+    """
+    logp = log_precisions(numer, denom)
+    logbp = log_brevity_penalty(rlen, hlen)
+    total = np.exp(np.ascontiguousarray(logbp + logp.mean(axis=-1)))
+    per_order = np.exp(np.ascontiguousarray(logbp[..., None] + logp))
+    return total, per_order
+
+
+class GleuStatistics(Statistics):
+    """Per-(system, sentence, reference, order) GLEU counts and the scores built on them."""
+
+    def __init__(self, systems: tuple[str, ...], x: Intersections, config: GleuConfig) -> None:
+        self.systems = systems
+        self.config = config
+        self.numer = numerators(x, config.variant)  # (H, D, K, N)
+        self.denom = x.hyp_len  # (H, D, N)
+        self.rlen = x.ref_len[..., 0]  # (D, K)
+        self.hlen = x.hyp_len[..., 0]  # (H, D)
+        H, D, K, N = self.numer.shape
+        self.num_refs = K
+        # Sentence GLEU against each reference: (H, D, K) and per order (H, D, K, N).
+        self.sent_by_ref, self.sent_by_ref_n = gleu_from_counts(
+            self.numer, self.denom[:, :, None, :], self.rlen[None, :, :],
+            self.hlen[:, :, None],
+        )
+        self._choice: np.ndarray | None = None
+        self._rounds: np.ndarray | None = None
+        self._full: list[Score] | None = None
+
+    # -- reference choice -----------------------------------------------------
+    def choice(self) -> np.ndarray:
+        """max mode: per (system, sentence) the reference with the best sentence GLEU.
+
+        Ties go to higher-order per-order scores (n = N first), then to the
+        first reference, as the GLEU reimplementation does.
+        """
+        if self._choice is None:
+            H, D, K, N = self.numer.shape
+            keys = np.concatenate([self.sent_by_ref_n, self.sent_by_ref[..., None]], axis=-1)
+            self._choice = lexicographic_argmax(keys.reshape(H * D, K, N + 1)).reshape(H, D)
+        return self._choice
+
+    def rounds(self) -> np.ndarray:
+        """sampling mode: the reference drawn per (round, sentence)."""
+        if self._rounds is None:
+            self._rounds = draw_rounds(self.config.seed, self.config.iterations,
+                                       self.numer.shape[1], self.num_refs)
+        return self._rounds
+
+    # -- scores -----------------------------------------------------------------
+    def corpus(self, beta: float | None = None, sentences: np.ndarray | None = None) -> list[Score]:
+        if sentences is None and self._full is not None:
+            return self._full
+        idx = np.arange(self.numer.shape[1]) if sentences is None else np.asarray(
+            sentences, dtype=np.int64)
+        if self.config.mode == "max":
+            out = self._corpus_max(idx)
+        else:
+            out = self._corpus_sampling(idx)
+        if sentences is None:
+            self._full = out
+        return out
+
+    def _corpus_max(self, idx: np.ndarray) -> list[Score]:
+        choice = self.choice()[:, idx]  # (H, D')
+        h = np.arange(len(self.systems))[:, None]
+        numer = self.numer[h, idx[None, :], choice].sum(axis=1)  # (H, N)
+        denom = self.denom[:, idx].sum(axis=1)  # (H, N)
+        rlen = self.rlen[idx[None, :], choice].sum(axis=1)  # (H,)
+        hlen = self.hlen[:, idx].sum(axis=1)  # (H,)
+        total, per_order = gleu_from_counts(numer, denom, rlen, hlen)
+        bp = np.exp(log_brevity_penalty(rlen, hlen))
+        out = []
+        for k in range(len(self.systems)):
+            per_n = [
+                {"n": n + 1, "numerator": int(numer[k, n]), "denominator": int(denom[k, n]),
+                 "gleu_n": float(per_order[k, n])}
+                for n in range(numer.shape[1])
+            ]
+            out.append(Score(float(total[k]), details={
+                "mode": "max", "variant": self.config.variant, "bp": float(bp[k]),
+                "ref_length": int(rlen[k]), "hyp_length": int(hlen[k]), "orders": per_n}))
+        return out
+
+    def _corpus_sampling(self, idx: np.ndarray) -> list[Score]:
+        rounds = self.rounds()[:, idx]  # (R, D')
+        H, _, K, N = self.numer.shape
+        numer = np.zeros((rounds.shape[0], H * N))
+        rlen = np.zeros(rounds.shape[0])
+        for k in range(K):
+            drawn = (rounds == k).astype(np.float64)  # (R, D')
+            per_sent = self.numer[:, idx, k, :].transpose(1, 0, 2).reshape(len(idx), H * N)
+            # Integer counts far below 2**53: the float products and sums are exact.
+            numer += drawn @ per_sent.astype(np.float64)
+            rlen += drawn @ self.rlen[idx, k].astype(np.float64)
+        numer_i = np.rint(numer).astype(np.int64).reshape(-1, H, N)  # (R, H, N)
+        rlen_i = np.rint(rlen).astype(np.int64)  # (R,)
+        denom = self.denom[:, idx].sum(axis=1)  # (H, N)
+        hlen = self.hlen[:, idx].sum(axis=1)  # (H,)
+        per_round, _ = gleu_from_counts(numer_i, denom[None], rlen_i[:, None], hlen[None])
+        out = []
+        for k in range(H):
+            scores = np.ascontiguousarray(per_round[:, k])
+            out.append(Score(float(np.mean(scores)), details={
+                "mode": "sampling", "variant": self.config.variant,
+                "iterations": int(scores.size), "seed": self.config.seed,
+                "std": float(np.std(scores)), "min": float(scores.min()),
+                "max": float(scores.max())}))
+        return out
+
+    def corpus_scores(self, beta: float | None = None,
+                      sentences: np.ndarray | None = None) -> np.ndarray:
+        return np.array([s.score for s in self.corpus(beta, sentences)])
+
+    def sentence(self, beta: float | None = None) -> np.ndarray:
+        """Sentence GLEU: max mode, the best reference's; sampling, the mean over references."""
+        if self.config.mode == "max":
+            return np.take_along_axis(self.sent_by_ref, self.choice()[..., None], axis=2)[..., 0]
+        return np.ascontiguousarray(self.sent_by_ref).mean(axis=-1)
+
+
+class Gleu(Metric):
+    """GLEU at word or character level (display names wordGLEU, charGLEU)."""
+
+    name: ClassVar[str] = "gleu"
+    description: ClassVar[str] = (
+        "GLEU n-gram precision with source penalty (Napoles et al. 2015/2016); "
+        "tokenize=word|char, n (4), variant=official|paper, mode=sampling|max, "
+        "iterations (500), seed (official)"
+    )
+    Config = GleuConfig
+    has_beta: ClassVar[bool] = False
+
+    @property
+    def display_name(self) -> str:
+        return f"{self.config.tokenize}GLEU"
+
+    def statistics(self, corpus: Corpus) -> GleuStatistics:
+        c = self.config
+        key = ("gleu", c.tokenize, c.n, c.variant, c.mode, c.iterations, c.seed)
+        return corpus.cached(key, lambda: GleuStatistics(
+            tuple(corpus.hypotheses), intersections(corpus, c.tokenize, c.n), c))
