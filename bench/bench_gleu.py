@@ -27,10 +27,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from gecmetrics.metrics.gleu import Gleu  # noqa: E402
 from gleu_chrf_data import SYSTEMS, conll14  # noqa: E402
 
 from gecmetrics.corpus import Corpus  # noqa: E402
+from gecmetrics.metrics.gleu import Gleu  # noqa: E402
 
 
 def run_gleu_package(sources, refs, hyps, n, tokenize, iterations, max_mode):

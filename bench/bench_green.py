@@ -58,7 +58,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         refs, hyps = prepare(tmp)
-        base = [sys.executable, "-c", "from gecmetrics.cli import run; run()", "score",
+        base = [str(Path(sys.executable).with_name("gecmetrics")), "score",
                 "-m", "green", "-m", "green:tokenize=char,n=6", "-s", str(tmp / "source"),
                 "-r", *refs, "-c", *hyps, "--format", "json"]
         sweep = [arg for i in range(501) for arg in ("-b", f"{i / 100:.2f}")]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 from chrf_oracle import corpus_chrf, sentence_chrf
-from gecmetrics.metrics.chrf import Chrf
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
+from gecmetrics.metrics.chrf import Chrf
 from gecmetrics.ngrams import chrf_word_tokens
 from gecmetrics.registry import metric_from_spec
 

@@ -12,11 +12,11 @@ from functools import cache
 
 import numpy as np
 import pytest
-from gecmetrics.metrics.chrf import Chrf
 from gleu_chrf_data import SYSTEMS, conll14
 from sacrebleu.metrics import CHRF
 
 from gecmetrics.corpus import Corpus
+from gecmetrics.metrics.chrf import Chrf
 
 
 @cache

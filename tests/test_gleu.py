@@ -6,13 +6,13 @@ import math
 
 import numpy as np
 import pytest
-from gecmetrics.metrics.gleu import Gleu, numerators, official_rounds
 from gleu_oracle import corpus_gleu, official_draws, sentence_gleu
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
+from gecmetrics.metrics.gleu import Gleu, numerators, official_rounds
 from gecmetrics.ngrams import compute_intersections
 from gecmetrics.registry import get_metric, metric_from_spec
 

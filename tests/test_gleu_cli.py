@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from gecmetrics.metrics.chrf import Chrf
-from gecmetrics.metrics.gleu import Gleu
 
 from gecmetrics.cli import main
 from gecmetrics.corpus import Corpus
+from gecmetrics.metrics.chrf import Chrf
+from gecmetrics.metrics.gleu import Gleu
 from gecmetrics.readers import read_lines
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "data" / "example"

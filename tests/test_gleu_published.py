@@ -8,11 +8,11 @@ above it.
 from __future__ import annotations
 
 import pytest
-from gecmetrics.metrics.gleu import Gleu
 from gleu_chrf_data import conll14
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.formatting import percent
+from gecmetrics.metrics.gleu import Gleu
 
 
 def corpus_of(names, null=False) -> Corpus:
