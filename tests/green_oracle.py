@@ -9,20 +9,23 @@ a product and a root, and F is (1+b^2)PR / (b^2 P + R).
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 
 REGION_NAMES = ("TD", "TI", "TK", "OD", "OI", "UD", "UI")
 
 
+@cache
 def ngrams(sentence: str, n: int, tokenize: str) -> Counter:
     units = sentence.split() if tokenize == "word" else list(sentence)
     return Counter(tuple(units[i:i + n]) for i in range(len(units) - n + 1))
 
 
+@cache  # memoised only to keep real-data tests quick; same values
 def regions(s: str, r: str, c: str, n: int, tokenize: str) -> dict[str, int]:
     S, R, C = ngrams(s, n, tokenize), ngrams(r, n, tokenize), ngrams(c, n, tokenize)
     out = dict.fromkeys(REGION_NAMES, 0)
-    for x in set(S) | set(R) | set(C):
-        ms, mr, mc = S[x], R[x], C[x]
+    for x in S.keys() | R.keys() | C.keys():
+        ms, mr, mc = S.get(x, 0), R.get(x, 0), C.get(x, 0)
         out["TD"] += max(ms - max(mr, mc), 0)
         out["TI"] += max(min(mr, mc) - ms, 0)
         out["TK"] += min(ms, mr, mc)
