@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from gecmetrics.meta_eval.pairwise import human_pairs, pairwise_agreement
 
 SHARED = Path(

@@ -6,8 +6,9 @@ import math
 
 import numpy as np
 import pytest
-from gecmetrics.meta_eval import significance as sig
 from scipy import stats
+
+from gecmetrics.meta_eval import significance as sig
 
 
 def mean_scores(per_sentence: np.ndarray):

@@ -6,9 +6,10 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats
+
 from gecmetrics.meta_eval.cv_beta import best_beta, cv_beta, make_folds
 from gecmetrics.meta_eval.window import plot_windows, rank_by_human, window_correlations
-from scipy import stats
 
 # -- window analysis ------------------------------------------------------------------
 
