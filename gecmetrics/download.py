@@ -107,11 +107,13 @@ def benchmark_files(benchmark: str) -> list[FileEntry]:
 
 
 def default_data_dir() -> Path:
-    """``$GECMETRICS_DATA`` if set, else ``~/.cache/gecmetrics``."""
+    """``$GECMETRICS_DATA`` if set, else ``$XDG_CACHE_HOME/gecmetrics``, else
+    ``~/.cache/gecmetrics`` (the same rule as meta-eval's data folder)."""
     env = os.environ.get(ENV_DATA)
     if env:
         return Path(env).expanduser()
-    return Path.home() / ".cache" / "gecmetrics"
+    cache = os.environ.get("XDG_CACHE_HOME")
+    return (Path(cache).expanduser() if cache else Path.home() / ".cache") / "gecmetrics"
 
 
 def resolve_data_dir(data_dir: str | os.PathLike[str] | None = None) -> Path:

@@ -254,6 +254,16 @@ def test_file_url_mirror_and_environment_variables(tmp_path, monkeypatch):
     assert dl.missing_files("conll14", verify=True) == []
 
 
+def test_default_data_dir_follows_xdg(tmp_path, monkeypatch):
+    monkeypatch.delenv("GECMETRICS_DATA", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert dl.default_data_dir() == tmp_path / "xdg" / "gecmetrics"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert dl.default_data_dir() == tmp_path / "home" / ".cache" / "gecmetrics"
+    assert dl.resolve_data_dir("~/x") == tmp_path / "home" / "x"
+
+
 def test_mirror_must_be_a_url(tmp_path):
     with pytest.raises(ConfigError, match="not a URL"):
         dl.download(["gmeg"], tmp_path, mirror="some/dir", quiet=True)
@@ -361,6 +371,12 @@ def test_cli_download_check_and_errors(server, tmp_path):
     assert done.returncode == 0, done.stderr
     assert "gmeg: 60 downloaded" in done.stdout
     assert done.stderr == ""  # not a terminal: no progress bar
+    listed = run_cli("--list", "--data-dir", str(tmp_path))
+    assert listed.returncode == 0
+    assert listed.stdout.splitlines()[1:] == [
+        f"seeda\t37 files\t4.0 MB\t0 present in {tmp_path}",
+        f"gmeg\t60 files\t5.9 MB\t60 present in {tmp_path}",
+    ]
     check = run_cli("--check", "gmeg", "--data-dir", str(tmp_path))
     assert check.returncode == 0 and "60/60 files verified" in check.stdout
     check = run_cli("--check", "seeda", "--data-dir", str(tmp_path))
