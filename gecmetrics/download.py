@@ -45,7 +45,7 @@ ENV_MIRROR = "GECMETRICS_MIRROR"
 LOCK_NAME = ".gecmetrics-download.lock"
 PART_SUFFIX = ".gecmetrics-part"
 CHUNK = 64 * 1024
-USER_AGENT = "gecmetrics-download/1 (+https://github.com/)"
+USER_AGENT = "gecmetrics-download/1 (python urllib)"
 
 
 class DownloadError(GecMetricsError):
