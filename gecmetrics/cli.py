@@ -50,6 +50,7 @@ def main() -> None:
 
 # Each subcommand lives in its own module under gecmetrics/commands/; a new
 # command is one module plus one line here.
+from .commands.download import download_cmd  # noqa: E402
 from .commands.list_metrics import list_cmd  # noqa: E402
 from .commands.m2_to_text import m2_to_text  # noqa: E402
 from .commands.meta_eval import meta_eval  # noqa: E402
@@ -59,6 +60,7 @@ main.add_command(list_cmd, "list")
 main.add_command(score, "score")
 main.add_command(m2_to_text, "m2-to-text")
 main.add_command(meta_eval, "meta-eval")
+main.add_command(download_cmd, "download")
 
 
 def run() -> None:

@@ -1,0 +1,94 @@
+"""`gecmetrics download`: fetch the public meta-evaluation benchmarks into a cache."""
+
+from __future__ import annotations
+
+import click
+
+from ..cli import friendly_errors
+
+
+@click.command()
+@click.argument("benchmarks", nargs=-1, metavar="[BENCHMARK ...]")
+@click.option("--data-dir", metavar="DIR",
+              help="Where to put the files (default: $GECMETRICS_DATA, else "
+                   "$XDG_CACHE_HOME/gecmetrics, else ~/.cache/gecmetrics).")
+@click.option("--mirror", metavar="URL", envvar="GECMETRICS_MIRROR", show_envvar=True,
+              help="Fetch URL/<relative path> instead of the upstream addresses "
+                   "(a local mirror, a proxy, or file:///path/to/copy).")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
+              help="Seconds to wait for the server before giving up on a file.")
+@click.option("--check", is_flag=True,
+              help="Download nothing: verify the SHA-256 of the files already present and "
+                   "list what is missing or corrupt (exit code 1 if anything is).")
+@click.option("--list", "list_only", is_flag=True,
+              help="List the benchmarks, their file counts and sizes, and exit.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+@friendly_errors
+def download_cmd(benchmarks, data_dir, mirror, timeout, check, list_only, quiet) -> None:
+    """Download the public GEC meta-evaluation data: conll14 (CoNLL-2014 test set, official
+    submissions, GJG15 rankings), seeda (SEEDA-S and SEEDA-E) and gmeg (GMEG-Data).
+    With no BENCHMARK, all of them. Meta-eval names are accepted (seeda-s, gmeg-wiki …).
+
+    Every file is checked against the SHA-256 recorded in the package and written
+    atomically; files already present and correct are skipped, so running the command
+    again finishes an interrupted download. Two runs on the same directory wait for
+    each other (a lock file).
+
+    \b
+    Examples:
+      gecmetrics download conll14 seeda
+      gecmetrics download --data-dir ./data-cache gmeg
+      gecmetrics download --mirror http://127.0.0.1:8000 seeda-s
+      gecmetrics download --check
+    """
+    from ..download import (
+        benchmark_files,
+        benchmark_names,
+        download,
+        missing_files,
+        resolve_benchmark,
+        resolve_data_dir,
+    )
+
+    names = []
+    for name in benchmarks or benchmark_names():
+        canonical = resolve_benchmark(name)
+        if canonical not in names:
+            names.append(canonical)
+    root = resolve_data_dir(data_dir)
+
+    if list_only:
+        for name in names:
+            files = benchmark_files(name)
+            size = sum(f.size for f in files) / 1e6
+            have = len(files) - len(missing_files(name, root))
+            click.echo(f"{name}\t{len(files)} files\t{size:.1f} MB\t{have} present in {root}")
+        return
+
+    if check:
+        bad = 0
+        for name in names:
+            missing = missing_files(name, root, verify=True)
+            bad += len(missing)
+            total = len(benchmark_files(name))
+            status = "ok" if not missing else f"{len(missing)} missing or corrupt"
+            ok = total - len(missing)
+            click.echo(f"{name}: {ok}/{total} files verified in {root} ({status})")
+            for path in missing:
+                click.echo(f"  {path}")
+        if bad:
+            click.echo(f"run `gecmetrics download {' '.join(names)}` to fetch them", err=True)
+            raise SystemExit(1)
+        return
+
+    def waiting() -> None:
+        if not quiet:
+            click.echo(f"waiting for another gecmetrics download in {root} …", err=True)
+
+    report = download(names, root, mirror=mirror, quiet=quiet, timeout=timeout, on_wait=waiting)
+    if not quiet:
+        parts = [f"{len(report.fetched)} downloaded ({report.bytes_fetched / 1e6:.1f} MB)",
+                 f"{len(report.present)} already present"]
+        if report.replaced:
+            parts.append(f"{len(report.replaced)} corrupt ones replaced")
+        click.echo(f"{'+'.join(names)}: {', '.join(parts)} in {root}")

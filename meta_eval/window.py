@@ -1,0 +1,117 @@
+"""Window analysis: correlations within windows of systems of similar human quality.
+
+As SEEDA's ``utils/window_analysis_system.py``: sort the systems by human score
+(best first), then for each run of ``window`` consecutive systems compute the
+Pearson and Spearman correlations between metric and human scores. It shows
+whether a metric still ranks systems correctly when they are close in quality
+(the top systems), which a correlation over all systems hides.
+
+``window_start`` is the 1-based human rank of the best system in the window
+(SEEDA prints "From ranking 1 to 4"); systems with equal human scores keep the
+order of their names.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+DEFAULT_WINDOW = 4
+
+
+@dataclass(frozen=True)
+class WindowResult:
+    window_start: int  # 1-based rank of the first (best) system of the window
+    systems_in_window: list[str]  # best first
+    pearson: float  # NaN if the metric (or human) scores in the window are constant
+    spearman: float
+
+    def to_json(self) -> dict[str, Any]:
+        def clean(x: float) -> float | None:
+            return None if math.isnan(x) else x
+
+        return {
+            "window_start": self.window_start,
+            "systems_in_window": list(self.systems_in_window),
+            "pearson": clean(self.pearson),
+            "spearman": clean(self.spearman),
+        }
+
+
+def rank_by_human(human: Mapping[str, float]) -> list[str]:
+    """System names, best human score first (ties: by name)."""
+    return sorted(human, key=lambda name: (-float(human[name]), name))
+
+
+def window_correlations(
+    metric: Mapping[str, float], human: Mapping[str, float], window: int = DEFAULT_WINDOW
+) -> list[WindowResult]:
+    """Pearson and Spearman within every window of ``window`` consecutive systems.
+
+    ``metric`` and ``human`` map system names to system-level scores; only the
+    systems in ``human`` are used (the system set) and each must have a metric score.
+    """
+    import numpy as np
+
+    from .significance import pearson_rows, spearman_rows
+
+    ranked = rank_by_human(human)
+    if window < 2:
+        raise ValueError("a window needs at least 2 systems")
+    if window > len(ranked):
+        raise ValueError(f"window of {window} systems but only {len(ranked)} systems")
+    missing = [name for name in ranked if name not in metric]
+    if missing:
+        raise ValueError(f"no metric score for systems {missing}")
+    h = np.array([float(human[name]) for name in ranked])
+    m = np.array([float(metric[name]) for name in ranked])
+    out = []
+    for start in range(len(ranked) - window + 1):
+        sl = slice(start, start + window)
+        out.append(WindowResult(
+            window_start=start + 1,
+            systems_in_window=ranked[sl],
+            pearson=float(pearson_rows(m[sl], h[sl])[0]),
+            spearman=float(spearman_rows(m[sl], h[sl])[0]),
+        ))
+    return out
+
+
+def plot_windows(
+    results: Mapping[str, Sequence[WindowResult]], path: str, title: str | None = None
+) -> None:
+    """Plot Pearson (left) and Spearman (right) per window position, one line a metric.
+
+    Needs matplotlib (``pip install gecmetrics[plot]``); the format follows the
+    file extension of ``path`` (png, pdf, svg).
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        from gecmetrics.errors import ConfigError
+
+        raise ConfigError(
+            "plots need matplotlib; install it with `pip install gecmetrics[plot]`"
+        ) from None
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    for name, rows in results.items():
+        starts = [r.window_start for r in rows]
+        axes[0].plot(starts, [r.pearson for r in rows], marker="o", label=name)
+        axes[1].plot(starts, [r.spearman for r in rows], marker="o", label=name)
+    for ax, label in zip(axes, ("Pearson r", "Spearman rho"), strict=True):
+        ax.set_xlabel("window start (human rank of its best system)")
+        ax.set_title(label)
+        ax.axhline(0, color="grey", linewidth=0.5)
+        ax.set_ylim(-1.05, 1.05)
+    axes[0].set_ylabel("correlation within the window")
+    axes[1].legend(fontsize="small")
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

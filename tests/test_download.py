@@ -1,0 +1,395 @@
+"""`gecmetrics download` against a local HTTP server that serves ../shared/data.
+
+The server can corrupt a file, die in the middle of one (Content-Length larger
+than the body, then close) or answer 404, so every failure path is exercised
+without a network.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.server
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from gecmetrics import download as dl
+from gecmetrics.errors import ConfigError, GecMetricsError, InputError
+
+SHARED = Path(
+    os.environ.get("GECMETRICS_SHARED_DATA")
+    or Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
+).resolve()
+
+# the CLI in a fresh interpreter (`python -m gecmetrics.cli` would import cli.py twice)
+GECMETRICS = [sys.executable, "-c", "from gecmetrics.cli import run; run()"]
+
+needs_shared = pytest.mark.skipif(
+    not (SHARED / "SHA256SUMS").is_file(), reason="shared data mirror not available"
+)
+
+
+def shared_sums() -> dict[str, str]:
+    """The mirror's own SHA256SUMS (an independent record of the right bytes)."""
+    sums = {}
+    for line in (SHARED / "SHA256SUMS").read_text().splitlines():
+        digest, path = line.split(None, 1)
+        sums[path.strip().removeprefix("./")] = digest
+    return sums
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    """Serves SHARED, with per-path misbehaviour configured on the server object."""
+
+    def log_message(self, *args):  # keep pytest output clean
+        pass
+
+    def do_GET(self):  # noqa: N802 (http.server API)
+        server = self.server
+        rel = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path).lstrip("/")
+        with server.lock:
+            server.requests[rel] += 1
+        if server.delay:
+            time.sleep(server.delay)
+        path = SHARED / rel
+        if rel in server.missing or not path.is_file():
+            self.send_error(404, "Not Found")
+            return
+        body = path.read_bytes()
+        if rel in server.corrupt:
+            body = body[:-1] + bytes([body[-1] ^ 0x01])  # same length, one bit flipped
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if rel in server.truncate:
+            self.wfile.write(body[: len(body) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)  # the server "dies" mid-transfer
+            return
+        self.wfile.write(body)
+
+
+@pytest.fixture
+def server():
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    srv.daemon_threads = True
+    srv.requests = Counter()
+    srv.lock = threading.Lock()
+    srv.corrupt, srv.truncate, srv.missing = set(), set(), set()
+    srv.delay = 0.0
+    srv.url = f"http://127.0.0.1:{srv.server_address[1]}"
+    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+    thread.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+def leftovers(root: Path) -> list[Path]:
+    return [p for p in root.rglob("*") if p.name.endswith(dl.PART_SUFFIX)]
+
+
+# -- the manifest ---------------------------------------------------------------
+
+
+@needs_shared
+def test_manifest_records_every_shared_file_with_its_checksum_and_size():
+    manifest = dl.load_manifest()
+    sums = shared_sums()
+    assert set(manifest["files"]) == set(sums)
+    for rel, info in manifest["files"].items():
+        assert info["sha256"] == sums[rel], rel
+        assert info["size"] == (SHARED / rel).stat().st_size, rel
+        assert info["url"].startswith("https://raw.githubusercontent.com/"), rel
+
+
+def test_every_file_belongs_to_a_benchmark_and_aliases_resolve():
+    manifest = dl.load_manifest()
+    listed = {p for b in manifest["benchmarks"].values() for p in b["files"]}
+    assert listed == set(manifest["files"])
+    assert dl.benchmark_names() == ["conll14", "seeda", "gmeg"]
+    assert dl.resolve_benchmark("SEEDA-S") == "seeda"
+    assert dl.resolve_benchmark("seeda-e") == "seeda"
+    assert dl.resolve_benchmark("gmeg-wiki") == "gmeg"
+    assert dl.resolve_benchmark("gjg15") == "conll14"
+    # SEEDA's subset takes its references from the CoNLL-2014 M2 file
+    assert "conll14st-test-data/noalt/official-2014.combined.m2" in {
+        e.path for e in dl.benchmark_files("seeda")
+    }
+    with pytest.raises(ConfigError, match="unknown benchmark 'bea19'"):
+        dl.resolve_benchmark("bea19")
+
+
+# -- downloading -------------------------------------------------------------------
+
+
+@needs_shared
+def test_download_fetches_every_file_with_the_right_bytes(server, tmp_path):
+    report = dl.download(["seeda-s"], tmp_path, mirror=server.url, quiet=True)
+    sums = shared_sums()
+    expected = {e.path for e in dl.benchmark_files("seeda")}
+    assert set(report.fetched) == expected and report.present == []
+    for rel in expected:
+        assert sha256(tmp_path / rel) == sums[rel], rel
+    assert leftovers(tmp_path) == []
+    assert report.bytes_fetched == sum((SHARED / r).stat().st_size for r in expected)
+
+
+@needs_shared
+def test_second_run_skips_verified_files_and_refetches_a_corrupt_one(server, tmp_path):
+    dl.download(["gmeg"], tmp_path, mirror=server.url, quiet=True)
+    first = sum(server.requests.values())
+    assert first == len(dl.benchmark_files("gmeg"))
+    victim = tmp_path / "GMEG/data/test/wiki/ref0"
+    victim.write_bytes(victim.read_bytes().replace(b"e", b"E", 1))  # same size, wrong bytes
+    report = dl.download(["gmeg-fce"], tmp_path, mirror=server.url, quiet=True)
+    assert report.fetched == report.replaced == ["GMEG/data/test/wiki/ref0"]
+    assert len(report.present) == first - 1
+    assert sum(server.requests.values()) == first + 1
+    assert sha256(victim) == shared_sums()["GMEG/data/test/wiki/ref0"]
+
+
+@needs_shared
+def test_corrupted_file_is_not_kept_and_a_rerun_resumes(server, tmp_path):
+    bad = "official_submissions/CAMB"
+    server.corrupt.add(bad)
+    with pytest.raises(dl.DownloadError) as info:
+        dl.download(["conll14"], tmp_path, mirror=server.url, quiet=True)
+    message = str(info.value)
+    assert message.startswith(f"checksum mismatch for {bad} from {server.url}/{bad}")
+    assert "nothing was kept" in message and "\n" not in message
+    assert not (tmp_path / bad).exists()
+    assert leftovers(tmp_path) == []
+    # files finished before the failure are kept and verified
+    assert (tmp_path / "official_submissions/AMU").is_file()
+    server.corrupt.clear()
+    before = Counter(server.requests)
+    report = dl.download(["conll14"], tmp_path, mirror=server.url, quiet=True)
+    assert bad in report.fetched and "official_submissions/AMU" in report.present
+    assert server.requests["official_submissions/AMU"] == before["official_submissions/AMU"]
+    assert dl.missing_files("conll14", tmp_path, verify=True) == []
+
+
+@needs_shared
+def test_server_dying_mid_transfer_leaves_nothing(server, tmp_path):
+    bad = "GJG15/judgments.xml"
+    server.truncate.add(bad)
+    with pytest.raises(dl.DownloadError) as info:
+        dl.download(["conll14"], tmp_path, mirror=server.url, quiet=True)
+    message = str(info.value)
+    assert bad in message and "nothing was kept" in message
+    size = (SHARED / bad).stat().st_size
+    # either urllib notices the short body or our byte count does
+    assert f"of {size} bytes" in message or "failed (" in message
+    assert not (tmp_path / bad).exists()
+    assert leftovers(tmp_path) == []
+
+
+@needs_shared
+def test_404_names_the_url_and_keeps_nothing(server, tmp_path):
+    bad = "SEEDA/scores/human/TS_edit.txt"
+    server.missing.add(bad)
+    with pytest.raises(dl.DownloadError) as info:
+        dl.download(["seeda"], tmp_path, mirror=server.url + "/", quiet=True)
+    message = str(info.value)
+    assert f"HTTP 404 Not Found from {server.url}/{bad}" in message
+    assert not (tmp_path / bad).exists() and leftovers(tmp_path) == []
+
+
+def test_unreachable_server_is_one_line(tmp_path):
+    with socket.socket() as sock:  # a port nobody listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with pytest.raises(dl.DownloadError, match=r"^cannot reach http://127\.0\.0\.1:\d+/"):
+        dl.download(["gmeg"], tmp_path, mirror=f"http://127.0.0.1:{port}", quiet=True,
+                    timeout=5)
+    assert leftovers(tmp_path) == []
+
+
+@needs_shared
+def test_interrupt_during_transfer_removes_the_temporary_file(server, tmp_path):
+    entry = next(e for e in dl.benchmark_files("conll14") if e.path == "GJG15/judgments.xml")
+
+    class Interrupting(dl.Progress):
+        def advance(self, n):
+            raise KeyboardInterrupt
+
+    dest = tmp_path / entry.path
+    with pytest.raises(KeyboardInterrupt):
+        dl.fetch_file(entry, dest, dl.mirror_url(server.url, entry.path),
+                      progress=Interrupting(1, "x", enabled=False))
+    assert not dest.exists() and leftovers(tmp_path) == []
+
+
+@needs_shared
+def test_stale_temporary_file_of_a_killed_run_is_removed(server, tmp_path):
+    stale = tmp_path / "GMEG/data/dev/fce/.amu" f"{dl.PART_SUFFIX}"
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"half a file")
+    dl.download(["gmeg"], tmp_path, mirror=server.url, quiet=True)
+    assert not stale.exists() and leftovers(tmp_path) == []
+
+
+@needs_shared
+def test_file_url_mirror_and_environment_variables(tmp_path, monkeypatch):
+    monkeypatch.setenv("GECMETRICS_MIRROR", SHARED.as_uri())
+    monkeypatch.setenv("GECMETRICS_DATA", str(tmp_path / "cache"))
+    assert dl.default_data_dir() == tmp_path / "cache"
+    report = dl.download(["conll14"], quiet=True)
+    assert report.data_dir == tmp_path / "cache"
+    assert dl.missing_files("conll14", verify=True) == []
+
+
+def test_default_data_dir_follows_xdg(tmp_path, monkeypatch):
+    monkeypatch.delenv("GECMETRICS_DATA", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert dl.default_data_dir() == tmp_path / "xdg" / "gecmetrics"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert dl.default_data_dir() == tmp_path / "home" / ".cache" / "gecmetrics"
+    assert dl.resolve_data_dir("~/x") == tmp_path / "home" / "x"
+
+
+def test_mirror_must_be_a_url(tmp_path):
+    with pytest.raises(ConfigError, match="not a URL"):
+        dl.download(["gmeg"], tmp_path, mirror="some/dir", quiet=True)
+
+
+# -- concurrency -------------------------------------------------------------------
+
+
+@needs_shared
+def test_two_concurrent_downloads_fetch_each_file_once(server, tmp_path):
+    server.delay = 0.005  # make the two runs overlap
+    errors, reports = [], []
+    started = threading.Barrier(2)
+
+    def run():
+        started.wait()
+        try:
+            reports.append(dl.download(["seeda"], tmp_path, mirror=server.url, quiet=True))
+        except Exception as err:  # pragma: no cover - reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == []
+    files = {e.path for e in dl.benchmark_files("seeda")}
+    # the lock serialises the runs: one fetches everything, the other verifies it
+    assert sorted(len(r.fetched) for r in reports) == [0, len(files)]
+    assert all(n == 1 for n in server.requests.values()) and set(server.requests) == files
+    sums = shared_sums()
+    assert all(sha256(tmp_path / rel) == sums[rel] for rel in files)
+
+
+@needs_shared
+def test_two_concurrent_processes_end_with_correct_files(server, tmp_path):
+    server.delay = 0.005
+    cmd = [*GECMETRICS, "download", "conll14", "--quiet",
+           "--data-dir", str(tmp_path), "--mirror", server.url]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for _ in range(2)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs
+    assert dl.missing_files("conll14", tmp_path, verify=True) == []
+    assert max(server.requests.values()) == 1
+    assert leftovers(tmp_path) == []
+
+
+# -- helpers for other commands ------------------------------------------------------
+
+
+@needs_shared
+def test_missing_files_and_ensure_benchmark_files(tmp_path):
+    for name in ("conll14", "seeda-s", "seeda-e", "gmeg-fce", "gmeg-wiki"):
+        assert dl.missing_files(name, SHARED) == []
+        assert dl.ensure_benchmark_files(name, SHARED) == SHARED
+    with pytest.raises(InputError) as info:
+        dl.ensure_benchmark_files("seeda-e", tmp_path)
+    message = str(info.value)
+    first = dl.benchmark_files("seeda")[0].path
+    assert f"missing {tmp_path / first} (and 36 more)" in message
+    assert "run `gecmetrics download seeda` or pass --data-dir" in message
+
+
+def test_progress_bar_draws_only_on_a_terminal():
+    class Stream:
+        def __init__(self, tty):
+            self.tty, self.text = tty, ""
+
+        def isatty(self):
+            return self.tty
+
+        def write(self, s):
+            self.text += s
+
+        def flush(self):
+            pass
+
+    quiet_stream, tty = Stream(False), Stream(True)
+    for stream in (quiet_stream, tty):
+        bar = dl.Progress(1000, "download x", enabled=True, stream=stream)
+        bar.start_file("a/b.txt")
+        bar.advance(1000)
+        bar.close()
+    assert quiet_stream.text == ""
+    assert "100%" in tty.text and "a/b.txt" in tty.text and "\n" not in tty.text
+    disabled = Stream(True)
+    dl.Progress(10, "x", enabled=False, stream=disabled).advance(5)
+    assert disabled.text == ""
+
+
+# -- the command line ------------------------------------------------------------------
+
+
+def run_cli(*args, env=None):
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run([*GECMETRICS, "download", *args],
+                          capture_output=True, text=True, env=full_env, timeout=120)
+
+
+@needs_shared
+def test_cli_download_check_and_errors(server, tmp_path):
+    done = run_cli("gmeg", "--data-dir", str(tmp_path), "--mirror", server.url)
+    assert done.returncode == 0, done.stderr
+    assert "gmeg: 60 downloaded" in done.stdout
+    assert done.stderr == ""  # not a terminal: no progress bar
+    listed = run_cli("--list", "--data-dir", str(tmp_path))
+    assert listed.returncode == 0
+    assert listed.stdout.splitlines()[1:] == [
+        f"seeda\t37 files\t4.0 MB\t0 present in {tmp_path}",
+        f"gmeg\t60 files\t5.9 MB\t60 present in {tmp_path}",
+    ]
+    check = run_cli("--check", "gmeg", "--data-dir", str(tmp_path))
+    assert check.returncode == 0 and "60/60 files verified" in check.stdout
+    check = run_cli("--check", "seeda", "--data-dir", str(tmp_path))
+    assert check.returncode == 1 and "gecmetrics download seeda" in check.stderr
+    server.missing.add("GJG15/judgments.xml")
+    failed = run_cli("conll14", "-q", "--data-dir", str(tmp_path),
+                     env={"GECMETRICS_MIRROR": server.url})
+    assert failed.returncode == 2
+    lines = failed.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: download of GJG15/judgments.xml")
+    unknown = run_cli("nosuch", "--data-dir", str(tmp_path))
+    assert unknown.returncode == 2 and "unknown benchmark 'nosuch'" in unknown.stderr
+
+
+def test_download_error_is_a_user_error():
+    assert issubclass(dl.DownloadError, GecMetricsError)
