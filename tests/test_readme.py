@@ -1,0 +1,33 @@
+"""The README's quickstart output is what the command prints (docs stay true)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from gecmetrics.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_quickstart_output_matches(monkeypatch):
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Quickstart", 1)[1]
+    command, output = re.findall(r"```(?:sh)?\n(.*?)```", section, re.S)[:2]
+    args = shlex.split(command.replace("\\\n", " "))
+    assert args[0] == "gecmetrics"
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(main, args[1:])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == output.strip()
+
+
+def test_readme_test_command_is_what_ci_runs():
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Tests", 1)[1]
+    command = re.findall(r"```sh\n(.*?)```", section, re.S)[0].strip()
+    ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()
+    assert ci[-1] == command
