@@ -126,26 +126,22 @@ class GreenStatistics(Statistics):
     def _tier(self, beta: float) -> _Tier:
         return self._tiers[beta >= _BETA_MIN]
 
-    def _decided(self, beta: float) -> tuple[np.ndarray, np.ndarray]:
-        """(choice of the tier's beta-dependent rows, corpus region sums) at ``beta``."""
+    def _sums(self, beta: float) -> np.ndarray:
+        """Corpus region sums (H, N, 7) with the references chosen at ``beta``."""
         tier = self._tier(beta)
         if beta not in tier.cache:
             self.precompute([beta])
         return tier.cache[beta]
 
     def precompute(self, betas) -> None:
-        """Decide the beta-dependent rows, and their corpus sums, for many betas at once."""
+        """Corpus sums for many betas at once (the reference choice redone per beta)."""
         for above in (False, True):
             tier = self._tiers[above]
             todo = sorted({float(b) for b in betas if b is not None and (b >= _BETA_MIN) == above}
                           - set(tier.cache))
-            step = max(1, 2_000_000 // max(1, tier.p.size))
-            for i in range(0, len(todo), step):
-                chunk = todo[i:i + step]
-                choices = tier.decide(np.array([alpha_of(b) for b in chunk]))
-                sums = tier.sums(choices)
-                for j, b in enumerate(chunk):
-                    tier.cache[b] = (choices[j], sums[j])
+            if todo:
+                sums = tier.sums(np.array([alpha_of(b) for b in todo]))
+                tier.cache.update(zip(todo, sums, strict=True))
 
     def choice(self, beta: float) -> np.ndarray:
         """Chosen reference index per (system, sentence) at ``beta``, shape (H, D)."""
@@ -153,7 +149,7 @@ class GreenStatistics(Statistics):
         if cached is None:
             tier = self._tier(beta)
             cached = self._base.copy()
-            cached[tier.h, tier.d] = self._decided(beta)[0]
+            cached[tier.h, tier.d] = tier.row_choices(np.array([alpha_of(beta)]))[0]
             self._choice_cache[beta] = cached
         return cached
 
@@ -174,7 +170,7 @@ class GreenStatistics(Statistics):
     def corpus_many(self, betas) -> list[list[Score]]:
         betas = [2.0 if b is None else b for b in betas]
         self.precompute(betas)
-        regions = np.stack([self._decided(b)[1] for b in betas])  # (B, H, N, 7)
+        regions = np.stack([self._sums(b) for b in betas])  # (B, H, N, 7)
         alphas = np.array([alpha_of(b) for b in betas])
         tp, fp, fn = _tp_fp_fn(regions)
         p_n, r_n = precision_recall(tp, fp, fn)  # (B, H, N)
@@ -203,7 +199,7 @@ class GreenStatistics(Statistics):
             idx = np.asarray(sentences, dtype=np.int64)
             h = np.arange(len(self.systems))[:, None]
             return self.regions[h, idx[None, :], choice[:, idx]].sum(axis=1)
-        return self._decided(beta)[1].copy()
+        return self._sums(beta).copy()
 
     def sentence(self, beta: float | None) -> np.ndarray:
         beta = 2.0 if beta is None else beta
@@ -214,59 +210,143 @@ class GreenStatistics(Statistics):
 
 
 class _Tier:
-    """Rows decided per beta, and the beta-independent corpus sums of all other rows."""
+    """The rows whose reference choice depends on beta, and fast corpus sums for any beta.
+
+    Stable rows contribute a fixed sum. Of the others, rows with two references
+    whose F over 1..N are both positive ("crossing" rows) have one crossover:
+    1/F_0 - 1/F_1 = Bv + alpha * slope is linear in alpha, so reference 1 wins on
+    one side of alpha* = -Bv / slope and reference 0 on the other. Sorted by
+    alpha*, their sums for any beta are a prefix sum. Cells too close to alpha*
+    for the sign to be certain, and all remaining rows (more than two
+    references, F = 0 for both), are decided exactly as the official tool
+    decides: on the floating-point F values, ties by the lower orders.
+    """
+
+    _CLOSE = 1e-12  # |1/F_0 - 1/F_1| below this (relative) is decided exactly
 
     def __init__(self, stats: GreenStatistics, base: np.ndarray, stable: np.ndarray) -> None:
         regions = stats.regions
-        self.num_systems = regions.shape[0]
+        H, _, K, N, R = regions.shape
+        self.num_systems = H
+        self.shape = (N, R)
         self.h, self.d = np.nonzero(~stable)  # sorted by system, then sentence
         chosen = np.take_along_axis(regions, base[:, :, None, None, None], axis=2)[:, :, 0]
         self.stable_sum = np.where(stable[:, :, None, None], chosen, 0).sum(axis=1)  # (H, N, 7)
         self.p = stats.p_cum[self.h, self.d]  # (U, K, N)
         self.r = stats.r_cum[self.h, self.d]
-        self.top_ok = (self.p[..., -1] != 0) & (self.r[..., -1] != 0)
-        self.p_top = np.where(self.top_ok, self.p[..., -1], 1.0)
-        self.r_top = np.where(self.top_ok, self.r[..., -1], 1.0)
-        rows = regions[self.h, self.d]  # (U, K, N, 7)
-        self.shape = regions.shape[3:]
-        # (U, K, N*7): explicit size, as -1 cannot be inferred when U = 0
-        size = int(np.prod(self.shape))
-        flat = rows.reshape(len(self.h), regions.shape[2], size).astype(np.float64)
-        self.first = flat[:, 0]  # (U, N*7)
-        self.delta = flat[:, 1:] - flat[:, :1]  # (U, K-1, N*7): change from reference 0
-        self.bounds = np.searchsorted(self.h, np.arange(self.num_systems + 1))
-        self.cache: dict[float, tuple[np.ndarray, np.ndarray]] = {}
+        self.rows = regions[self.h, self.d].reshape(len(self.h), K, N * R)  # (U, K, N*7)
+        self.cache: dict[float, np.ndarray] = {}
+        self._split(K)
 
-    def decide(self, alphas: np.ndarray) -> np.ndarray:
-        """Chosen reference per (alpha, row), exactly as the sequential rule decides."""
-        if not len(self.h):
-            return np.zeros((len(alphas), 0), dtype=np.int64)
-        a = alphas[:, None, None]
-        # F over 1..N as f_alpha computes it (same float operations), rows with a
-        # zero P or R having F = 0; lean because it runs over (betas x rows x refs).
-        f_top = 1.0 / (a / self.p_top + (1.0 - a) / self.r_top)  # (B, U, K)
-        f_top *= self.top_ok
-        best = np.argmax(f_top, axis=2)
-        top = f_top.max(axis=2)
-        tied = (f_top == top[..., None]).sum(axis=2) > 1  # ties: lower orders decide
-        if tied.any():
-            bi, ui = np.nonzero(tied)
-            f = f_alpha(self.p[ui], self.r[ui], alphas[bi][:, None, None])  # (T, K, N)
-            best[bi, ui] = lexicographic_argmax(f)
-        return best
+    def _split(self, K: int) -> None:
+        U = len(self.h)
+        crossing = np.zeros(U, dtype=bool)
+        if K == 2 and U:
+            p, r = self.p[:, :, -1], self.r[:, :, -1]
+            ok = (p != 0) & (r != 0)
+            crossing = ok.all(axis=1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                inv_p, inv_r = 1.0 / p, 1.0 / r
+                bv = inv_r[:, 0] - inv_r[:, 1]  # 1/F_0 - 1/F_1 at alpha = 0
+                slope = (inv_p[:, 0] - inv_p[:, 1]) - bv
+                scale = np.maximum(inv_p.max(axis=1), inv_r.max(axis=1))
+                crossing &= (slope != 0) | (bv != 0)
+                star = np.where(slope != 0, -bv / slope, np.where(bv > 0, -np.inf, np.inf))
+                width = np.where(slope != 0, self._CLOSE * scale / np.abs(slope), 0.0)
+                # reference 1 wins where 1/F_0 > 1/F_1, i.e. above alpha* when slope > 0
+                high = (slope > 0) | ((slope == 0) & (bv > 0))
+        self.exact = np.nonzero(~crossing)[0]
+        cross = np.nonzero(crossing)[0]
+        if len(cross):
+            order = np.lexsort((star[cross], self.h[cross]))  # by system, then alpha*
+            cross = cross[order]
+            self.star, self.width = star[cross], width[cross]
+            self.high = high[cross].astype(np.int64)
+            low_rows = self.rows[cross, 1 - self.high]  # (C, N*7): choice below alpha*
+            high_rows = self.rows[cross, self.high]
+            ch = self.h[cross]
+            self.low_sum = np.zeros((self.num_systems, low_rows.shape[1]), dtype=np.int64)
+            np.add.at(self.low_sum, ch, low_rows)
+            flips = np.vstack([np.zeros((1, low_rows.shape[1]), dtype=np.int64),
+                               np.cumsum(high_rows - low_rows, axis=0)])
+            self.flip_prefix = flips  # (C+1, N*7)
+            self.bounds = np.searchsorted(ch, np.arange(self.num_systems + 1))
+        else:
+            self.star = self.width = np.zeros(0)
+            self.high = np.zeros(0, dtype=np.int64)
+        self.cross = cross
 
-    def sums(self, choices: np.ndarray) -> np.ndarray:
-        """Corpus region sums (B, H, N, 7) for the choices (B, U) of the tier's rows."""
-        out = np.broadcast_to(self.stable_sum, (len(choices), *self.stable_sum.shape)).copy()
-        for h in range(self.num_systems):
-            lo, hi = self.bounds[h], self.bounds[h + 1]
-            if lo == hi:
-                continue
-            part = self.first[lo:hi].sum(axis=0)[None, :]
-            for k in range(self.delta.shape[1]):
-                part = part + (choices[:, lo:hi] == k + 1).astype(np.float64) @ self.delta[lo:hi, k]
-            out[:, h] += np.rint(part).astype(np.int64).reshape(len(choices), *self.shape)
+    def _exact(self, rows: np.ndarray, alphas: np.ndarray) -> np.ndarray:
+        """Official decision for (alpha_j, row_j) pairs: float F, ties by lower orders."""
+        f = f_alpha(self.p[rows], self.r[rows], alphas[:, None, None])  # (T, K, N)
+        return lexicographic_argmax(f)
+
+    def _near(self, alphas: np.ndarray):
+        """(alpha index, position in self.cross) of cells too close to a crossover."""
+        order = np.argsort(alphas)
+        sorted_a = alphas[order]
+        lo = np.searchsorted(sorted_a, self.star - self.width, side="left")
+        hi = np.searchsorted(sorted_a, self.star + self.width, side="right")
+        counts = hi - lo
+        if not counts.any():
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        pos = np.repeat(np.arange(len(self.cross)), counts)
+        offs = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+        return order[np.repeat(lo, counts) + offs], pos
+
+    def row_choices(self, alphas: np.ndarray) -> np.ndarray:
+        """Chosen reference of every tier row for each alpha: (B, U)."""
+        out = np.zeros((len(alphas), len(self.h)), dtype=np.int64)
+        if len(self.cross):
+            above = alphas[:, None] > self.star[None, :]
+            out[:, self.cross] = np.where(above, self.high, 1 - self.high)
+            bi, pos = self._near(alphas)
+            if len(bi):
+                out[bi, self.cross[pos]] = self._exact(self.cross[pos], alphas[bi])
+        if len(self.exact):
+            bi = np.repeat(np.arange(len(alphas)), len(self.exact))
+            rows = np.tile(self.exact, len(alphas))
+            out[:, self.exact] = self._exact(rows, alphas[bi]).reshape(len(alphas), -1)
         return out
+
+    def sums(self, alphas: np.ndarray) -> np.ndarray:
+        """Corpus region sums (B, H, N, 7) at each alpha."""
+        B = len(alphas)
+        flat = np.broadcast_to(self.stable_sum.reshape(self.num_systems, -1),
+                               (B, self.num_systems, self.rows.shape[2])).copy()
+        if len(self.cross):
+            flat += self.low_sum[None]
+            for h in range(self.num_systems):
+                lo, hi = self.bounds[h], self.bounds[h + 1]
+                if lo == hi:
+                    continue
+                # rows with alpha* < alpha have flipped to their "high" reference
+                flipped = lo + np.searchsorted(self.star[lo:hi], alphas, side="left")
+                flat[:, h] += self.flip_prefix[flipped] - self.flip_prefix[lo]
+            bi, pos = self._near(alphas)
+            if len(bi):  # replace the analytic choice by the exact one
+                rows = self.cross[pos]
+                exact = self._exact(rows, alphas[bi])
+                analytic = np.where(alphas[bi] > self.star[pos], self.high[pos],
+                                    1 - self.high[pos])
+                np.add.at(flat, (bi, self.h[rows]),
+                          self.rows[rows, exact] - self.rows[rows, analytic])
+        if len(self.exact):
+            choices = self.row_choices_exact(alphas)  # (B, E)
+            eh = self.h[self.exact]
+            for k in range(self.rows.shape[1]):
+                pick = (choices == k).astype(np.float64)  # (B, E)
+                contrib = np.zeros((B, self.num_systems, self.rows.shape[2]))
+                for h in np.unique(eh):
+                    sel = eh == h
+                    contrib[:, h] = pick[:, sel] @ self.rows[self.exact[sel], k].astype(np.float64)
+                flat += np.rint(contrib).astype(np.int64)
+        return flat.reshape(B, self.num_systems, *self.shape)
+
+    def row_choices_exact(self, alphas: np.ndarray) -> np.ndarray:
+        bi = np.repeat(np.arange(len(alphas)), len(self.exact))
+        rows = np.tile(self.exact, len(alphas))
+        return self._exact(rows, alphas[bi]).reshape(len(alphas), -1)
 
 
 def _best_and_margin(f: np.ndarray):

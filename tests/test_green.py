@@ -135,22 +135,31 @@ def test_compiled_and_python_kernels_agree(data, n, tokenize):
         assert np.array_equal(getattr(a, field), getattr(b, field)), field
 
 
-def test_sweep_reference_choice_matches_per_beta_recomputation():
-    # The once-for-all-betas choice analysis must pick what a fresh per-beta
-    # lexicographic comparison picks, at every beta.
-    rng = np.random.default_rng(0)
+@pytest.mark.parametrize("num_refs", [2, 3])
+def test_sweep_reference_choice_matches_per_beta_recomputation(num_refs):
+    # The once-for-all-betas choice analysis (crossovers for two references, exact
+    # evaluation otherwise) must pick what a fresh per-beta lexicographic
+    # comparison picks, and give the same corpus sums, at every beta.
+    rng = np.random.default_rng(num_refs)
     words = ["a", "b", "c", "d", "e"]
-    src = [" ".join(rng.choice(words, 8)) for _ in range(60)]
-    refs = [[" ".join(rng.choice(words, 8)) for _ in range(60)] for _ in range(3)]
-    hyps = {f"h{j}": [" ".join(rng.choice(words, 7)) for _ in range(60)] for j in range(3)}
+    src = [" ".join(rng.choice(words, 8)) for _ in range(80)]
+    refs = [[" ".join(rng.choice(words, 8)) for _ in range(80)] for _ in range(num_refs)]
+    hyps = {f"h{j}": [" ".join(rng.choice(words, 7)) for _ in range(80)] for j in range(3)}
+    hyps["src"] = src  # unchanged sentences: many ties at beta = 0
     from gecmetrics.fscore import alpha_of, f_alpha
     from gecmetrics.metrics.green import lexicographic_argmax
 
-    stats = get_metric("green").statistics(Corpus(src, refs, hyps))
-    for beta in np.linspace(0, 5, 26):
+    stats = get_metric("green", n=3).statistics(Corpus(src, refs, hyps))
+    betas = [0.0, 0.005, *np.round(np.linspace(0.01, 5, 120), 6).tolist(), 17.0]
+    stats.precompute(betas)
+    h = np.arange(len(hyps))[:, None]
+    d = np.arange(80)[None, :]
+    for beta in betas:
         f = f_alpha(stats.p_cum, stats.r_cum, alpha_of(beta))  # (H, D, K, N)
         full = lexicographic_argmax(f.reshape(-1, *f.shape[2:])).reshape(f.shape[:2])
-        assert np.array_equal(stats.choice(float(beta)), full)
+        assert np.array_equal(stats.choice(float(beta)), full), beta
+        expected = stats.regions[h, d, full].sum(axis=1)
+        assert np.array_equal(stats.region_sums(float(beta)), expected), beta
 
 
 def test_bootstrap_subset_equals_rescoring_the_subset():
