@@ -24,7 +24,6 @@ ENTRY_POINT_GROUP = "gecmetrics.metrics"
 BUILTIN: dict[str, str] = {
     "green": "gecmetrics.metrics.green:Green",
     "m2": "gecmetrics.metrics.m2:M2",
-    "errant": "gecmetrics.metrics.errant:Errant",
 }
 
 _registered: dict[str, type[Metric] | str] = {}
