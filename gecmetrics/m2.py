@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from .edits import SpanEdit
 from .errors import InputError
 from .readers import read_lines
 
@@ -47,6 +48,12 @@ class Edit:
         first = self.correction.split("||")[0]
         return [] if first in ("", "-NONE-") else first.split()
 
+    @property
+    def alternatives(self) -> tuple[str, ...]:
+        """All corrections as the M2 scorer reads them: split on ``||``, each
+        stripped, ``-NONE-`` read as the empty string (deletion)."""
+        return tuple("" if c == "-NONE-" else c.strip() for c in self.correction.split("||"))
+
 
 @dataclass(frozen=True)
 class M2Sentence:
@@ -66,6 +73,22 @@ class M2Sentence:
         for i in reversed(order):
             tokens[edits[i].start:edits[i].end] = edits[i].replacement
         return " ".join(tokens)
+
+    def official_gold(self) -> dict[int, list[SpanEdit]]:
+        """{annotator: gold edits} as the official M2 scorer reads this sentence.
+
+        Annotators in increasing id order; ``noop`` edits and edits outside the
+        sentence are left out (an annotator with only those has no gold
+        edit); a sentence without any ``A`` line has annotator 0 with no edit.
+        """
+        n = len(self.source.split())
+        out: dict[int, list[SpanEdit]] = {}
+        for edit in self.edits:
+            gold = out.setdefault(edit.annotator, [])
+            if edit.type == "noop" or not (0 <= edit.start <= n and 0 <= edit.end <= n):
+                continue
+            gold.append(SpanEdit(edit.start, edit.end, edit.alternatives, edit.type))
+        return dict(sorted(out.items())) if out else {0: []}
 
     def reference(self, k: int, strict: bool = False) -> str:
         """Reference k of this sentence under the lenient (default) or strict reading."""

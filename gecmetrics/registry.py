@@ -25,6 +25,7 @@ BUILTIN: dict[str, str] = {
     "green": "gecmetrics.metrics.green:Green",
     "gleu": "gecmetrics.metrics.gleu:Gleu",
     "chrf": "gecmetrics.metrics.chrf:Chrf",
+    "m2": "gecmetrics.metrics.m2:M2",
 }
 
 _registered: dict[str, type[Metric] | str] = {}

@@ -16,10 +16,22 @@ from .readers import read_lines
 from .registry import metric_from_spec
 
 
-def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str]) -> Corpus:
-    """Read the files of a scoring run into a checked corpus."""
-    if not references:
-        raise InputError("no reference file given; pass one or more with -r/--reference")
+def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str],
+                m2: str | None = None) -> Corpus:
+    """Read the files of a scoring run into a checked corpus.
+
+    With ``m2`` (an M2 file), the gold edits are read for edit-based metrics
+    and, unless ``references`` are given too, the plain-text references of
+    the other metrics are derived from it (one per annotator, lenient reading).
+    """
+    gold = None
+    if m2 is not None:
+        from .m2 import read_m2
+
+        gold = read_m2(m2)
+    if not references and gold is None:
+        raise InputError("no reference given; pass reference files with -r/--reference "
+                         "or an M2 file with --m2")
     if not hypotheses:
         raise InputError("no hypothesis file given; pass one or more with -c/--hypothesis")
     seen: set[str] = set()
@@ -31,7 +43,11 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     refs = [read_lines(path, "reference") for path in references]
     hyps = {path: read_lines(path, "hypothesis") for path in hypotheses}
     named = [(f"source file {source}", src)]
-    named += [(f"reference file {p}", r) for p, r in zip(references, refs, strict=True)]
+    if gold is not None:
+        named.append((f"M2 file {m2} (sentences)", gold.sources))
+        if not references:
+            refs = gold.references()
+    named += [(f"reference file {p}", r) for p, r in zip(references, refs, strict=False)]
     named += [(f"hypothesis file {p}", h) for p, h in hyps.items()]
     for name, lines in named[1:]:
         if len(lines) != len(src):
@@ -39,7 +55,7 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
                 f"{name} has {len(lines)} lines but source file {source} has {len(src)}; "
                 "every file needs one line per source sentence"
             )
-    return Corpus(src, refs, hyps)
+    return Corpus(src, refs, hyps, m2=gold)
 
 
 def score_corpus(corpus: Corpus, metrics: Sequence[Metric], level: str = "corpus",
@@ -53,9 +69,9 @@ def score_corpus(corpus: Corpus, metrics: Sequence[Metric], level: str = "corpus
 
 def score_files(specs: Sequence[str], source: str, references: Sequence[str],
                 hypotheses: Sequence[str], betas: Sequence[float], level: str, fmt: str,
-                digits: int, verbose: bool = False) -> str:
+                digits: int, verbose: bool = False, m2: str | None = None) -> str:
     metrics = [metric_from_spec(spec) for spec in specs]  # bad specs fail before reading
-    corpus = load_corpus(source, references, hypotheses)
+    corpus = load_corpus(source, references, hypotheses, m2)
     results = score_corpus(corpus, metrics, level, betas)
     if fmt == "json":
         return to_json([r.to_json() for r in results])

@@ -47,6 +47,10 @@ class GreedyCommand(click.Command):
               help="Source sentences, one a line (UTF-8).")
 @click.option("-r", "--reference", "references", multiple=True, metavar="FILE...",
               help="Reference file(s); several may follow one -r, or repeat -r.")
+@click.option("--m2", "m2", metavar="FILE.m2", default=None,
+              help="Gold edits as an M2 file (needed by m2 and errant). Without -r, the "
+                   "text references of the other metrics are derived from it, one per "
+                   "annotator.")
 @click.option("-c", "--hypothesis", "hypotheses", multiple=True, metavar="FILE...",
               help="System output file(s) to score; several may follow one -c.")
 @click.option("-b", "--beta", "betas", multiple=True, metavar="BETA",
@@ -63,7 +67,8 @@ class GreedyCommand(click.Command):
               help="Corpus level: also print, per metric and system, the per-n breakdown "
                    "(GREEN: the seven region counts, P, R, F for each n).")
 @friendly_errors
-def score(specs, source, references, hypotheses, betas, level, fmt, digits, verbose) -> None:
+def score(specs, source, references, hypotheses, m2, betas, level, fmt, digits,
+          verbose) -> None:
     """Score system outputs against references with one or more metrics.
 
     Files are UTF-8 with one sentence a line; only the line ending (LF or CRLF) is
@@ -74,6 +79,7 @@ def score(specs, source, references, hypotheses, betas, level, fmt, digits, verb
       gecmetrics score -m green -m green:tokenize=char,n=6 -b 2 \\
           -s data/example/source.txt -r data/example/ref0.txt data/example/ref1.txt \\
           -c data/example/system_a.txt data/example/system_b.txt
+      gecmetrics score -m m2 -m green -s src.txt --m2 gold.m2 -c sysA.txt sysB.txt
     """
     from ..metric import check_beta
     from ..scoring import score_files
@@ -82,6 +88,6 @@ def score(specs, source, references, hypotheses, betas, level, fmt, digits, verb
     output = score_files(
         specs=list(specs), source=source, references=list(references),
         hypotheses=list(hypotheses), betas=betas, level=level, fmt=fmt,
-        digits=digits, verbose=verbose,
+        digits=digits, verbose=verbose, m2=m2,
     )
     click.echo(output)

@@ -1,0 +1,101 @@
+"""Benchmark the native M2 scorer: the 13 CoNLL-2014 outputs and adversarial sentences.
+
+Run from the repository root:  python bench/bench_m2.py
+Prints times; the data are read from ../shared/data (or $GECMETRICS_SHARED_DATA).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from pathlib import Path
+
+from gecmetrics.corpus import Corpus
+from gecmetrics.m2 import M2Sentence, read_m2
+from gecmetrics.metrics.m2 import M2
+from gecmetrics.metrics.m2_lattice import GoldEdit, build_lattice, sentence_counts
+from gecmetrics.readers import read_lines
+
+SYSTEMS = ("AMU CAMB CUUI IITB INPUT IPN NTHU PKU POST RAC SJTU UFC UMC").split()
+
+
+def shared_data() -> Path:
+    env = os.environ.get("GECMETRICS_SHARED_DATA")
+    return Path(env) if env else Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
+
+
+def conll(data: Path) -> None:
+    m2 = read_m2(data / "conll14st-test-data" / "noalt" / "official-2014.combined.m2")
+    hyps = {name: read_lines(data / "official_submissions" / name) for name in SYSTEMS}
+    corpus = Corpus(m2.sources, m2.references(), hyps, m2=m2)
+    start = time.perf_counter()
+    results = M2().evaluate(corpus)
+    total = time.perf_counter() - start
+    for r in results:
+        print(f"  {r.hypothesis:6s} P {100 * r.precision:6.2f} R {100 * r.recall:6.2f} "
+              f"F0.5 {100 * r.score:6.2f}")
+    print(f"CoNLL-2014, 13 outputs x 1,312 sentences x 2 annotators: {total:.2f} s")
+    worst, where = 0.0, None
+    golds = [s.official_gold() for s in m2.sentences]
+    seen = set()
+    for name, lines in hyps.items():
+        for d, line in enumerate(lines):
+            src, hyp = m2.sentences[d].source.split(), line.split()
+            if src == hyp or (d, tuple(hyp)) in seen:
+                continue
+            seen.add((d, tuple(hyp)))
+            t0 = time.perf_counter()
+            one_sentence(src, hyp, golds[d])
+            dt = time.perf_counter() - t0
+            if dt > worst:
+                worst, where = dt, (name, d + 1, len(src), len(hyp))
+    print(f"slowest single sentence: {worst * 1000:.1f} ms "
+          f"(system, line, source/hypothesis tokens = {where})")
+
+
+def one_sentence(src, hyp, gold_by_annotator):
+    lat = build_lattice(src, hyp)
+    for gold in gold_by_annotator.values():
+        gl = [GoldEdit(e.start, e.end, " ".join(src[e.start:e.end]), e.corrections) for e in gold]
+        sentence_counts(lat, gl)
+    return lat
+
+
+def adversarial() -> None:
+    rng = random.Random(0)
+    words = [f"w{i}" for i in range(500)]
+    cases = {}
+    src = [rng.choice(words) for _ in range(80)]
+    hyp = [t if rng.random() < 0.05 else rng.choice(words) for t in src]  # ~95% rewritten
+    cases["80 tokens, ~95% rewritten"] = (src, hyp)
+    cases["80 tokens, all rewritten, 90 new"] = (src, [rng.choice(words) for _ in range(90)])
+    rep = ["the"] * 40 + ["of", "the"] * 20
+    cases["80 tokens repetitive (the / of the)"] = (rep, ["the", "of"] * 38 + ["the"] * 2)
+    cases["80 tokens repetitive, shifted"] = (["a", "b"] * 40, ["b", "a"] * 41)
+    for label, (s, h) in cases.items():
+        gold = {0: [M2Sentence(" ".join(s), ()).official_gold()[0]][0]}
+        # gold edits: substitutions at every 7th token, insertion at every 11th
+        edits = []
+        for i in range(0, len(s), 7):
+            edits.append(GoldEdit(i, i + 1, s[i], (h[i] if i < len(h) else "x",)))
+        for i in range(3, len(s), 11):
+            edits.append(GoldEdit(i, i, "", (h[i] if i < len(h) else "y",)))
+        edits.sort(key=lambda e: (e.start, e.end))
+        t0 = time.perf_counter()
+        lat = build_lattice(s, h)
+        c = sentence_counts(lat, edits)
+        c0 = sentence_counts(lat, gold[0])
+        dt = time.perf_counter() - t0
+        arcs = sum(len(a) for a in lat.arcs)
+        print(f"adversarial {label}: {dt:.3f} s  (lattice {len(lat.vertices)} vertices, "
+              f"{arcs} edges; counts {c}, without gold {c0})")
+
+
+if __name__ == "__main__":
+    data = shared_data()
+    if (data / "official_submissions").is_dir():
+        conll(data)
+    else:
+        print(f"no CoNLL-2014 data at {data}; set GECMETRICS_SHARED_DATA")
+    adversarial()

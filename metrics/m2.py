@@ -1,0 +1,117 @@
+"""M2 (MaxMatch; Dahlmeier and Ng, NAACL 2012), exact to the official CoNLL-2014 scorer.
+
+For every sentence and annotator, the hypothesis edits are the path through
+the edit lattice of source and hypothesis that matches the most gold edits
+(:mod:`gecmetrics.metrics.m2_lattice`); they give (correct, proposed, gold)
+counts, kept per (system, sentence, annotator). The corpus score then picks,
+sentence by sentence, the annotator that maximises the running corpus
+F_beta, with the official tie rules (:mod:`gecmetrics.edits`).
+
+Options (defaults as the official scorer): ``beta`` (0.5),
+``max_unchanged_words`` (2), ``ignore_whitespace_casing`` (false).
+The edit lattice does not depend on beta, so a beta sweep re-runs only the
+annotator choice. See docs/metrics/m2.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from gecmetrics.corpus import Corpus
+from gecmetrics.edits import EditCounts, EditMetric, gold_of
+from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.metric import MetricConfig, check_beta
+
+from .m2_lattice import GoldEdit, build_lattice, sentence_counts
+
+
+@dataclass(frozen=True)
+class M2Config(MetricConfig):
+    beta: float = 0.5
+    max_unchanged_words: int = 2
+    ignore_whitespace_casing: bool = False
+
+    def validate(self) -> None:
+        check_beta(self.beta)
+        m = self.max_unchanged_words
+        if not isinstance(m, int) or isinstance(m, bool) or m < 0:
+            raise ConfigError(f"m2 option max_unchanged_words must be an integer >= 0 (got {m!r})")
+        if not isinstance(self.ignore_whitespace_casing, bool):
+            raise ConfigError("m2 option ignore_whitespace_casing must be true or false")
+
+
+class M2(EditMetric):
+    """The MaxMatch scorer (M2), as the official CoNLL-2014 scorer computes it."""
+
+    name: ClassVar[str] = "m2"
+    description: ClassVar[str] = (
+        "M2 MaxMatch edit F-score (Dahlmeier & Ng 2012; official CoNLL-2014 scorer, exact); "
+        "needs --m2; beta (0.5), max_unchanged_words (2), ignore_whitespace_casing"
+    )
+    Config = M2Config
+    choice_rule: ClassVar[str] = "m2"
+
+    @property
+    def display_name(self) -> str:
+        return "M2"
+
+    def cache_key(self) -> tuple:
+        cfg = self.config
+        return ("m2", cfg.max_unchanged_words, cfg.ignore_whitespace_casing)
+
+    def edit_counts(self, corpus: Corpus) -> EditCounts:
+        return m2_counts(corpus, self.config.max_unchanged_words,
+                         self.config.ignore_whitespace_casing)
+
+
+def m2_counts(corpus: Corpus, max_unchanged_words: int = 2,
+              ignore_whitespace_casing: bool = False) -> EditCounts:
+    """(TP, FP, FN) of every (system, sentence, annotator) by the official M2 algorithm."""
+    golds = gold_of(corpus)
+    sentences = corpus.m2.sentences
+    annotators = sorted({a for g in golds for a in g})
+    col = {a: k for k, a in enumerate(annotators)}
+    H, D, A = len(corpus.hypotheses), corpus.num_sentences, len(annotators)
+    tp = np.zeros((H, D, A), dtype=np.int64)
+    fp = np.zeros_like(tp)
+    fn = np.zeros_like(tp)
+    present = np.zeros((D, A), dtype=bool)
+    src_tokens = []
+    lattice_golds = []
+    for d, (sent, gold) in enumerate(zip(sentences, golds, strict=True)):
+        tokens = sent.source.split()
+        if corpus.sources[d].split() != tokens:
+            raise InputError(
+                f"source line {d + 1} differs from the 'S' line of sentence {d + 1} in "
+                f"{corpus.m2.path}; the source file and the M2 file must be the same test set"
+            )
+        src_tokens.append(tokens)
+        lattice_golds.append({a: [GoldEdit(e.start, e.end, " ".join(tokens[e.start:e.end]),
+                                           e.corrections) for e in edits]
+                              for a, edits in gold.items()})
+        for a in gold:
+            present[d, col[a]] = True
+    cache: dict[tuple[int, tuple[str, ...]], dict[int, tuple[int, int, int]]] = {}
+    for h, lines in enumerate(corpus.hypotheses.values()):
+        for d, line in enumerate(lines):
+            hyp = tuple(line.split())
+            key = (d, hyp)
+            counts = cache.get(key)
+            if counts is None:
+                counts = _sentence(src_tokens[d], list(hyp), lattice_golds[d],
+                                   max_unchanged_words, ignore_whitespace_casing)
+                cache[key] = counts
+            for a, (c, p, g) in counts.items():
+                k = col[a]
+                tp[h, d, k], fp[h, d, k], fn[h, d, k] = c, p - c, g - c
+    return EditCounts(tuple(corpus.hypotheses), tp, fp, fn, present, tuple(annotators))
+
+
+def _sentence(src, hyp, golds, max_unchanged_words, ignore_whitespace_casing):
+    if src == hyp:  # one alignment, all unchanged: no hypothesis edit
+        return {a: (0, 0, len(g)) for a, g in golds.items()}
+    lat = build_lattice(src, hyp, max_unchanged_words)
+    return {a: sentence_counts(lat, g, ignore_whitespace_casing) for a, g in golds.items()}
