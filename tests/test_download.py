@@ -30,7 +30,9 @@ SHARED = Path(
 ).resolve()
 
 # the CLI in a fresh interpreter (`python -m gecmetrics.cli` would import cli.py twice)
-GECMETRICS = [sys.executable, "-c", "from gecmetrics.cli import run; run()"]
+# -P: do not put the working directory (the repository root, holding the source
+# folder gecmetrics/) before the installed package on sys.path.
+GECMETRICS = [sys.executable, "-P", "-c", "from gecmetrics.cli import run; run()"]
 
 needs_shared = pytest.mark.skipif(
     not (SHARED / "SHA256SUMS").is_file(), reason="shared data mirror not available"
