@@ -1,8 +1,10 @@
-"""Build the optional compiled n-gram kernel.
+"""Build the optional compiled kernels (n-gram counts; M2 lattice and shortest path).
 
-The kernel is a speed path only: when Cython or a C compiler is missing the
-build goes on without it and gecmetrics uses its pure-Python kernel, which
-gives identical numbers (tests check both against the same oracle).
+The kernels are speed paths only: when Cython or a C compiler is missing the
+build goes on without them and gecmetrics uses its pure-Python code, which
+gives identical numbers (tests check both against the same oracles).
+``metrics/`` installs as ``gecmetrics.metrics`` (package-dir in pyproject.toml),
+hence the M2 kernel's module name and source path.
 """
 
 from setuptools import Extension, setup
@@ -13,7 +15,10 @@ except ImportError:  # no Cython: install the pure-Python package only
     ext_modules = []
 else:
     ext_modules = cythonize(
-        [Extension("gecmetrics._kernel", ["gecmetrics/_kernel.pyx"], optional=True)],
+        [
+            Extension("gecmetrics._kernel", ["gecmetrics/_kernel.pyx"], optional=True),
+            Extension("gecmetrics.metrics._m2_kernel", ["metrics/_m2_kernel.pyx"], optional=True),
+        ],
         compiler_directives={"language_level": "3"},
         quiet=True,
     )

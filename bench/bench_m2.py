@@ -2,6 +2,8 @@
 
 Run from the repository root:  python bench/bench_m2.py
 Prints times; the data are read from ../shared/data (or $GECMETRICS_SHARED_DATA).
+The adversarial sentences are timed on both paths in the same run: the compiled
+kernel (when built) and the pure-Python code (the baseline); their counts must agree.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pathlib import Path
 from gecmetrics.corpus import Corpus
 from gecmetrics.m2 import M2Sentence, read_m2
 from gecmetrics.metrics.m2 import M2
-from gecmetrics.metrics.m2_lattice import GoldEdit, build_lattice, sentence_counts
+from gecmetrics.metrics.m2_lattice import HAVE_KERNEL, GoldEdit, build_lattice, sentence_counts
 from gecmetrics.readers import read_lines
 
 SYSTEMS = ("AMU CAMB CUUI IITB INPUT IPN NTHU PKU POST RAC SJTU UFC UMC").split()
@@ -35,7 +37,8 @@ def conll(data: Path) -> None:
     for r in results:
         print(f"  {r.hypothesis:6s} P {100 * r.precision:6.2f} R {100 * r.recall:6.2f} "
               f"F0.5 {100 * r.score:6.2f}")
-    print(f"CoNLL-2014, 13 outputs x 1,312 sentences x 2 annotators: {total:.2f} s")
+    path = "compiled kernel" if HAVE_KERNEL else "pure Python (kernel not built)"
+    print(f"CoNLL-2014, 13 outputs x 1,312 sentences x 2 annotators: {total:.2f} s ({path})")
     worst, where = 0.0, None
     golds = [s.official_gold() for s in m2.sentences]
     seen = set()
@@ -82,14 +85,23 @@ def adversarial() -> None:
         for i in range(3, len(s), 11):
             edits.append(GoldEdit(i, i, "", (h[i] if i < len(h) else "y",)))
         edits.sort(key=lambda e: (e.start, e.end))
-        t0 = time.perf_counter()
-        lat = build_lattice(s, h)
-        c = sentence_counts(lat, edits)
-        c0 = sentence_counts(lat, gold[0])
-        dt = time.perf_counter() - t0
-        arcs = sum(len(a) for a in lat.arcs)
-        print(f"adversarial {label}: {dt:.3f} s  (lattice {len(lat.vertices)} vertices, "
-              f"{arcs} edges; counts {c}, without gold {c0})")
+        paths = [True, False] if HAVE_KERNEL else [False]
+        results = {}
+        for compiled in paths:
+            t0 = time.perf_counter()
+            lat = build_lattice(s, h, compiled=compiled)
+            c = sentence_counts(lat, edits)
+            c0 = sentence_counts(lat, gold[0])
+            results[compiled] = (time.perf_counter() - t0, c, c0, lat.num_arcs, lat.num_edges)
+            vertices = len(lat.vertices)
+            del lat  # free a large lattice outside the next timed region
+        dt, c, c0, arcs, listed = results[paths[0]]
+        times = "  ".join(f"{'compiled' if k else 'Python'} {v[0]:.3f} s"
+                          for k, v in results.items())
+        if len({v[1:] for v in results.values()}) != 1:
+            raise SystemExit(f"compiled and Python paths differ on {label}: {results}")
+        print(f"adversarial {label}: {times}  (lattice {vertices} vertices, "
+              f"{arcs} edges, |E| {listed}; counts {c}, without gold {c0})")
 
 
 if __name__ == "__main__":

@@ -43,13 +43,36 @@ same edit sequences without its two costly steps:
 
 The edit sequence is then matched against the gold edits as the official
 ``matchSeq`` does (in order, each gold edit after the previous match).
+
+4. **Compiled kernel.** When the optional Cython extension
+   ``gecmetrics.metrics._m2_kernel`` is built, steps 2 and 3 run there on
+   integer arrays (CSR lists of base successors and predecessors): the same
+   forward pass per start vertex, the same multiplicities, the same doubles
+   added in the same order, the same relaxation order (vertices in order,
+   edges by target), so its results are those of the Python code, which stays
+   as the fallback (``build_lattice(..., compiled=False)``) and as the
+   cross-check in ``tests/test_m2_fast.py``. Per annotator, only the weights
+   that differ from the default (gold edges, insertion edges of the
+   two-pointer scan) are computed in Python and handed to the kernel; gold
+   edges are found from the corrections' token positions in the hypothesis
+   instead of joining the text of every edge.
 """
 
 from __future__ import annotations
 
 import heapq
+from array import array
+from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
+
+try:  # the compiled speed path; optional by design
+    from ._m2_kernel import Closure as _Closure
+except ImportError:  # pragma: no cover - depends on the build
+    _Closure = None
+
+HAVE_KERNEL = _Closure is not None
 
 # The official scorer's weight for an edit that matches no gold edit is added
 # once per listing of the edge; weights and path sums are floats, added in the
@@ -69,16 +92,59 @@ class GoldEdit:
 
 @dataclass
 class Lattice:
-    """The merged edit lattice of one (source, hypothesis) pair, with its transitive edges."""
+    """The merged edit lattice of one (source, hypothesis) pair, with its transitive edges.
+
+    The edges are either Python lists (``arcs``) or, on the compiled path, held
+    by the kernel (``closure``; ``arcs`` is then None): use :meth:`arcs_of`,
+    :meth:`row_arcs` and :attr:`num_arcs`, which serve both.
+    """
 
     src: list[str]
     hyp: list[str]
     vertices: list[tuple[int, int]]
     # arcs[a] = list of (b, d, mult, is_noop, weight) for every edge a -> b (base and
     # transitive): d base edges, listed mult times, weight when it matches no gold edit
-    arcs: list[list[tuple[int, int, int, bool, float]]]
+    arcs: list[list[tuple[int, int, int, bool, float]]] | None
     # the official edge-list length |E| (gold edges weigh -|E|)
     num_edges: int = 0
+    closure: Any = None  # the compiled kernel's edges (gecmetrics.metrics._m2_kernel.Closure)
+    _index: dict[tuple[int, int], int] | None = field(default=None, repr=False)
+
+    @property
+    def compiled(self) -> bool:
+        return self.closure is not None
+
+    @property
+    def num_arcs(self) -> int:
+        """Edges stored (each (a, b) once; ``num_edges`` counts the official listings)."""
+        if self.closure is not None:
+            return self.closure.num_arcs
+        return sum(len(out) for out in self.arcs)
+
+    @property
+    def index(self) -> dict[tuple[int, int], int]:
+        if self._index is None:
+            self._index = {v: k for k, v in enumerate(self.vertices)}
+        return self._index
+
+    def arcs_of(self, a: int) -> list[tuple[int, int, int, bool, float]]:
+        """The edges out of vertex ``a``: (b, d, mult, is_noop, weight), sorted by b."""
+        if self.closure is not None:
+            return self.closure.arcs(a)
+        return self.arcs[a]
+
+    def row_range(self, s: int) -> tuple[int, int]:
+        """The vertex indices [lo, hi) at source position ``s`` (vertices are sorted)."""
+        verts = self.vertices
+        return bisect_left(verts, (s, -1)), bisect_left(verts, (s + 1, -1))
+
+    def row_arcs(self, s: int) -> list[tuple[int, int, int, int]]:
+        """Edges (a, b, d, mult) with both ends at source position ``s``, sorted."""
+        lo, hi = self.row_range(s)
+        if self.closure is not None:
+            return self.closure.row_arcs(lo, hi)
+        return [(a, b, d, mult) for a in range(lo, hi)
+                for b, d, mult, _, _ in self.arcs[a] if b < hi]
 
 
 def _distance_matrix(src: Sequence[str], hyp: Sequence[str], sub_cost: int) -> list[list[int]]:
@@ -129,8 +195,17 @@ def _optimal_edges(src, hyp, sub_cost, edges: dict) -> None:
                 stack.append(p)
 
 
-def build_lattice(src: list[str], hyp: list[str], max_unchanged_words: int = 2) -> Lattice:
-    """The merged lattice of the two cost schemes and all its transitive edges."""
+def build_lattice(src: list[str], hyp: list[str], max_unchanged_words: int = 2,
+                  compiled: bool | None = None) -> Lattice:
+    """The merged lattice of the two cost schemes and all its transitive edges.
+
+    ``compiled``: None uses the compiled kernel when it is built, True requires
+    it, False forces the pure-Python code (same results).
+    """
+    if compiled is None:
+        compiled = HAVE_KERNEL
+    elif compiled and not HAVE_KERNEL:
+        raise RuntimeError("the compiled M2 kernel (gecmetrics.metrics._m2_kernel) is not built")
     edges: dict[tuple[tuple[int, int], tuple[int, int]], int] = {}
     _optimal_edges(src, hyp, 1, edges)
     _optimal_edges(src, hyp, 2, edges)
@@ -152,6 +227,8 @@ def build_lattice(src: list[str], hyp: list[str], max_unchanged_words: int = 2) 
         lst.sort()
     for lst in succs:
         lst.sort()
+    if compiled:
+        return _build_compiled(src, hyp, vertices, index, preds, succs, max_unchanged_words)
     arcs = []
     num_edges = 0
     for a in range(V):
@@ -159,6 +236,26 @@ def build_lattice(src: list[str], hyp: list[str], max_unchanged_words: int = 2) 
         arcs.append(out)
         num_edges += listed
     return Lattice(src, hyp, vertices, arcs, num_edges)
+
+
+def _build_compiled(src, hyp, vertices, index, preds, succs, max_unchanged) -> Lattice:
+    succ_start, succ_b, succ_noop, succ_mult = array("i", [0]), array("i"), array("B"), array("i")
+    for lst in succs:
+        for b, noop, mult in lst:
+            succ_b.append(b)
+            succ_noop.append(noop)
+            succ_mult.append(mult)
+        succ_start.append(len(succ_b))
+    pred_start, pred_k, pred_noop = array("i", [0]), array("i"), array("B")
+    for lst in preds:
+        for k, noop in lst:
+            pred_k.append(k)
+            pred_noop.append(noop)
+        pred_start.append(len(pred_k))
+    closure = _Closure()
+    closure.build(len(vertices), succ_start, succ_b, succ_noop, succ_mult,
+                  pred_start, pred_k, pred_noop, max_unchanged)
+    return Lattice(src, hyp, vertices, None, closure.num_listed, closure, index)
 
 
 def _arcs_from(a, preds, succs, max_unchanged):
@@ -220,13 +317,9 @@ def _insertion_weights(lat: Lattice, s: int, golds: list[GoldEdit], weights: dic
     verts, hyp = lat.vertices, lat.hyp
     gold_weight = -float(lat.num_edges)
     listing = []
-    for a, (i, _) in enumerate(verts):
-        if i != s:
-            continue
-        for b, d, mult, _, _ in lat.arcs[a]:
-            if verts[b][0] == s:
-                weights[(a, b)] = float(d)
-                listing.extend([(a, b)] * mult)
+    for a, b, d, mult in lat.row_arcs(s):
+        weights[(a, b)] = float(d)
+        listing.extend([(a, b)] * mult)
     listing.sort()
     lptr, rptr, cur = 0, len(listing) - 1, 0
     glo, ghi = 0, len(golds) - 1
@@ -272,14 +365,70 @@ def best_edit_sequence(lat: Lattice, gold: Sequence[GoldEdit]) -> list[tuple[int
 
     Edits are ``(start, end, original, correction)`` in source order.
     """
-    verts, src, hyp, arcs = lat.vertices, lat.src, lat.hyp, lat.arcs
+    verts, src, hyp = lat.vertices, lat.src, lat.hyp
     spans: dict[tuple[int, int], list[GoldEdit]] = {}
     for g in gold:
         spans.setdefault((g.start, g.end), []).append(g)
-    ins_weights: dict[tuple[int, int], int] = {}
+    ins_weights: dict[tuple[int, int], float] = {}
     for (s, e), golds in spans.items():
         if s == e:
             _insertion_weights(lat, s, golds, ins_weights)
+    if lat.closure is not None:
+        path = _compiled_path(lat, spans, ins_weights)
+    else:
+        path = _python_path(lat, spans, ins_weights)
+    seq = []
+    for a, b, is_noop in path:
+        if not is_noop:
+            (i1, j1), (i2, j2) = verts[a], verts[b]
+            seq.append((i1, i2, " ".join(src[i1:i2]), " ".join(hyp[j1:j2])))
+    return seq
+
+
+def _gold_overrides(lat: Lattice, spans, weights: dict) -> None:
+    """Every edge that matches a gold edit (not an insertion) gets weight -|E| in ``weights``.
+
+    An edge (i1, j1) -> (i2, j2) with i1 != i2 matches when (i1, i2) is a gold
+    span and ``" ".join(hyp[j1:j2])`` is one of its corrections. Hypothesis
+    tokens are non-empty and contain no space, so a non-empty correction ``c``
+    equals that text exactly when ``hyp[j1:j2] == c.split(" ")``; the empty
+    correction matches every j1 == j2. The (j1, j2) are found by scanning the
+    hypothesis once per correction; pairs that are not edges of the lattice are
+    never looked up by the shortest path, so they are harmless.
+    """
+    hyp, index = lat.hyp, lat.index
+    m = len(hyp)
+    gold_weight = -float(lat.num_edges)
+    for (s, e), golds in spans.items():
+        if s >= e:
+            continue
+        for c in {c for g in golds for c in g.corrections}:
+            if c == "":
+                pairs = [(j, j) for j in range(m + 1)]
+            else:
+                toks = c.split(" ")
+                n, first = len(toks), toks[0]
+                pairs = [(j, j + n) for j in range(m - n + 1)
+                         if hyp[j] == first and hyp[j:j + n] == toks]
+            for j1, j2 in pairs:
+                a, b = index.get((s, j1)), index.get((e, j2))
+                if a is not None and b is not None:
+                    weights[(a, b)] = gold_weight
+
+
+def _compiled_path(lat: Lattice, spans, ins_weights) -> list[tuple[int, int, bool]]:
+    weights = dict(ins_weights)
+    _gold_overrides(lat, spans, weights)
+    items = sorted(weights.items())
+    ov_a = array("i", [a for (a, _), _ in items])
+    ov_b = array("i", [b for (_, b), _ in items])
+    ov_w = array("d", [w for _, w in items])
+    return lat.closure.path(ov_a, ov_b, ov_w)
+
+
+def _python_path(lat: Lattice, spans, ins_weights) -> list[tuple[int, int, bool]]:
+    """Shortest path in topological order; the path as (a, b, is_noop) edges from the start."""
+    verts, hyp, arcs = lat.vertices, lat.hyp, lat.arcs
     V = len(verts)
     gold_weight = -float(lat.num_edges)
     dist: list[float | None] = [None] * V
@@ -306,16 +455,14 @@ def best_edit_sequence(lat: Lattice, gold: Sequence[GoldEdit]) -> list[tuple[int
             if db is None or nd < db:
                 dist[b] = nd
                 back[b] = (a, is_noop)
-    seq = []
+    path = []
     b = V - 1
     while b > 0:
         a, is_noop = back[b]
-        if not is_noop:
-            (i1, j1), (i2, j2) = verts[a], verts[b]
-            seq.append((i1, i2, " ".join(src[i1:i2]), " ".join(hyp[j1:j2])))
+        path.append((a, b, is_noop))
         b = a
-    seq.reverse()
-    return seq
+    path.reverse()
+    return path
 
 
 def _same_ignoring_whitespace_casing(a: str, b: str) -> bool:
