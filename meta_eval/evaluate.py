@@ -20,7 +20,7 @@ from .benchmarks import Benchmark
 from .correlation import correlate
 
 SYSTEM_LEVELS = ("corpus", "mean")
-HUMAN_KINDS = ("ew", "ts")
+HUMAN_KINDS = ("ew", "ts", "rating")
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,9 @@ class Selection:
 
     @classmethod
     def make(cls, benchmark: Benchmark, system_set: str | None = None,
-             human: str = "ew") -> Selection:
+             human: str | None = None) -> Selection:
+        """``human=None``: the benchmark's own default (``ew``; GMEG: ``rating``)."""
+        human = human or benchmark.default_human
         if human not in HUMAN_KINDS:
             raise ConfigError(f"unknown human score {human!r}; choose one of: "
                               f"{', '.join(HUMAN_KINDS)}")
@@ -106,7 +108,8 @@ def system_scores(metric: Metric, selection: Selection, beta: float | None,
 
 
 def corpus_label(benchmark: Benchmark) -> str:
-    return benchmark.info.get("seeda_corpus") or f"{benchmark.name}-test"
+    return (benchmark.info.get("seeda_corpus") or benchmark.info.get("corpus_label")
+            or f"{benchmark.name}-test")
 
 
 def meta_evaluate(selection: Selection, metrics: Sequence[Metric],
