@@ -8,7 +8,7 @@ only matter for metrics that have one; for the others ``beta`` is ``None``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -71,6 +71,7 @@ class MetaResult:
     pearson: float
     spearman: float
     kendall: float
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)  # intervals, beta* ...
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -78,7 +79,7 @@ class MetaResult:
             "corpus": self.corpus, "metric": self.metric, "spec": self.spec,
             "beta": self.beta, "level": self.level, "n_systems": self.n_systems,
             "pearson": _num(self.pearson), "spearman": _num(self.spearman),
-            "kendall": _num(self.kendall),
+            "kendall": _num(self.kendall), **self.extra,
         }
 
 
