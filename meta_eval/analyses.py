@@ -248,8 +248,8 @@ def windows(results: Sequence[MetaResult], selections: Sequence[Selection],
     out = []
     for r in results:
         sel = by_name[r.benchmark]
-        if window > len(sel.systems) or window < 3:
-            raise ConfigError(f"--window must be between 3 and the number of systems "
+        if window > len(sel.systems) or window < 2:
+            raise ConfigError(f"--window must be between 2 and the number of systems "
                               f"({len(sel.systems)} in {sel.benchmark.name}); got {window}")
         scores = system_scores(by_spec[r.spec], sel, r.beta, r.level)
         human = dict(zip(sel.systems, sel.human.tolist(), strict=True))

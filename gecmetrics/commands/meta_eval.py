@@ -64,9 +64,9 @@ DEFAULT_GRID = "0:5:0.01"
 @click.option("--ties", type=click.Choice(TIES), default="seeda", show_default=True,
               help="--sentence-level: how a metric tie counts (seeda: a loss for the system "
                    "earlier in alphabetical order, as SEEDA's corr_sentence.py).")
-@click.option("--window", type=int, default=None, metavar="W",
+@click.option("--window", type=int, is_flag=False, flag_value=4, default=None, metavar="W",
               help="Window analysis: r and rho within each run of W systems of similar human "
-                   "score (SEEDA uses 4).")
+                   "score (alone: 4, as SEEDA).")
 @click.option("--window-plot", type=click.Path(dir_okay=False), metavar="FILE",
               help="Plot the window analysis (.png, .svg or .pdf); needs --window.")
 @click.option("--cv-beta", "cv_folds", type=int, is_flag=False, flag_value=10, default=None,
