@@ -8,7 +8,7 @@ only matter for metrics that have one; for the others ``beta`` is ``None``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -20,7 +20,7 @@ from .benchmarks import Benchmark
 from .correlation import correlate
 
 SYSTEM_LEVELS = ("corpus", "mean")
-HUMAN_KINDS = ("ew", "ts")
+HUMAN_KINDS = ("ew", "ts", "rating")
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,9 @@ class Selection:
 
     @classmethod
     def make(cls, benchmark: Benchmark, system_set: str | None = None,
-             human: str = "ew") -> Selection:
+             human: str | None = None) -> Selection:
+        """``human=None``: the benchmark's own default (``ew``; GMEG: ``rating``)."""
+        human = human or benchmark.default_human
         if human not in HUMAN_KINDS:
             raise ConfigError(f"unknown human score {human!r}; choose one of: "
                               f"{', '.join(HUMAN_KINDS)}")
@@ -69,6 +71,7 @@ class MetaResult:
     pearson: float
     spearman: float
     kendall: float
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)  # intervals, beta* ...
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,7 +79,7 @@ class MetaResult:
             "corpus": self.corpus, "metric": self.metric, "spec": self.spec,
             "beta": self.beta, "level": self.level, "n_systems": self.n_systems,
             "pearson": _num(self.pearson), "spearman": _num(self.spearman),
-            "kendall": _num(self.kendall),
+            "kendall": _num(self.kendall), **self.extra,
         }
 
 
@@ -106,7 +109,8 @@ def system_scores(metric: Metric, selection: Selection, beta: float | None,
 
 
 def corpus_label(benchmark: Benchmark) -> str:
-    return benchmark.info.get("seeda_corpus") or f"{benchmark.name}-test"
+    return (benchmark.info.get("seeda_corpus") or benchmark.info.get("corpus_label")
+            or f"{benchmark.name}-test")
 
 
 def meta_evaluate(selection: Selection, metrics: Sequence[Metric],

@@ -5,57 +5,173 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.formatting import to_json
 from gecmetrics.metric import check_beta
 from gecmetrics.registry import metric_from_spec
 
 from .benchmarks import load_benchmark
 from .evaluate import MetaResult, Selection, meta_evaluate
-from .report import preamble, results_json, results_table, sweep_table
-from .sweep import Sweep, parse_grid, sweep
+from .report import (
+    compare_table,
+    cv_table,
+    preamble,
+    results_json,
+    results_table,
+    sentence_preamble,
+    sentence_table,
+    sweep_table,
+    window_table,
+)
+from .sweep import DEFAULT_GRID, Sweep, parse_grid, sweep
 
 
 def run_meta_eval(benchmarks: Sequence[str], specs: Sequence[str], system_set: str | None = None,
-                  human: str = "ew", levels: Sequence[str] = ("corpus",),
+                  human: str | None = None, levels: Sequence[str] = ("corpus",),
                   betas: Sequence[float] = (), grid: str | None = None, plot: str | None = None,
                   seeda_corpus: str = "subset", data_dir: str | None = None,
-                  fmt: str = "table") -> tuple[str, list[str]]:
+                  fmt: str = "table", split: str = "test", bootstrap: int | None = None,
+                  seed: int | None = None, compare: bool = False, sentence_level: bool = False,
+                  ties: str = "seeda", window: int | None = None, window_plot: str | None = None,
+                  cv_folds: int | None = None, cv_grid: str | None = None
+                  ) -> tuple[str, list[str]]:
     """Return the formatted output and notes for stderr."""
+    from .analyses import (
+        DEFAULT_RESAMPLES,
+        DEFAULT_SEED,
+        add_bootstrap,
+        add_cv_beta,
+        compare_metrics,
+        windows,
+    )
+    from .analyses import (
+        sentence_level as pairwise_sentence_level,
+    )
+
     metrics = [metric_from_spec(spec) for spec in specs]  # bad specs fail before reading data
     beta_values = [check_beta(b) for b in betas]
     if beta_values and grid:
         raise ConfigError("give either -b/--beta or --sweep-beta/--plot, not both")
+    extras = {"--bootstrap": bootstrap is not None, "--compare": compare,
+              "--window": window is not None, "--cv-beta": cv_folds is not None}
+    asked = [name for name, on in extras.items() if on]
+    if grid and asked:
+        raise ConfigError(f"{asked[0]} works at the given betas; it cannot be combined with "
+                          "--sweep-beta/--plot")
+    if sentence_level and (asked or grid):
+        raise ConfigError(f"--sentence-level cannot be combined with "
+                          f"{(asked or ['--sweep-beta/--plot'])[0]}")
+    if compare and len(metrics) < 2:
+        raise ConfigError("--compare needs at least two metrics (-m A -m B)")
+    if bootstrap is not None and bootstrap < 1:
+        raise ConfigError(f"--bootstrap needs at least 1 resample (got {bootstrap})")
+    if window_plot and window is None:
+        raise ConfigError("--window-plot needs --window W")
+    seed = DEFAULT_SEED if seed is None else seed
     betas_grid = parse_grid(grid) if grid else None
-    if plot:
-        from .plot import check_plot_path
+    cv_betas = parse_grid(cv_grid or DEFAULT_GRID) if cv_folds is not None else None
+    for path in (plot, window_plot):
+        if path:
+            from .plot import check_plot_path
 
-        check_plot_path(plot)  # fail before the work, not after
+            check_plot_path(path)  # fail before the work, not after
     selections = []
     for name in benchmarks:
-        bench = load_benchmark(name, data_dir, seeda_corpus=seeda_corpus)
+        bench = load_benchmark(name, data_dir, seeda_corpus=seeda_corpus, split=split)
         selections.append(Selection.make(bench, system_set, human))
     names = [sel.benchmark.name for sel in selections]
     notes: list[str] = []
+
+    if sentence_level:
+        rows = [row for sel in selections
+                for row in pairwise_sentence_level(sel, metrics, beta_values or None, ties)]
+        if fmt == "json":
+            return to_json(rows), notes
+        return _with_head(sentence_preamble(rows, fmt), sentence_table(rows, names, fmt),
+                          fmt, notes), notes
 
     if betas_grid is None:
         results: list[MetaResult] = []
         for sel in selections:
             results += meta_evaluate(sel, metrics, beta_values or None, levels)
+        cache: dict = {}  # resampled system scores, shared by --bootstrap and --compare
+        if bootstrap is not None:
+            results = add_bootstrap(results, selections, metrics, bootstrap, seed, cache)
+        if cv_folds is not None:
+            results = add_cv_beta(results, selections, metrics, cv_betas, cv_folds, seed)
+        compared = []
+        if compare:
+            for sel in selections:
+                compared += compare_metrics(sel, metrics, beta_values or None, levels,
+                                            bootstrap or DEFAULT_RESAMPLES, seed, cache)
+        windowed = windows(results, selections, metrics, window) if window is not None else []
+        if window_plot:
+            notes.append(f"window plot written to {_plot_windows(windowed, window_plot)}")
         if fmt == "json":
-            return results_json(results), notes
+            return to_json([r.to_json() for r in results] + compared + windowed), notes
         table = results_table(results, names, fmt)
-    else:
-        sweeps: list[Sweep] = [sweep(sel, metric, betas_grid, level)
-                               for sel in selections for metric in metrics for level in levels]
-        if plot:
-            from .plot import plot_sweeps
+        sections = []
+        if cv_folds is not None:
+            sections.append((f"Cross-validated β* ({cv_folds} folds of test sentences, seed "
+                             f"{seed}, grid {cv_grid or DEFAULT_GRID}, optimum of r on each "
+                             "training part; β* = their mean)", cv_table(results, fmt)))
+        if compared:
+            sections.append((f"Metric pairs: Williams' test on r and paired bootstrap "
+                             f"({bootstrap or DEFAULT_RESAMPLES} resamples, seed {seed}); "
+                             "one-sided p-values", compare_table(compared, fmt)))
+        if windowed:
+            sections.append((f"Window analysis ({window} consecutive systems by human score)",
+                             window_table(windowed, fmt)))
+        extra = f", 95% bootstrap intervals ({bootstrap} resamples, seed {seed})" \
+            if bootstrap is not None else ""
+        out = _with_preamble(selections, table, fmt, notes, extra)
+        return _append_sections(out, sections, fmt), notes
+    # a beta sweep
+    sweeps: list[Sweep] = [sweep(sel, metric, betas_grid, level)
+                           for sel in selections for metric in metrics for level in levels]
+    if plot:
+        from .plot import plot_sweeps
 
-            notes.append(f"plot written to {plot_sweeps(sweeps, plot)}")
-        if fmt == "json":
-            return results_json([r for s in sweeps for r in s.results()]), notes
-        table = sweep_table(sweeps, names, fmt)
-        grid_note = f", β grid {grid} ({len(betas_grid)} points)"
-        return _with_preamble(selections, table, fmt, notes, grid_note), notes
-    return _with_preamble(selections, table, fmt, notes), notes
+        notes.append(f"plot written to {plot_sweeps(sweeps, plot)}")
+    if fmt == "json":
+        return results_json([r for s in sweeps for r in s.results()]), notes
+    table = sweep_table(sweeps, names, fmt)
+    grid_note = f", β grid {grid} ({len(betas_grid)} points)"
+    return _with_preamble(selections, table, fmt, notes, grid_note), notes
+
+
+def _plot_windows(rows: Sequence[dict], path: str) -> str:
+    from .window import WindowResult, plot_windows
+
+    grouped: dict[str, list[WindowResult]] = {}
+    for w in rows:
+        beta = "" if w["beta"] is None else f" β={w['beta']:g}"
+        label = f"{w['benchmark']} {w['metric']}{beta}" + (
+            "" if w["level"] == "corpus" else f" ({w['level']})")
+        grouped.setdefault(label, []).append(WindowResult(
+            w["window_start"], w["systems_in_window"],
+            float("nan") if w["pearson"] is None else w["pearson"],
+            float("nan") if w["spearman"] is None else w["spearman"]))
+    plot_windows(grouped, path, title=f"window analysis ({rows[0]['window']} systems)"
+                 if rows else None)
+    return path
+
+
+def _append_sections(out: str, sections: Sequence[tuple[str, str]], fmt: str) -> str:
+    for title, table in sections:
+        if fmt == "markdown":
+            out += f"\n\n**{title}**\n\n{table}"
+        elif fmt == "latex":
+            out += f"\n\n% {title}\n{table}"
+        else:
+            out += f"\n\n{title}\n{table}"
+    return out
+
+
+def _with_head(head: str, table: str, fmt: str, notes: list[str]) -> str:
+    if fmt == "csv":
+        notes[:0] = head.splitlines()
+        return table
+    return f"{head}\n\n{table}" if fmt == "markdown" else f"{head}\n{table}"
 
 
 def _with_preamble(selections: Sequence[Selection], table: str, fmt: str, notes: list[str],

@@ -90,3 +90,4 @@ def test_missing_data_names_data_dir(tmp_path):
                                     "--data-dir", str(tmp_path)])
     assert res.exit_code == 2
     assert "missing file" in res.output and "--data-dir" in res.output
+    assert "gecmetrics download seeda" in res.output and res.output.count("\n") == 1

@@ -6,8 +6,10 @@ import click
 
 from ..cli import friendly_errors
 
-BENCHMARKS = ("conll14", "seeda-s", "seeda-e")
-SYSTEM_SETS = ("base", "+INPUT", "+fluency", "+REF-F_GPT-3.5", "all")
+BENCHMARKS = ("conll14", "seeda-s", "seeda-e", "gmeg-fce", "gmeg-wiki", "gmeg-yahoo")
+SYSTEM_SETS = ("base", "+INPUT", "+source", "+fluency", "+REF-F_GPT-3.5", "all")
+TIES = ("seeda", "discordant", "neutral", "exclude")
+DEFAULT_RESAMPLES = 1000
 DEFAULT_GRID = "0:5:0.01"
 
 
@@ -19,11 +21,13 @@ DEFAULT_GRID = "0:5:0.01"
                    "-m green -m green:tokenize=char,n=6.")
 @click.option("--systems", "system_set", type=click.Choice(SYSTEM_SETS), default=None,
               help="Systems to correlate. Default: all 13 for conll14 (base = without "
-                   "INPUT), base for SEEDA (12: no INPUT, REF-F, GPT-3.5); +INPUT adds "
-                   "INPUT, +fluency adds REF-F and GPT-3.5 (no INPUT), all = 15.")
-@click.option("--human", type=click.Choice(["ew", "ts"]), default="ew", show_default=True,
+                   "INPUT), base for SEEDA (12: no INPUT, REF-F, GPT-3.5; +INPUT adds "
+                   "INPUT, +fluency adds REF-F and GPT-3.5 (no INPUT), all = 15), all 7 for "
+                   "GMEG (6 systems + source; base = the 6; +source = +INPUT = all).")
+@click.option("--human", type=click.Choice(["ew", "ts", "rating"]), default=None,
               help="Human system scores: Expected Wins (conll14: recomputed from the "
-                   "judgments) or TrueSkill (published).")
+                   "judgments) or TrueSkill (published); GMEG has only its ratings "
+                   "(rating). [default: ew; GMEG: rating]")
 @click.option("--level", "levels", type=click.Choice(["corpus", "mean"]), multiple=True,
               help="System score: the metric's corpus score, or the mean of its sentence "
                    "scores. Repeat for both. [default: corpus]")
@@ -41,6 +45,36 @@ DEFAULT_GRID = "0:5:0.01"
               show_default=True,
               help="SEEDA: score the judged subset (SEEDA's instruction) or all 1,312 "
                    "sentences (as the GREEN paper did).")
+@click.option("--split", type=click.Choice(["test", "dev"]), default="test", show_default=True,
+              help="GMEG: the split to score.")
+@click.option("--bootstrap", type=int, is_flag=False, flag_value=DEFAULT_RESAMPLES,
+              default=None, metavar="N",
+              help="Add 95% bootstrap confidence intervals of r, rho and tau: N resamples of "
+                   f"the test sentences (alone: {DEFAULT_RESAMPLES}); also the resamples of "
+                   "--compare.")
+@click.option("--seed", type=int, default=None, metavar="S",
+              help="Seed of the bootstrap resamples and CV folds (recorded). [default: 12345]")
+@click.option("--compare", is_flag=True,
+              help="With two or more -m: for every pair of metrics, Williams' test and a "
+                   "paired bootstrap test of the difference of their Pearson r.")
+@click.option("--sentence-level", is_flag=True,
+              help="Sentence-level meta-evaluation over the raw pairwise human judgments "
+                   "(SEEDA, conll14/GJG15; GMEG: its segment ratings): accuracy and "
+                   "Kendall-like tau.")
+@click.option("--ties", type=click.Choice(TIES), default="seeda", show_default=True,
+              help="--sentence-level: how a metric tie counts (seeda: a loss for the system "
+                   "earlier in alphabetical order, as SEEDA's corr_sentence.py).")
+@click.option("--window", type=int, is_flag=False, flag_value=4, default=None, metavar="W",
+              help="Window analysis: r and rho within each run of W systems of similar human "
+                   "score (alone: 4, as SEEDA).")
+@click.option("--window-plot", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Plot the window analysis (.png, .svg or .pdf); needs --window.")
+@click.option("--cv-beta", "cv_folds", type=int, is_flag=False, flag_value=10, default=None,
+              metavar="K",
+              help="Cross-validated beta*: optimum of r on each of K training parts (alone: "
+                   "10), beta* = their mean, with r and rho at beta*.")
+@click.option("--cv-grid", default=None, metavar="START:STOP:STEP",
+              help="--cv-beta: the beta grid. [default: 0:5:0.01]")
 @click.option("--data-dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Folder with the benchmark data (laid out as upstream). Default: "
                    "$GECMETRICS_DATA, else ~/.cache/gecmetrics.")
@@ -49,7 +83,8 @@ DEFAULT_GRID = "0:5:0.01"
               help="JSON: one object per (benchmark, metric, beta, level), full precision.")
 @friendly_errors
 def meta_eval(benchmarks, specs, system_set, human, levels, betas, grid, plot, seeda_corpus,
-              data_dir, fmt) -> None:
+              split, bootstrap, seed, compare, sentence_level, ties, window, window_plot,
+              cv_folds, cv_grid, data_dir, fmt) -> None:
     """Correlate metrics with human rankings (Pearson r, Spearman ρ, Kendall τ).
 
     Each system of a benchmark is scored by each metric; the system scores are
@@ -61,6 +96,10 @@ def meta_eval(benchmarks, specs, system_set, human, levels, betas, grid, plot, s
       gecmetrics meta-eval conll14 seeda-s seeda-e -m green --seeda-corpus all \\
           --level corpus --level mean --data-dir ~/gec-data
       gecmetrics meta-eval conll14 -m green --sweep-beta 0:5:0.01 --plot sweep.png
+      gecmetrics meta-eval gmeg-fce gmeg-wiki -m green -m gleu --bootstrap --compare
+      gecmetrics meta-eval seeda-s seeda-e -m green --sentence-level --ties seeda
+      gecmetrics meta-eval seeda-s -m green --window 4 --window-plot windows.png
+      gecmetrics meta-eval conll14 -m green --cv-beta 10
     """
     from ..meta_eval.run import run_meta_eval
 
@@ -68,7 +107,9 @@ def meta_eval(benchmarks, specs, system_set, human, levels, betas, grid, plot, s
         benchmarks=list(dict.fromkeys(benchmarks)), specs=list(specs), system_set=system_set,
         human=human, levels=list(dict.fromkeys(levels)) or ["corpus"], betas=list(betas),
         grid=grid or (DEFAULT_GRID if plot else None), plot=plot, seeda_corpus=seeda_corpus,
-        data_dir=data_dir, fmt=fmt,
+        data_dir=data_dir, fmt=fmt, split=split, bootstrap=bootstrap, seed=seed,
+        compare=compare, sentence_level=sentence_level, ties=ties, window=window,
+        window_plot=window_plot, cv_folds=cv_folds, cv_grid=cv_grid,
     )
     click.echo(output)
     for note in notes:

@@ -19,6 +19,9 @@ LOADERS: dict[str, str] = {
     "conll14": "conll14",
     "seeda-s": "seeda",
     "seeda-e": "seeda",
+    "gmeg-fce": "gmeg",
+    "gmeg-wiki": "gmeg",
+    "gmeg-yahoo": "gmeg",  # ratings only: its loader explains why it cannot run
 }
 
 

@@ -26,7 +26,8 @@ DATA_ENV = "GECMETRICS_DATA"
 class Benchmark:
     """A meta-evaluation benchmark, ready to score.
 
-    ``human`` maps a kind (``ew``, ``ts``) to a score per system;
+    ``human`` maps a kind (``ew``, ``ts``; GMEG: ``rating``) to a score per system;
+    ``default_human`` is the kind used when none is asked for;
     ``system_sets`` maps a set name to the systems it keeps (in corpus order).
     ``setting`` is a short human-readable line of how the corpus was built
     (e.g. ``corpus=subset (391 sentences)``); it is printed with every result.
@@ -38,6 +39,7 @@ class Benchmark:
     system_sets: Mapping[str, Sequence[str]]
     default_set: str
     setting: str = ""
+    default_human: str = "ew"
     info: dict[str, Any] = field(default_factory=dict)
 
     def systems(self, system_set: str | None = None) -> list[str]:
@@ -67,7 +69,8 @@ class Benchmark:
 
 
 # "+fluency" is this toolkit's name for SEEDA's "+REF-F_GPT-3.5"; both are accepted.
-SET_ALIASES = {"+REF-F_GPT-3.5": "+fluency", "+input": "+INPUT"}
+# "+source" (GMEG's name for the uncorrected input) is the same as "+INPUT".
+SET_ALIASES = {"+REF-F_GPT-3.5": "+fluency", "+input": "+INPUT", "+source": "+INPUT"}
 
 
 def canonical_set(name: str) -> str:
@@ -92,16 +95,24 @@ def data_root(data_dir: str | os.PathLike[str] | None = None) -> Path:
 
 
 def require_files(root: Path, desc: Mapping[str, Any], benchmark: str) -> None:
-    """Fail with one actionable line when a file the benchmark needs is missing."""
-    if not root.is_dir():
-        raise InputError(
-            f"data folder {root} not found (benchmark {benchmark}); pass --data-dir DIR "
-            f"or set ${DATA_ENV} to the folder that holds the benchmark data"
-        )
-    for entry in desc["files"]:
-        path = root / entry["path"]
-        if not path.is_file():
-            raise InputError(
-                f"benchmark {benchmark}: missing file {entry['path']} in data folder {root}; "
-                "pass --data-dir DIR pointing to a complete copy of the benchmark data"
-            )
+    """Fail with one actionable line when a file the benchmark needs is missing.
+
+    The line names the missing file, ``gecmetrics download <benchmark>`` (which
+    fetches and checks it) and ``--data-dir``.
+    """
+    from gecmetrics.download import resolve_benchmark
+
+    try:
+        fetch = f"gecmetrics download {resolve_benchmark(benchmark)}"
+    except ConfigError:  # a benchmark the downloader does not know
+        fetch = "gecmetrics download"
+    missing = [entry["path"] for entry in desc["files"] if not (root / entry["path"]).is_file()]
+    if not missing:
+        return
+    more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+    where = f"data folder {root}" + ("" if root.is_dir() else " (not found)")
+    raise InputError(
+        f"benchmark {benchmark}: missing file {missing[0]}{more} in {where}; run `{fetch}` "
+        f"(add --data-dir DIR to fetch elsewhere) or pass --data-dir DIR pointing to a "
+        f"complete copy of the benchmark data (or set ${DATA_ENV})"
+    )

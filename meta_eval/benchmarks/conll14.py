@@ -44,5 +44,5 @@ def load(root: Path, **_: object) -> Benchmark:
                      "base": [s for s in systems if s != desc["input_system"]]},
         default_set="all",
         setting=f"CoNLL-2014 test set ({len(sources)} sentences, 2 references)",
-        info={"judgments": items},
+        info={"judgments": items, "judgments_kind": "gjg15"},
     )

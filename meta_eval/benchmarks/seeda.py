@@ -58,6 +58,18 @@ def _corpus(root: Path, which: str) -> Corpus:
     return Corpus(sub_m2.sources, sub_m2.references(), hypotheses, m2=sub_m2)
 
 
+@lru_cache(maxsize=4)
+def corpus_positions(root: Path, which: str) -> tuple[int, ...]:
+    """0-based CoNLL-2014 position of each corpus sentence (the judgments' ``src-id``)."""
+    desc = description("seeda")
+    corpus = _corpus(root, which)
+    if which == "all":
+        return tuple(range(corpus.num_sentences))
+    m2 = read_m2(root / desc["m2"])
+    return tuple(subset_positions(corpus.hypotheses["INPUT"], m2.sources,
+                                  root / desc["outputs"] / which / "INPUT.txt"))
+
+
 def subset_positions(lines: list[str], sources: list[str], where: object) -> list[int]:
     """0-based position in ``sources`` of each subset line, in order; loud on a mismatch."""
     index: dict[str, list[int]] = {}
@@ -101,6 +113,7 @@ def load(root: Path, name: str = "seeda-s", seeda_corpus: str | None = None,
         system_sets=desc["system_sets"],
         default_set="base",
         setting=f"corpus={which} ({corpus.num_sentences} sentences, CoNLL-2014 references)",
-        info={"judgments": items, "ew_recomputed": expected_wins(items, systems),
-              "seeda_corpus": which},
+        info={"judgments": items, "judgments_kind": kind,
+              "ew_recomputed": expected_wins(items, systems), "seeda_corpus": which,
+              "sentence_positions": corpus_positions(root.resolve(), which)},
     )
