@@ -334,7 +334,8 @@ class EditMetric(Metric):
         if corpus.m2 is None and not self.accepts_text_references:
             raise InputError(
                 f"metric {self.name!r} needs gold edits: give the references as an M2 file "
-                "(--m2 FILE.m2) instead of -r"
+                "(`gecmetrics score --m2 FILE.m2` instead of -r); benchmarks with text "
+                "references only (GMEG) cannot be scored with it"
             )
         return corpus.cached(self.cache_key(),
                              lambda: EditStatistics(self.edit_counts(corpus), self.choice_rule))

@@ -52,10 +52,18 @@ class ChrfConfig(MetricConfig):
 
 def chrf_scores(hyp: np.ndarray, ref: np.ndarray, match: np.ndarray, beta: float,
                 eps_smoothing: bool = False):
-    """chrF (0-1), averaged precision and recall from counts; order on the last axis.
+    """chrF (0-1), averaged precision and recall from counts; order on the last axis."""
+    f100, avg_prec, avg_rec = chrf_percent(hyp, ref, match, beta, eps_smoothing)
+    return f100 / 100, avg_prec, avg_rec
 
-    The floating-point operations are sacrebleu's, in its order, so the
-    results agree to the last bit up to its final factor 100.
+
+def chrf_percent(hyp: np.ndarray, ref: np.ndarray, match: np.ndarray, beta: float,
+                 eps_smoothing: bool = False):
+    """chrF in percent, exactly as sacrebleu computes it (same operations, same order).
+
+    The reference choice compares these percent values, as sacrebleu does:
+    two references whose scores differ in the last bit before the factor 100
+    can be equal after it, and sacrebleu then keeps the first.
     """
     hyp, ref, match = np.broadcast_arrays(hyp, ref, match)
     factor = beta**2
@@ -76,13 +84,13 @@ def chrf_scores(hyp: np.ndarray, ref: np.ndarray, match: np.ndarray, beta: float
             avg_rec = np.where(both, avg_rec + rec, avg_rec)
             effective = effective + both
         if eps_smoothing:
-            return score / hyp.shape[-1], avg_prec, avg_rec
+            return 100 * score / hyp.shape[-1], avg_prec, avg_rec
         some = effective > 0
         avg_prec = np.where(some, avg_prec / np.where(some, effective, 1), 0.0)
         avg_rec = np.where(some, avg_rec / np.where(some, effective, 1), 0.0)
         total = avg_prec + avg_rec
         f = (1 + factor) * avg_prec * avg_rec
-        f = np.where(total != 0, f / (factor * avg_prec + avg_rec), 0.0)
+        f = np.where(total != 0, 100 * (f / (factor * avg_prec + avg_rec)), 0.0)
     return f, avg_prec, avg_rec
 
 
@@ -103,11 +111,11 @@ class ChrfStatistics(Statistics):
         return self.config.beta if beta is None else beta
 
     def _by_ref(self, beta: float) -> None:
-        f, _, _ = chrf_scores(self.hyp, self.ref[None], self.match, beta,
-                              self.config.eps_smoothing)  # (H, D, K)
-        choice = np.argmax(f, axis=2)  # the first reference on ties, like sacrebleu
+        f100, _, _ = chrf_percent(self.hyp, self.ref[None], self.match, beta,
+                                  self.config.eps_smoothing)  # (H, D, K)
+        choice = np.argmax(f100, axis=2)  # the first reference on ties, like sacrebleu
         self._choice[beta] = choice
-        self._sentence[beta] = np.take_along_axis(f, choice[..., None], axis=2)[..., 0]
+        self._sentence[beta] = np.take_along_axis(f100, choice[..., None], axis=2)[..., 0] / 100
 
     def choice(self, beta: float | None = None) -> np.ndarray:
         beta = self._beta(beta)
