@@ -20,8 +20,10 @@ a beta sweep or a bootstrap resample is a cheap sum. Annotator choice rules
     to more correct edits, then to the smaller ``proposed + beta^2 * gold``,
     then to the first annotator.
 ``errant``
-    ERRANT's ``compare_m2``: the same running-F choice, ties to more TP,
-    then fewer FP, then fewer FN, then the first annotator.
+    ERRANT's ``compare_m2``: the same running-F choice, with F rounded to 4
+    decimals as errant's ``computeFScore`` does (so F values that differ only
+    beyond the 4th decimal tie); ties to more TP, then fewer FP, then fewer
+    FN, then the first annotator.
 
 Because the choice depends on the running totals, it is made once per beta
 over the whole corpus in its order; scores over a subset or a bootstrap
@@ -192,10 +194,11 @@ def _choose_errant(tp, fp, fn, present, beta: float, running: bool) -> list[int]
             if not present[d][a]:
                 continue
             t, f_, n = tp[d][a], fp[d][a], fn[d][a]
+            # errant's computeFScore rounds F to 4 decimals before comparing it.
             if running:
-                f = prf(T + t, F + f_, N + n, beta)[2]
+                f = round(prf(T + t, F + f_, N + n, beta)[2], 4)
             else:
-                f = prf(t, f_, n, beta)[2]
+                f = round(prf(t, f_, n, beta)[2], 4)
             if best is None or f > best[0] or (f == best[0] and t > best[1]) or (
                     f == best[0] and t == best[1] and f_ < best[2]) or (
                     f == best[0] and t == best[1] and f_ == best[2] and n < best[3]):

@@ -26,6 +26,7 @@ BUILTIN: dict[str, str] = {
     "gleu": "gecmetrics.metrics.gleu:Gleu",
     "chrf": "gecmetrics.metrics.chrf:Chrf",
     "m2": "gecmetrics.metrics.m2:M2",
+    "errant": "gecmetrics.metrics.errant:Errant",
 }
 
 _registered: dict[str, type[Metric] | str] = {}

@@ -1,0 +1,113 @@
+"""ERRANT on the 13 CoNLL-2014 outputs (+ NULL): timings and agreement with errant's tools.
+
+Run from the repository root (needs the errant extra):
+
+    python bench/bench_errant.py [--tools-dir DIR]
+
+1. gecmetrics ERRANT with an empty parse cache (a temporary $GECMETRICS_CACHE):
+   parse time and total time; then a second run on the warm cache.
+2. errant 3.0.2's own tools (``errant_m2 -gold``, ``errant_parallel`` per output,
+   ``errant_compare``), timed, unless ``--tools-dir`` holds their M2 files from an
+   earlier run (gold.m2 and SYSTEM.m2); then TP/FP/FN/P/R/F are compared per system.
+3. The text-reference mode (references derived from the M2 file), for comparison
+   with the GREEN paper's Table 4, which gives AMU 31.97, INPUT 0.00, IPN 5.95, NULL 0.20.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+import errant_oracle  # noqa: E402
+
+from gecmetrics.corpus import Corpus  # noqa: E402
+from gecmetrics.m2 import read_m2  # noqa: E402
+from gecmetrics.metrics.errant import MODEL_CANDIDATES, Errant  # noqa: E402
+from gecmetrics.readers import read_lines  # noqa: E402
+
+SYSTEMS = ("AMU CAMB CUUI IITB INPUT IPN NTHU PKU POST RAC SJTU UFC UMC NULL").split()
+PAPER = {"AMU": 31.97, "INPUT": 0.00, "IPN": 5.95, "NULL": 0.20}
+
+
+def shared_data() -> Path:
+    env = os.environ.get("GECMETRICS_SHARED_DATA")
+    return Path(env) if env else ROOT / ".." / "shared" / "data"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tools-dir", help="reuse (or keep) errant's M2 outputs here")
+    args = ap.parse_args()
+    data = shared_data()
+    m2_path = data / "conll14st-test-data" / "noalt" / "official-2014.combined.m2"
+    m2 = read_m2(m2_path)
+    n = len(m2.sentences)
+    work = Path(tempfile.mkdtemp(prefix="bench-errant-"))
+    os.environ["GECMETRICS_CACHE"] = str(work / "cache")
+    files = {s: data / "official_submissions" / s for s in SYSTEMS if s != "NULL"}
+    files["NULL"] = work / "NULL"
+    files["NULL"].write_text("\n" * n, encoding="utf-8")
+    src = work / "src.txt"
+    src.write_text("".join(s + "\n" for s in m2.sources), encoding="utf-8")
+    hyps = {s: read_lines(files[s]) for s in SYSTEMS}
+
+    def corpus() -> Corpus:
+        return Corpus(m2.sources, m2.references(), hyps, m2=m2)
+
+    metric = Errant()
+    t0 = time.perf_counter()
+    cold = {r.hypothesis: r for r in metric.evaluate(corpus())}
+    t_cold = time.perf_counter() - t0
+    print(f"gecmetrics ERRANT, {len(SYSTEMS)} outputs x {n} sentences, empty cache: "
+          f"{t_cold:.1f} s ({metric.parse_cache.parsed} sentences parsed)")
+    metric = Errant()
+    t0 = time.perf_counter()
+    warm = {r.hypothesis: r for r in metric.evaluate(corpus())}
+    t_warm = time.perf_counter() - t0
+    print(f"  second run, warm cache: {t_warm:.1f} s ({metric.parse_cache.parsed} parsed)")
+    assert all(warm[s].score == cold[s].score for s in SYSTEMS)
+
+    tools = Path(args.tools_dir) if args.tools_dir else work / "tools"
+    tools.mkdir(parents=True, exist_ok=True)
+    jobs = []
+    if not (tools / "gold.m2").exists():
+        jobs.append(["errant_m2", "-gold", str(m2_path), "-out", str(tools / "gold.m2")])
+    jobs += [["errant_parallel", "-orig", str(src), "-cor", str(files[s]),
+              "-out", str(tools / f"{s}.m2")] for s in SYSTEMS if not (tools / f"{s}.m2").exists()]
+    if jobs:
+        t0 = time.perf_counter()
+        errant_oracle.finish(errant_oracle.start(jobs, MODEL_CANDIDATES))
+        print(f"errant's own tools ({len(jobs)} runs): {time.perf_counter() - t0:.1f} s")
+    agree = 0
+    print(f"  {'system':6s} {'TP':>5s} {'FP':>5s} {'FN':>5s}  P       R       F0.5    "
+          "errant_compare")
+    for s in SYSTEMS:
+        theirs = errant_oracle.compare(str(tools / f"{s}.m2"), str(tools / "gold.m2"))
+        r = cold[s]
+        mine = (r.details["TP"], r.details["FP"], r.details["FN"],
+                round(r.precision, 4), round(r.recall, 4), round(r.score, 4))
+        same = mine == tuple(theirs[k] for k in ("TP", "FP", "FN", "P", "R", "F"))
+        agree += same
+        print(f"  {s:6s} {mine[0]:5d} {mine[1]:5d} {mine[2]:5d}  {mine[3]:.4f}  {mine[4]:.4f}  "
+              f"{mine[5]:.4f}  {'same' if same else 'DIFFERS: ' + str(theirs)}")
+    print(f"agreement with errant_compare: {agree}/{len(SYSTEMS)} systems")
+
+    text = Corpus(m2.sources, m2.references(), {s: hyps[s] for s in PAPER})
+    t0 = time.perf_counter()
+    auto = {r.hypothesis: r for r in Errant(references="text").evaluate(text)}
+    print(f"text references (edits extracted from the two reference texts), "
+          f"{time.perf_counter() - t0:.1f} s; F0.5 x 100, GREEN paper Table 4 in brackets:")
+    for s, paper in PAPER.items():
+        print(f"  {s:6s} M2 gold re-annotated {100 * cold[s].score:6.2f}   "
+              f"text references {100 * auto[s].score:6.2f}   [{paper:.2f}]")
+
+
+if __name__ == "__main__":
+    main()

