@@ -147,12 +147,15 @@ def side_by_side(ours_json: str) -> tuple[str, str]:
     rows, differences = published()
     ours = {(r["benchmark"], r["spec"], r["level"]): r for r in json.loads(ours_json)}
     benches = ["conll14", "seeda-s", "seeda-e"]
-    keys = list(dict.fromkeys((spec, level) for _, spec, level, _, _ in rows))
+    order = list(dict.fromkeys(spec for _, spec, _, _, _ in rows))
+    keys = sorted(dict.fromkeys((spec, level) for _, spec, level, _, _ in rows),
+                  key=lambda k: (order.index(k[0]), k[1]))
     pub = {(b, s, lv): (r, rho) for b, s, lv, r, rho in rows}
     head = ["metric", "spec", "level"] + [f"{b} {w}" for b in benches for w in ("r", "ρ")]
     lines = ["| " + " | ".join(head) + " |",
              "|" + "|".join([":--"] * 3 + ["--:"] * (len(head) - 3)) + "|"]
     marks, notes, same, total = {}, [], 0, 0
+    per_metric: dict[str, list[int]] = {}
     for bench, spec, level, which in differences:
         marks[(bench, spec, level, which)] = f"[{len(marks) + 1}]"
     for spec, level in keys:
@@ -166,6 +169,9 @@ def side_by_side(ours_json: str) -> tuple[str, str]:
             for which, key, value in (("r", "pearson", 0), ("rho", "spearman", 1)):
                 p, o = pub[(bench, spec, level)][value], r[key]
                 total += 1
+                count = per_metric.setdefault(name, [0, 0])
+                count[1] += 1
+                count[0] += f"{o:.3f}" == f"{p:.3f}"
                 mark = marks.get((bench, spec, level, which), "")
                 if f"{o:.3f}" == f"{p:.3f}":
                     same += 1
@@ -180,13 +186,19 @@ def side_by_side(ours_json: str) -> tuple[str, str]:
                     cells.append(f"{p:.3f} / **{o:.3f}** {mark}")
                     notes.append((mark, bench, name, spec, level, which, p, o))
         lines.append("| " + " | ".join([name, spec, level] + cells) + " |")
+    counts = ", ".join(f"{name} {a} of {b}" for name, (a, b) in per_metric.items())
     summary = (f"{same} of {total} values (r and ρ of {len(rows)} cells) are the published "
-               f"ones to the third decimal; {total - same} differ (marked):")
+               f"ones to the third decimal ({counts}); {total - same} differ, marked in the "
+               "table:")
     diff = [summary, ""]
     for mark, bench, name, spec, level, which, p, o in notes:
         symbol = "r" if which == "r" else "ρ"
-        diff.append(f"- {mark} {bench}, {name} (`{spec}`), {level} level: {symbol} = {o:.5f} "
-                    f"(published {p:.3f}; difference {o - p:+.5f})")
+        low, high = p - 0.0005, p + 0.0005
+        outside = o - high if o >= high else o - low
+        diff.append(f"- {mark} {bench}, {name} (`{spec}`), {level} level: ours {symbol} = "
+                    f"{o:.5f}, published {p:.3f} (which stands for [{low:.4f}, {high:.4f})); "
+                    f"ours is {abs(outside):.5f} {'above' if outside > 0 else 'below'} that "
+                    "interval.")
     return "\n".join(lines), "\n".join(diff)
 
 
@@ -232,13 +244,26 @@ def chrf_conll14(outputs: dict[str, str]) -> str:
 
 
 def cv_edges(outputs: dict[str, str]) -> str:
+    """Which cross-validated optima sit at the edge of the beta grid (0 or 5)."""
     rows = tables(outputs["cv-beta"])[1] + tables(outputs["cv-beta-gmeg"])[1]
-    edge = [f"{r['benchmark']} {r['metric']}" for r in rows
-            if r["β* (CV)"] not in ("-",) and float(r["β* (CV)"]) in (0.0, 5.0)]
-    if not edge:
-        return "No optimum lies at an edge of the grid."
-    return (f"At the edge of the grid (β* = 0 or 5 in every fold, so the correlation is "
-            f"still rising there and β* is not determined by the data): {', '.join(edge)}.")
+    every, some = [], []
+    for r in rows:
+        if r["β* (CV)"] == "-":
+            continue
+        low, high = (float(x) for x in r["fold optima"].split("-"))
+        name = f"{r['benchmark']} {r['metric']}"
+        if low == high and low in (0.0, 5.0):
+            every.append(name)
+        elif low == 0.0 or high == 5.0:
+            some.append(name)
+    text = []
+    if every:
+        text.append(f"The optimum is at the edge of the grid (0 or 5) in every fold for "
+                    f"{', '.join(every)}: r is highest at the end of the grid, so the optimum "
+                    "may lie beyond it.")
+    if some:
+        text.append(f"Some folds' optima are at the edge for {', '.join(some)}.")
+    return " ".join(text) or "No fold's optimum is at the edge of the grid (0 or 5)."
 
 
 def timing_table(times: list[tuple[str, float]]) -> str:
