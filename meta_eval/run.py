@@ -143,9 +143,14 @@ def _plot_windows(rows: Sequence[dict], path: str) -> str:
     from .window import WindowResult, plot_windows
 
     grouped: dict[str, list[WindowResult]] = {}
+    specs: dict[str, set[str]] = {}
+    for w in rows:
+        specs.setdefault(w["metric"], set()).add(w["spec"])
     for w in rows:
         beta = "" if w["beta"] is None else f" β={w['beta']:g}"
-        label = f"{w['benchmark']} {w['metric']}{beta}" + (
+        # Two specs with one display name (gleu, gleu:variant=paper) are two lines.
+        name = w["metric"] if len(specs[w["metric"]]) == 1 else w["spec"]
+        label = f"{w['benchmark']} {name}{beta}" + (
             "" if w["level"] == "corpus" else f" ({w['level']})")
         grouped.setdefault(label, []).append(WindowResult(
             w["window_start"], w["systems_in_window"],
