@@ -31,3 +31,15 @@ def test_readme_test_command_is_what_ci_runs():
     command = re.findall(r"```sh\n(.*?)```", section, re.S)[0].strip()
     ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()
     assert ci[-1] == command
+
+
+def test_meta_eval_quickstart_output_matches(monkeypatch, shared_data):
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Quickstart", 1)[1].split("## Tests", 1)[0]
+    blocks = re.findall(r"```(?:sh)?\n(.*?)```", section, re.S)
+    command = next(b for b in blocks if b.startswith("gecmetrics meta-eval"))
+    output = blocks[blocks.index(command) + 1]
+    args = shlex.split(command.replace("\\\n", " ").replace("DIR", str(shared_data)))
+    result = CliRunner().invoke(main, args[1:])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == output.strip()
