@@ -7,7 +7,7 @@
 # installed with the plot extra (pip install -e ".[plot]"). The metric lists and the
 # meta-eval commands are in docs/make_results.py; the page's prose is
 # docs/results.template.md. ERRANT joins every table once its extra is installed:
-#   ERRANT=errant sh docs/make-results.sh DATA_DIR
+#   ERRANT=errant:references=text sh docs/make-results.sh DATA_DIR
 set -eu
 cd "$(dirname "$0")/.."
 exec python3 docs/make_results.py "$@"

@@ -11,9 +11,9 @@ docs/results/NAME.md, ``{{cmd:NAME}}`` by the command that made it, and a few
 computed blocks (``{{side_by_side}}``, ``{{tuned}}``, ...) by tables built here
 from the outputs. Published values are read from tests/test_meta_acceptance.py.
 
-ERRANT: once the ``errant`` extra is installed, set ``ERRANT=errant`` in the
-environment (or change ``ERRANT`` below); it then joins every metric list it can
-run in (all of them: with text references it also runs on GMEG).
+ERRANT: once the ``errant`` extra is installed, set ``ERRANT=errant:references=text``
+(the GREEN paper's setting) in the environment (or change ``ERRANT`` below); it
+then joins every metric list (with text references it also runs on GMEG).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ PAGE = DOCS / "results.md"
 ACCEPTANCE = ROOT / "tests" / "test_meta_acceptance.py"
 
 # ---- metric sets ---------------------------------------------------------------------
-ERRANT = os.environ.get("ERRANT", "").split()  # e.g. ERRANT=errant
+ERRANT = os.environ.get("ERRANT", "").split()  # e.g. ERRANT=errant:references=text
 WORD_GREEN, CHAR_GREEN = "green", "green:tokenize=char,n=6"
 WORD_GLEU_PAPER, CHAR_GLEU_PAPER = "gleu:variant=paper", "gleu:variant=paper,tokenize=char,n=6"
 GLEU, CHRF, M2 = "gleu", "chrf", "m2"
