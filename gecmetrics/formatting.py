@@ -56,9 +56,12 @@ def render(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str,
                     disable_numparse=True)
 
 
+_JSON = json.JSONEncoder(ensure_ascii=False)  # one encoder for all objects (sweeps print many)
+
+
 def to_json(objects: Sequence[dict[str, Any]]) -> str:
     """A JSON array with one object a line: readable, and fast (C encoder, no indent)."""
     if not objects:
         return "[]"
-    body = ",\n".join(json.dumps(obj, ensure_ascii=False) for obj in objects)
+    body = ",\n".join(map(_JSON.encode, objects))
     return "[\n" + body + "\n]"

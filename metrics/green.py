@@ -88,7 +88,6 @@ class GreenStatistics(Statistics):
         # Sentence-level cumulative geometric means over orders 1..n, (H, D, K, N).
         self.p_cum = cumulative_gmean(p)
         self.r_cum = cumulative_gmean(r)
-        self.num_refs = regions.shape[2]
         self._analyse_choice()
 
     # -- reference choice ---------------------------------------------------
@@ -155,39 +154,24 @@ class GreenStatistics(Statistics):
 
     # -- scores ---------------------------------------------------------------
     def corpus(self, beta: float | None, sentences: np.ndarray | None = None) -> list[Score]:
-        beta = 2.0 if beta is None else beta
-        alpha = alpha_of(beta)
-        regions = self.region_sums(beta, sentences)  # (H, N, 7)
-        tp, fp, fn = _tp_fp_fn(regions)
-        p_n, r_n = precision_recall(tp, fp, fn)  # (H, N)
-        p = cumulative_gmean(p_n)[:, -1]
-        r = cumulative_gmean(r_n)[:, -1]
-        f = f_alpha(p, r, alpha)
-        return [Score(float(f[h]), float(p[h]), float(r[h]),
-                      LazyDetails(_breakdown, regions[h], alpha))
-                for h in range(len(self.systems))]
+        return self._scores([beta], [self.region_sums(_beta(beta), sentences)])[0]
 
     def corpus_many(self, betas) -> list[list[Score]]:
-        betas = [2.0 if b is None else b for b in betas]
+        betas = [_beta(b) for b in betas]
         self.precompute(betas)
-        regions = np.stack([self._sums(b) for b in betas])  # (B, H, N, 7)
-        alphas = np.array([alpha_of(b) for b in betas])
-        tp, fp, fn = _tp_fp_fn(regions)
-        p_n, r_n = precision_recall(tp, fp, fn)  # (B, H, N)
-        p = cumulative_gmean(p_n)[..., -1]
-        r = cumulative_gmean(r_n)[..., -1]
-        f = f_alpha(p, r, alphas[:, None])
-        p, r, f = p.tolist(), r.tolist(), f.tolist()
-        return [[Score(f[i][h], p[i][h], r[i][h], LazyDetails(_breakdown, regions[i, h], alphas[i]))
-                 for h in range(len(self.systems))] for i in range(len(betas))]
+        return self._scores(betas, [self._sums(b) for b in betas])
 
     def corpus_scores(self, beta: float | None, sentences: np.ndarray | None = None) -> np.ndarray:
-        beta = 2.0 if beta is None else beta
-        tp, fp, fn = _tp_fp_fn(self.region_sums(beta, sentences))
-        p_n, r_n = precision_recall(tp, fp, fn)
-        p = cumulative_gmean(p_n)[:, -1]
-        r = cumulative_gmean(r_n)[:, -1]
-        return f_alpha(p, r, alpha_of(beta))
+        beta = _beta(beta)
+        return _corpus_prf(self.region_sums(beta, sentences), alpha_of(beta))[2]
+
+    def _scores(self, betas, sums) -> list[list[Score]]:
+        """Scores (with lazy per-n breakdowns) from region sums (H, N, 7) per beta."""
+        regions = np.stack(sums)  # (B, H, N, 7)
+        alphas = np.array([alpha_of(_beta(b)) for b in betas])
+        p, r, f = (x.tolist() for x in _corpus_prf(regions, alphas[:, None]))
+        return [[Score(f[i][h], p[i][h], r[i][h], LazyDetails(_breakdown, regions[i, h], alphas[i]))
+                 for h in range(len(self.systems))] for i in range(len(betas))]
 
     def region_sums(self, beta: float, sentences: np.ndarray | None = None) -> np.ndarray:
         """Corpus sums of the seven regions with the references chosen at ``beta``: (H, N, 7).
@@ -202,7 +186,7 @@ class GreenStatistics(Statistics):
         return self._sums(beta).copy()
 
     def sentence(self, beta: float | None) -> np.ndarray:
-        beta = 2.0 if beta is None else beta
+        beta = _beta(beta)
         choice = self.choice(beta)
         p = np.take_along_axis(self.p_cum[..., -1], choice[..., None], axis=2)[..., 0]
         r = np.take_along_axis(self.r_cum[..., -1], choice[..., None], axis=2)[..., 0]
@@ -304,9 +288,7 @@ class _Tier:
             if len(bi):
                 out[bi, self.cross[pos]] = self._exact(self.cross[pos], alphas[bi])
         if len(self.exact):
-            bi = np.repeat(np.arange(len(alphas)), len(self.exact))
-            rows = np.tile(self.exact, len(alphas))
-            out[:, self.exact] = self._exact(rows, alphas[bi]).reshape(len(alphas), -1)
+            out[:, self.exact] = self.row_choices_exact(alphas)
         return out
 
     def sums(self, alphas: np.ndarray) -> np.ndarray:
@@ -344,6 +326,7 @@ class _Tier:
         return flat.reshape(B, self.num_systems, *self.shape)
 
     def row_choices_exact(self, alphas: np.ndarray) -> np.ndarray:
+        """Chosen reference of the exactly decided rows for each alpha: (B, E)."""
         bi = np.repeat(np.arange(len(alphas)), len(self.exact))
         rows = np.tile(self.exact, len(alphas))
         return self._exact(rows, alphas[bi]).reshape(len(alphas), -1)
@@ -369,6 +352,19 @@ def _breakdown(regions: np.ndarray, alpha: float) -> dict:
         for n in range(len(tp))
     ]
     return {"per_n": per_n}
+
+
+def _beta(beta: float | None) -> float:
+    return GreenConfig.beta if beta is None else beta
+
+
+def _corpus_prf(regions: np.ndarray, alpha):
+    """Corpus P, R, F from region sums (..., N, 7): geometric means over n, then F."""
+    tp, fp, fn = _tp_fp_fn(regions)
+    p_n, r_n = precision_recall(tp, fp, fn)
+    p = cumulative_gmean(p_n)[..., -1]
+    r = cumulative_gmean(r_n)[..., -1]
+    return p, r, f_alpha(p, r, alpha)
 
 
 def _tp_fp_fn(regions: np.ndarray):
