@@ -27,7 +27,7 @@ floating-point operations here).
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 
 
 cdef double _EPSILON = 0.001
@@ -59,6 +59,18 @@ cdef class Lattice:
     cdef int32_t *od
     cdef int32_t *om
     cdef uint8_t *onoop
+    # all edges (CSR by source vertex), kept by count() when few enough; NULL otherwise
+    cdef int64_t *kstart
+    cdef int32_t *ktgt
+    cdef int32_t *kd
+    cdef int32_t *km
+    cdef uint8_t *knoop
+    # the edges _edges_of() found: the scratch buffers above or a slice of the kept ones
+    cdef int32_t e_n
+    cdef int32_t *e_tgt
+    cdef int32_t *e_d
+    cdef int32_t *e_m
+    cdef uint8_t *e_noop
 
     def __cinit__(self, int V,
                   const int32_t[:] succ_start, const int32_t[:] succ_b,
@@ -75,6 +87,11 @@ cdef class Lattice:
         self.pred_k = pred_k
         self.pred_noop = pred_noop
         self.epoch = 0
+        self.kstart = NULL
+        self.ktgt = NULL
+        self.kd = NULL
+        self.km = NULL
+        self.knoop = NULL
         cdef size_t n = V + 1
         self.stamp = <int32_t *> calloc(n, sizeof(int32_t))
         self.isbase = <int32_t *> calloc(n, sizeof(int32_t))
@@ -95,6 +112,33 @@ cdef class Lattice:
         free(self.stamp); free(self.isbase); free(self.queued)
         free(self.sd); free(self.su); free(self.sm)
         free(self.otgt); free(self.od); free(self.om); free(self.onoop)
+        self._drop_kept()
+
+    cdef void _drop_kept(self) noexcept nogil:
+        free(self.kstart); free(self.ktgt); free(self.kd); free(self.km); free(self.knoop)
+        self.kstart = NULL
+        self.ktgt = NULL
+        self.kd = NULL
+        self.km = NULL
+        self.knoop = NULL
+
+    cdef void _edges_of(self, int32_t a) noexcept nogil:
+        """Point ``e_*`` at the edges out of ``a``: kept ones, or recomputed."""
+        cdef int64_t s0
+        if self.kstart != NULL:
+            s0 = self.kstart[a]
+            self.e_n = <int32_t> (self.kstart[a + 1] - s0)
+            self.e_tgt = self.ktgt + s0
+            self.e_d = self.kd + s0
+            self.e_m = self.km + s0
+            self.e_noop = self.knoop + s0
+        else:
+            self._pass(a, self.V)
+            self.e_n = self.n_out
+            self.e_tgt = self.otgt
+            self.e_d = self.od
+            self.e_m = self.om
+            self.e_noop = self.onoop
 
     cdef void _pass(self, int32_t a, int32_t limit) noexcept nogil:
         """The edges out of ``a`` with targets below ``limit`` into ``o*`` (see ``_arcs_from``).
@@ -183,26 +227,84 @@ cdef class Lattice:
             self.onoop[self.n_out] = 1 if self.su[b] == self.sd[b] else 0
             self.n_out += 1
 
-    def count(self, int64_t max_arcs):
+    def count(self, int64_t max_arcs, int64_t keep_arcs):
         """(edges, |E|): edges stored once each, and the official edge-list length.
 
-        Stops early and returns None once there are more than ``max_arcs`` edges.
+        Stops early and returns None once there are more than ``max_arcs``
+        edges. While there are at most ``keep_arcs`` edges they are kept (13
+        bytes each), so that :meth:`paths` does not recompute them: small
+        lattices, the usual case, then cost one forward pass per vertex
+        instead of two.
         """
-        cdef int64_t n_arcs = 0, n_listed = 0
+        cdef int64_t n_arcs = 0, n_listed = 0, cap = 0
         cdef int32_t a, e
         cdef bint over = False
+        cdef bint keep = keep_arcs > 0
+        self._drop_kept()
+        if keep:
+            cap = keep_arcs if keep_arcs < 4 * (<int64_t> self.V + 1) else 4 * (<int64_t> self.V + 1)
+            if not self._reserve(cap):
+                keep = False
         with nogil:
             for a in range(self.V):
                 self._pass(a, self.V)
+                if keep:
+                    self.kstart[a] = n_arcs
+                    if n_arcs + self.n_out > keep_arcs:
+                        keep = False
+                    elif n_arcs + self.n_out > cap:
+                        while cap < n_arcs + self.n_out:
+                            cap *= 2
+                        keep = self._reserve(cap)
+                    if keep:
+                        for e in range(self.n_out):
+                            self.ktgt[n_arcs + e] = self.otgt[e]
+                            self.kd[n_arcs + e] = self.od[e]
+                            self.km[n_arcs + e] = self.om[e]
+                            self.knoop[n_arcs + e] = self.onoop[e]
                 n_arcs += self.n_out
                 for e in range(self.n_out):
                     n_listed += self.om[e]
                 if n_arcs > max_arcs:
                     over = True
                     break
+        if keep and not over:
+            self.kstart[self.V] = n_arcs
+        else:
+            self._drop_kept()
         if over:
             return None
         return n_arcs, n_listed
+
+    cdef bint _reserve(self, int64_t cap) noexcept nogil:
+        """Grow the kept-edge arrays to ``cap`` edges; False (and nothing kept) if out of memory."""
+        cdef void *p
+        if self.kstart == NULL:
+            self.kstart = <int64_t *> malloc((self.V + 1) * sizeof(int64_t))
+            if self.kstart == NULL:
+                self._drop_kept()
+                return False
+        p = realloc(self.ktgt, cap * sizeof(int32_t))
+        if p == NULL:
+            self._drop_kept()
+            return False
+        self.ktgt = <int32_t *> p
+        p = realloc(self.kd, cap * sizeof(int32_t))
+        if p == NULL:
+            self._drop_kept()
+            return False
+        self.kd = <int32_t *> p
+        p = realloc(self.km, cap * sizeof(int32_t))
+        if p == NULL:
+            self._drop_kept()
+            return False
+        self.km = <int32_t *> p
+        p = realloc(self.knoop, cap * sizeof(uint8_t))
+        if p == NULL:
+            self._drop_kept()
+            return False
+        self.knoop = <uint8_t *> p
+        return True
 
     def arcs(self, int a):
         """The edges out of ``a`` as ``m2_lattice`` lists them: (b, d, mult, is_noop, weight)."""
@@ -281,10 +383,10 @@ cdef class Lattice:
                             any_reached = True
                     if not any_reached:
                         continue
-                    self._pass(a, V)
-                    for e in range(self.n_out):
-                        b = self.otgt[e]
-                        w0 = _weight(self.od[e], self.om[e], self.onoop[e])
+                    self._edges_of(a)
+                    for e in range(self.e_n):
+                        b = self.e_tgt[e]
+                        w0 = _weight(self.e_d[e], self.e_m[e], self.e_noop[e])
                         for k in range(K):
                             row = <int64_t> k * (V + 1)
                             if not has[row + a]:
@@ -299,7 +401,7 @@ cdef class Lattice:
                                 dist[row + b] = nd
                                 has[row + b] = 1
                                 back[row + b] = a
-                                back_noop[row + b] = self.onoop[e]
+                                back_noop[row + b] = self.e_noop[e]
             for k in range(K):
                 row = <int64_t> k * (V + 1)
                 path = []

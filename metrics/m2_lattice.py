@@ -85,6 +85,10 @@ _EPSILON = 0.001
 #: each counted once). Time grows linearly with it (about 10^8 edges in a few
 #: seconds on the compiled path); memory does not (it is linear in the vertices).
 MAX_LATTICE_EDGES = 100_000_000
+#: The compiled path keeps the edges of lattices with at most this many edges
+#: (13 bytes each) between counting them and the shortest paths, instead of
+#: recomputing them; almost every real sentence is far below it.
+KEEP_LATTICE_EDGES = 4_000_000
 #: Most vertices of one base lattice; its Python construction takes about
 #: 0.5 KB a vertex.
 MAX_LATTICE_VERTICES = 1_000_000
@@ -206,7 +210,7 @@ def _distances(src: Sequence[str], hyp: Sequence[str], sub_cost: int):
     diagonals where that bound is at most T, a banded distance D <= T proves
     that every optimal alignment lies in the band; otherwise T doubles. Memory
     is O(n * D) instead of O(n * m): small for near-identical long sentences.
-    Returns (lookup(i, j), D).
+    Returns (rows, klo, D): the distance of (i, j) is ``rows[i][j - i - klo]``.
     """
     n, m = len(src), len(hyp)
     delta = m - n
@@ -219,32 +223,29 @@ def _distances(src: Sequence[str], hyp: Sequence[str], sub_cost: int):
         if D <= T or (klo == -n and khi == m):
             break
         T *= 2
-    W = khi - klo + 1
-
-    def dist(i: int, j: int) -> int:
-        c = j - i - klo
-        return rows[i][c] if 0 <= c < W else _FAR
-
-    return dist, D
+    return rows, klo, D
 
 
 def _optimal_edges(src, hyp, sub_cost, edges: dict, max_vertices: int) -> None:
     """Add the edges of every optimal alignment (one listing each) to ``edges``."""
-    D, _ = _distances(src, hyp, sub_cost)
+    rows, klo, _ = _distances(src, hyp, sub_cost)
     n, m = len(src), len(hyp)
+    W = len(rows[0])
     seen = {(n, m)}
     stack = [(n, m)]
     while stack:
         i, j = stack.pop()
-        dij = D(i, j)
+        c = j - i - klo  # band column of (i, j); (i-1, j-1) is column c of row i-1
+        row = rows[i]
+        dij = row[c]
         preds = []
-        if i > 0 and j > 0:
-            c = 0 if src[i - 1] == hyp[j - 1] else sub_cost
-            if D(i - 1, j - 1) + c == dij:
+        if i > 0:
+            up = rows[i - 1]
+            if j > 0 and up[c] + (0 if src[i - 1] == hyp[j - 1] else sub_cost) == dij:
                 preds.append((i - 1, j - 1))
-        if i > 0 and D(i - 1, j) + 1 == dij:
-            preds.append((i - 1, j))
-        if j > 0 and D(i, j - 1) + 1 == dij:
+            if c + 1 < W and up[c + 1] + 1 == dij:
+                preds.append((i - 1, j))
+        if j > 0 and c > 0 and row[c - 1] + 1 == dij:
             preds.append((i, j - 1))
         for p in preds:
             key = (p, (i, j))
@@ -298,7 +299,7 @@ def build_lattice(src: list[str], hyp: list[str], max_unchanged_words: int = 2,
     lat = Lattice(src, hyp, vertices, preds, succs, max_unchanged_words, _index=index)
     if compiled:
         lat.kernel = _kernel_lattice(preds, succs, max_unchanged_words)
-        counted = lat.kernel.count(max_edges)
+        counted = lat.kernel.count(max_edges, KEEP_LATTICE_EDGES)
     else:
         counted = _count_arcs(preds, succs, max_unchanged_words, max_edges)
     if counted is None:
