@@ -9,7 +9,7 @@ F_beta, with the official tie rules (:mod:`gecmetrics.edits`).
 
 Options (defaults as the official scorer): ``beta`` (0.5),
 ``max_unchanged_words`` (2), ``ignore_whitespace_casing`` (false); and
-``max_lattice_edges`` (10^8), the budget of one sentence's edit lattice: a
+``max_lattice_edges`` (3 * 10^7), the budget of one sentence's edit lattice: a
 sentence over it is an error naming it, instead of hours of work (the
 official scorer hangs on such sentences).
 The edit lattice does not depend on beta, so a beta sweep re-runs only the
@@ -63,7 +63,7 @@ class M2(EditMetric):
     description: ClassVar[str] = (
         "M2 MaxMatch edit F-score (Dahlmeier & Ng 2012; official CoNLL-2014 scorer, exact); "
         "needs --m2; beta (0.5), max_unchanged_words (2), ignore_whitespace_casing, "
-        "max_lattice_edges (10^8)"
+        "max_lattice_edges (3e7)"
     )
     Config = M2Config
     choice_rule: ClassVar[str] = "m2"

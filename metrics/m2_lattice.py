@@ -82,9 +82,10 @@ HAVE_KERNEL = _KernelLattice is not None
 _EPSILON = 0.001
 
 #: Default budget of one sentence pair: most lattice edges (base and transitive,
-#: each counted once). Time grows linearly with it (about 10^8 edges in a few
-#: seconds on the compiled path); memory does not (it is linear in the vertices).
-MAX_LATTICE_EDGES = 100_000_000
+#: each counted once). Time grows linearly with it (3 * 10^7 edges: 1 to 3 s
+#: to count on the compiled path, as much again to score); memory does not
+#: (it is linear in the vertices).
+MAX_LATTICE_EDGES = 30_000_000
 #: The compiled path keeps the edges of lattices with at most this many edges
 #: (13 bytes each) between counting them and the shortest paths, instead of
 #: recomputing them; almost every real sentence is far below it.
