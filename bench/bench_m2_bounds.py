@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 OLD_COMMIT = "d1984ac"
@@ -91,11 +92,11 @@ def _gold(lat_module, src, hyp):
 
 def child(impl: str, case: str) -> None:
     from gecmetrics.errors import GecMetricsError
-    if impl == "old":
-        lat_module = _old_module()
-    else:
-        from gecmetrics.metrics import m2_lattice as lat_module
+    from gecmetrics.metrics import m2_lattice
+
+    lat_module: Any = _old_module() if impl == "old" else m2_lattice
     t0 = time.perf_counter()
+    result: dict[str, Any]
     if case == "conll":
         from gecmetrics.corpus import Corpus
         from gecmetrics.m2 import read_m2
@@ -149,7 +150,7 @@ def run(impl: str, case: str) -> dict:
         out.seek(0)
         err.seek(0)
         stdout, stderr = out.read(), err.read()
-    r = {"wall": wall, "rss_mb": usage.ru_maxrss / 1024}
+    r: dict[str, Any] = {"wall": wall, "rss_mb": usage.ru_maxrss / 1024}
     if proc.returncode != 0:
         if proc.returncode == -signal.SIGXCPU:
             r["status"] = f"over {TIME_LIMIT_S} s CPU"

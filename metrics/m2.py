@@ -77,8 +77,10 @@ class M2(EditMetric):
         return ("m2", cfg.max_unchanged_words, cfg.ignore_whitespace_casing)
 
     def edit_counts(self, corpus: Corpus) -> EditCounts:
-        return m2_counts(corpus, self.config.max_unchanged_words,
-                         self.config.ignore_whitespace_casing, self.config.max_lattice_edges)
+        cfg = self.config
+        assert isinstance(cfg, M2Config)
+        return m2_counts(corpus, cfg.max_unchanged_words, cfg.ignore_whitespace_casing,
+                         cfg.max_lattice_edges)
 
 
 def m2_counts(corpus: Corpus, max_unchanged_words: int = 2,

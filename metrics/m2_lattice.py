@@ -293,10 +293,10 @@ def build_lattice(src: list[str], hyp: list[str], max_unchanged_words: int = 2,
         preds[b].append((a, noop))
         succs[a].append((b, noop, mult))
     del edges
-    for lst in preds:
-        lst.sort()
-    for lst in succs:
-        lst.sort()
+    for plist in preds:
+        plist.sort()
+    for slist in succs:
+        slist.sort()
     lat = Lattice(src, hyp, vertices, preds, succs, max_unchanged_words, _index=index)
     if compiled:
         lat.kernel = _kernel_lattice(preds, succs, max_unchanged_words)
