@@ -92,7 +92,7 @@ MAX_LATTICE_EDGES = 30_000_000
 KEEP_LATTICE_EDGES = 4_000_000
 #: Most vertices of one base lattice; its Python construction takes about
 #: 0.5 KB a vertex.
-MAX_LATTICE_VERTICES = 1_000_000
+MAX_LATTICE_VERTICES = 250_000
 
 
 class LatticeTooLarge(GecMetricsError):
