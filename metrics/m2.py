@@ -8,7 +8,10 @@ sentence by sentence, the annotator that maximises the running corpus
 F_beta, with the official tie rules (:mod:`gecmetrics.edits`).
 
 Options (defaults as the official scorer): ``beta`` (0.5),
-``max_unchanged_words`` (2), ``ignore_whitespace_casing`` (false).
+``max_unchanged_words`` (2), ``ignore_whitespace_casing`` (false); and
+``max_lattice_edges`` (3 * 10^7), the budget of one sentence's edit lattice: a
+sentence over it is an error naming it, instead of hours of work (the
+official scorer hangs on such sentences).
 The edit lattice does not depend on beta, so a beta sweep re-runs only the
 annotator choice. See docs/metrics/m2.md.
 """
@@ -25,7 +28,13 @@ from gecmetrics.edits import EditCounts, EditMetric, gold_of
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.metric import MetricConfig, check_beta
 
-from .m2_lattice import GoldEdit, build_lattice, sentence_counts
+from .m2_lattice import (
+    MAX_LATTICE_EDGES,
+    GoldEdit,
+    LatticeTooLarge,
+    build_lattice,
+    sentence_counts_many,
+)
 
 
 @dataclass(frozen=True)
@@ -33,6 +42,7 @@ class M2Config(MetricConfig):
     beta: float = 0.5
     max_unchanged_words: int = 2
     ignore_whitespace_casing: bool = False
+    max_lattice_edges: int = MAX_LATTICE_EDGES
 
     def validate(self) -> None:
         check_beta(self.beta)
@@ -41,6 +51,9 @@ class M2Config(MetricConfig):
             raise ConfigError(f"m2 option max_unchanged_words must be an integer >= 0 (got {m!r})")
         if not isinstance(self.ignore_whitespace_casing, bool):
             raise ConfigError("m2 option ignore_whitespace_casing must be true or false")
+        e = self.max_lattice_edges
+        if not isinstance(e, int) or isinstance(e, bool) or e < 1:
+            raise ConfigError(f"m2 option max_lattice_edges must be an integer >= 1 (got {e!r})")
 
 
 class M2(EditMetric):
@@ -49,7 +62,8 @@ class M2(EditMetric):
     name: ClassVar[str] = "m2"
     description: ClassVar[str] = (
         "M2 MaxMatch edit F-score (Dahlmeier & Ng 2012; official CoNLL-2014 scorer, exact); "
-        "needs --m2; beta (0.5), max_unchanged_words (2), ignore_whitespace_casing"
+        "needs --m2; beta (0.5), max_unchanged_words (2), ignore_whitespace_casing, "
+        "max_lattice_edges (3e7)"
     )
     Config = M2Config
     choice_rule: ClassVar[str] = "m2"
@@ -63,12 +77,15 @@ class M2(EditMetric):
         return ("m2", cfg.max_unchanged_words, cfg.ignore_whitespace_casing)
 
     def edit_counts(self, corpus: Corpus) -> EditCounts:
-        return m2_counts(corpus, self.config.max_unchanged_words,
-                         self.config.ignore_whitespace_casing)
+        cfg = self.config
+        assert isinstance(cfg, M2Config)
+        return m2_counts(corpus, cfg.max_unchanged_words, cfg.ignore_whitespace_casing,
+                         cfg.max_lattice_edges)
 
 
 def m2_counts(corpus: Corpus, max_unchanged_words: int = 2,
-              ignore_whitespace_casing: bool = False) -> EditCounts:
+              ignore_whitespace_casing: bool = False,
+              max_lattice_edges: int = MAX_LATTICE_EDGES) -> EditCounts:
     """(TP, FP, FN) of every (system, sentence, annotator) by the official M2 algorithm."""
     golds = gold_of(corpus)
     sentences = corpus.m2.sentences
@@ -95,14 +112,18 @@ def m2_counts(corpus: Corpus, max_unchanged_words: int = 2,
         for a in gold:
             present[d, col[a]] = True
     cache: dict[tuple[int, tuple[str, ...]], dict[int, tuple[int, int, int]]] = {}
-    for h, lines in enumerate(corpus.hypotheses.values()):
+    for h, (name, lines) in enumerate(corpus.hypotheses.items()):
         for d, line in enumerate(lines):
             hyp = tuple(line.split())
             key = (d, hyp)
             counts = cache.get(key)
             if counts is None:
-                counts = _sentence(src_tokens[d], list(hyp), lattice_golds[d],
-                                   max_unchanged_words, ignore_whitespace_casing)
+                try:
+                    counts = _sentence(src_tokens[d], list(hyp), lattice_golds[d],
+                                       max_unchanged_words, ignore_whitespace_casing,
+                                       max_lattice_edges)
+                except LatticeTooLarge as exc:
+                    raise LatticeTooLarge(f"m2: hypothesis {name}, line {d + 1}: {exc}") from None
                 cache[key] = counts
             for a, (c, p, g) in counts.items():
                 k = col[a]
@@ -110,8 +131,9 @@ def m2_counts(corpus: Corpus, max_unchanged_words: int = 2,
     return EditCounts(tuple(corpus.hypotheses), tp, fp, fn, present, tuple(annotators))
 
 
-def _sentence(src, hyp, golds, max_unchanged_words, ignore_whitespace_casing):
+def _sentence(src, hyp, golds, max_unchanged_words, ignore_whitespace_casing, max_lattice_edges):
     if src == hyp:  # one alignment, all unchanged: no hypothesis edit
         return {a: (0, 0, len(g)) for a, g in golds.items()}
-    lat = build_lattice(src, hyp, max_unchanged_words)
-    return {a: sentence_counts(lat, g, ignore_whitespace_casing) for a, g in golds.items()}
+    lat = build_lattice(src, hyp, max_unchanged_words, max_edges=max_lattice_edges)
+    counts = sentence_counts_many(lat, list(golds.values()), ignore_whitespace_casing)
+    return dict(zip(golds, counts, strict=True))

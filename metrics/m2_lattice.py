@@ -67,17 +67,40 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-try:  # the compiled speed path; optional by design
-    from ._m2_kernel import Closure as _Closure
-except ImportError:  # pragma: no cover - depends on the build
-    _Closure = None
+from gecmetrics.errors import GecMetricsError
 
-HAVE_KERNEL = _Closure is not None
+try:  # the compiled speed path; optional by design
+    from ._m2_kernel import Lattice as _KernelLattice
+except ImportError:  # pragma: no cover - depends on the build
+    _KernelLattice = None
+
+HAVE_KERNEL = _KernelLattice is not None
 
 # The official scorer's weight for an edit that matches no gold edit is added
 # once per listing of the edge; weights and path sums are floats, added in the
 # official order, so that ties are broken by the same rounding.
 _EPSILON = 0.001
+
+#: Default budget of one sentence pair: most lattice edges (base and transitive,
+#: each counted once). Time grows linearly with it (3 * 10^7 edges: 1 to 3 s
+#: to count on the compiled path, as much again to score); memory does not
+#: (it is linear in the vertices).
+MAX_LATTICE_EDGES = 30_000_000
+#: The compiled path keeps the edges of lattices with at most this many edges
+#: (13 bytes each) between counting them and the shortest paths, instead of
+#: recomputing them; almost every real sentence is far below it.
+KEEP_LATTICE_EDGES = 4_000_000
+#: Most vertices of one base lattice; its Python construction takes about
+#: 0.5 KB a vertex.
+MAX_LATTICE_VERTICES = 250_000
+
+
+class LatticeTooLarge(GecMetricsError):
+    """The edit lattice of one sentence pair is over the budget (no score is computed).
+
+    The message says what is over and how to go on; callers that know the
+    sentence (``metrics/m2.py``) prefix where it is.
+    """
 
 
 @dataclass(frozen=True)
@@ -92,34 +115,31 @@ class GoldEdit:
 
 @dataclass
 class Lattice:
-    """The merged edit lattice of one (source, hypothesis) pair, with its transitive edges.
+    """The merged edit lattice of one (source, hypothesis) pair.
 
-    The edges are either Python lists (``arcs``) or, on the compiled path, held
-    by the kernel (``closure``; ``arcs`` is then None): use :meth:`arcs_of`,
-    :meth:`row_arcs` and :attr:`num_arcs`, which serve both.
+    Only the base lattice is stored (``preds``/``succs``, or the compiled
+    kernel's CSR arrays in ``kernel``); transitive edges are recomputed when
+    needed, because storing them takes memory in the fourth power of the
+    length of a fully rewritten sentence. Use :meth:`arcs_of`,
+    :meth:`row_arcs` and :attr:`num_arcs`, which serve both paths.
     """
 
     src: list[str]
     hyp: list[str]
     vertices: list[tuple[int, int]]
-    # arcs[a] = list of (b, d, mult, is_noop, weight) for every edge a -> b (base and
-    # transitive): d base edges, listed mult times, weight when it matches no gold edit
-    arcs: list[list[tuple[int, int, int, bool, float]]] | None
-    # the official edge-list length |E| (gold edges weigh -|E|)
+    # base edges: preds[b] = sorted (k, unchanged 0/1); succs[a] = sorted (b, unchanged, mult)
+    preds: list[list[tuple[int, int]]]
+    succs: list[list[tuple[int, int, int]]]
+    max_unchanged_words: int
+    # the official edge-list length |E| (gold edges weigh -|E|) and the edges stored once each
     num_edges: int = 0
-    closure: Any = None  # the compiled kernel's edges (gecmetrics.metrics._m2_kernel.Closure)
+    num_arcs: int = 0
+    kernel: Any = None  # gecmetrics.metrics._m2_kernel.Lattice on the compiled path
     _index: dict[tuple[int, int], int] | None = field(default=None, repr=False)
 
     @property
     def compiled(self) -> bool:
-        return self.closure is not None
-
-    @property
-    def num_arcs(self) -> int:
-        """Edges stored (each (a, b) once; ``num_edges`` counts the official listings)."""
-        if self.closure is not None:
-            return self.closure.num_arcs
-        return sum(len(out) for out in self.arcs)
+        return self.kernel is not None
 
     @property
     def index(self) -> dict[tuple[int, int], int]:
@@ -129,9 +149,9 @@ class Lattice:
 
     def arcs_of(self, a: int) -> list[tuple[int, int, int, bool, float]]:
         """The edges out of vertex ``a``: (b, d, mult, is_noop, weight), sorted by b."""
-        if self.closure is not None:
-            return self.closure.arcs(a)
-        return self.arcs[a]
+        if self.kernel is not None:
+            return self.kernel.arcs(a)
+        return _arcs_from(a, self.preds, self.succs, self.max_unchanged_words)[0]
 
     def row_range(self, s: int) -> tuple[int, int]:
         """The vertex indices [lo, hi) at source position ``s`` (vertices are sorted)."""
@@ -141,51 +161,92 @@ class Lattice:
     def row_arcs(self, s: int) -> list[tuple[int, int, int, int]]:
         """Edges (a, b, d, mult) with both ends at source position ``s``, sorted."""
         lo, hi = self.row_range(s)
-        if self.closure is not None:
-            return self.closure.row_arcs(lo, hi)
+        if self.kernel is not None:
+            return self.kernel.row_arcs(lo, hi)
         return [(a, b, d, mult) for a in range(lo, hi)
-                for b, d, mult, _, _ in self.arcs[a] if b < hi]
+                for b, d, mult, _, _ in _arcs_from(a, self.preds, self.succs,
+                                                   self.max_unchanged_words, hi)[0]]
 
 
-def _distance_matrix(src: Sequence[str], hyp: Sequence[str], sub_cost: int) -> list[list[int]]:
+_FAR = 1 << 40  # distance of a cell outside the computed band
+
+
+def _band_rows(src: Sequence[str], hyp: Sequence[str], sub_cost: int,
+               klo: int, khi: int) -> list[list[int]]:
+    """Levenshtein distances of the cells (i, j) with klo <= j - i <= khi.
+
+    ``rows[i][c]`` is the distance of (i, i + klo + c); cells outside the band
+    count as unreachable (``_FAR``), so a banded distance is never below the
+    true one and equals it on every cell of an optimal alignment that stays
+    inside the band.
+    """
     n, m = len(src), len(hyp)
-    prev = list(range(m + 1))
-    rows = [prev]
+    W = khi - klo + 1
+    rows = [[j if 0 <= j <= m else _FAR for j in range(klo, khi + 1)]]
+    prev = rows[0]
     for i in range(1, n + 1):
         s = src[i - 1]
-        cur = [i] * (m + 1)
-        left = i
-        for j in range(1, m + 1):
-            diag = prev[j - 1] if s == hyp[j - 1] else prev[j - 1] + sub_cost
-            up = prev[j] + 1
-            ins = left + 1
+        cur = [_FAR] * W
+        base = i + klo  # column c is j = base + c
+        left = _FAR
+        for j in range(max(0, base), min(m, i + khi) + 1):
+            c = j - base
+            diag = (prev[c] + (0 if s == hyp[j - 1] else sub_cost)) if j > 0 else _FAR
+            up = prev[c + 1] + 1 if c + 1 < W else _FAR
             best = diag if diag < up else up
-            if ins < best:
-                best = ins
-            cur[j] = best
+            if left + 1 < best:
+                best = left + 1
+            cur[c] = best
             left = best
         rows.append(cur)
         prev = cur
     return rows
 
 
-def _optimal_edges(src, hyp, sub_cost, edges: dict) -> None:
-    """Add the edges of every optimal alignment (one listing each) to ``edges``."""
-    D = _distance_matrix(src, hyp, sub_cost)
+def _distances(src: Sequence[str], hyp: Sequence[str], sub_cost: int):
+    """Banded distance rows covering every optimal alignment (Ukkonen's doubling).
+
+    An alignment through diagonal k = j - i costs at least |k| + |m - n - k|
+    (insertions and deletions each move one diagonal). With the band of the
+    diagonals where that bound is at most T, a banded distance D <= T proves
+    that every optimal alignment lies in the band; otherwise T doubles. Memory
+    is O(n * D) instead of O(n * m): small for near-identical long sentences.
+    Returns (rows, klo, D): the distance of (i, j) is ``rows[i][j - i - klo]``.
+    """
     n, m = len(src), len(hyp)
+    delta = m - n
+    T = abs(delta) + 2
+    while True:
+        h = (T - abs(delta)) // 2
+        klo, khi = max(-n, min(0, delta) - h), min(m, max(0, delta) + h)
+        rows = _band_rows(src, hyp, sub_cost, klo, khi)
+        D = rows[n][m - n - klo]
+        if D <= T or (klo == -n and khi == m):
+            break
+        T *= 2
+    return rows, klo, D
+
+
+def _optimal_edges(src, hyp, sub_cost, edges: dict, max_vertices: int) -> None:
+    """Add the edges of every optimal alignment (one listing each) to ``edges``."""
+    rows, klo, _ = _distances(src, hyp, sub_cost)
+    n, m = len(src), len(hyp)
+    W = len(rows[0])
     seen = {(n, m)}
     stack = [(n, m)]
     while stack:
         i, j = stack.pop()
-        dij = D[i][j]
+        c = j - i - klo  # band column of (i, j); (i-1, j-1) is column c of row i-1
+        row = rows[i]
+        dij = row[c]
         preds = []
-        if i > 0 and j > 0:
-            c = 0 if src[i - 1] == hyp[j - 1] else sub_cost
-            if D[i - 1][j - 1] + c == dij:
+        if i > 0:
+            up = rows[i - 1]
+            if j > 0 and up[c] + (0 if src[i - 1] == hyp[j - 1] else sub_cost) == dij:
                 preds.append((i - 1, j - 1))
-        if i > 0 and D[i - 1][j] + 1 == dij:
-            preds.append((i - 1, j))
-        if j > 0 and D[i][j - 1] + 1 == dij:
+            if c + 1 < W and up[c + 1] + 1 == dij:
+                preds.append((i - 1, j))
+        if j > 0 and c > 0 and row[c - 1] + 1 == dij:
             preds.append((i, j - 1))
         for p in preds:
             key = (p, (i, j))
@@ -193,29 +254,37 @@ def _optimal_edges(src, hyp, sub_cost, edges: dict) -> None:
             if p not in seen:
                 seen.add(p)
                 stack.append(p)
+        if len(seen) > max_vertices:
+            raise LatticeTooLarge(
+                f"the M2 edit lattice of this sentence pair ({n} source / {m} hypothesis "
+                f"tokens) has over {max_vertices:,} vertices (the sentence is rewritten "
+                "throughout); split or shorten the line, or leave M2 out for this output")
 
 
 def build_lattice(src: list[str], hyp: list[str], max_unchanged_words: int = 2,
-                  compiled: bool | None = None) -> Lattice:
-    """The merged lattice of the two cost schemes and all its transitive edges.
+                  compiled: bool | None = None,
+                  max_edges: int = MAX_LATTICE_EDGES) -> Lattice:
+    """The merged lattice of the two cost schemes, with |E| and the number of edges.
 
     ``compiled``: None uses the compiled kernel when it is built, True requires
-    it, False forces the pure-Python code (same results).
+    it, False forces the pure-Python code (same results). Raises
+    :class:`LatticeTooLarge` when the lattice has more than ``max_edges``
+    edges (counted without storing them, and stopping as soon as it is over)
+    or more than :data:`MAX_LATTICE_VERTICES` vertices.
     """
     if compiled is None:
         compiled = HAVE_KERNEL
     elif compiled and not HAVE_KERNEL:
         raise RuntimeError("the compiled M2 kernel (gecmetrics.metrics._m2_kernel) is not built")
     edges: dict[tuple[tuple[int, int], tuple[int, int]], int] = {}
-    _optimal_edges(src, hyp, 1, edges)
-    _optimal_edges(src, hyp, 2, edges)
+    _optimal_edges(src, hyp, 1, edges, MAX_LATTICE_VERTICES)
+    _optimal_edges(src, hyp, 2, edges, MAX_LATTICE_VERTICES)
     vset = {v for e in edges for v in e}
     if not vset:
         vset = {(0, 0)}
     vertices = sorted(vset)
     index = {v: k for k, v in enumerate(vertices)}
     V = len(vertices)
-    # base edges: preds[b] sorted by pred index; succs[a]
     preds: list[list[tuple[int, int]]] = [[] for _ in range(V)]  # (k, unchanged 0/1)
     succs: list[list[tuple[int, int, int]]] = [[] for _ in range(V)]  # (b, unchanged, mult)
     for (p, q), mult in edges.items():
@@ -223,22 +292,28 @@ def build_lattice(src: list[str], hyp: list[str], max_unchanged_words: int = 2,
         noop = 1 if (q[0] - p[0] == 1 and q[1] - p[1] == 1 and src[p[0]] == hyp[p[1]]) else 0
         preds[b].append((a, noop))
         succs[a].append((b, noop, mult))
-    for lst in preds:
-        lst.sort()
-    for lst in succs:
-        lst.sort()
+    del edges
+    for plist in preds:
+        plist.sort()
+    for slist in succs:
+        slist.sort()
+    lat = Lattice(src, hyp, vertices, preds, succs, max_unchanged_words, _index=index)
     if compiled:
-        return _build_compiled(src, hyp, vertices, index, preds, succs, max_unchanged_words)
-    arcs = []
-    num_edges = 0
-    for a in range(V):
-        out, listed = _arcs_from(a, preds, succs, max_unchanged_words)
-        arcs.append(out)
-        num_edges += listed
-    return Lattice(src, hyp, vertices, arcs, num_edges)
+        lat.kernel = _kernel_lattice(preds, succs, max_unchanged_words)
+        counted = lat.kernel.count(max_edges, KEEP_LATTICE_EDGES)
+    else:
+        counted = _count_arcs(preds, succs, max_unchanged_words, max_edges)
+    if counted is None:
+        raise LatticeTooLarge(
+            f"the M2 edit lattice of this sentence pair ({len(src)} source / {len(hyp)} "
+            f"hypothesis tokens, {V:,} vertices) has over {max_edges:,} edges (the sentence "
+            "is rewritten throughout); raise the m2 option max_lattice_edges (time grows "
+            "with it), split the line, or leave M2 out for this output")
+    lat.num_arcs, lat.num_edges = counted
+    return lat
 
 
-def _build_compiled(src, hyp, vertices, index, preds, succs, max_unchanged) -> Lattice:
+def _kernel_lattice(preds, succs, max_unchanged):
     succ_start, succ_b, succ_noop, succ_mult = array("i", [0]), array("i"), array("B"), array("i")
     for lst in succs:
         for b, noop, mult in lst:
@@ -252,25 +327,42 @@ def _build_compiled(src, hyp, vertices, index, preds, succs, max_unchanged) -> L
             pred_k.append(k)
             pred_noop.append(noop)
         pred_start.append(len(pred_k))
-    closure = _Closure()
-    closure.build(len(vertices), succ_start, succ_b, succ_noop, succ_mult,
-                  pred_start, pred_k, pred_noop, max_unchanged)
-    return Lattice(src, hyp, vertices, None, closure.num_listed, closure, index)
+    return _KernelLattice(len(preds), succ_start, succ_b, succ_noop, succ_mult,
+                          pred_start, pred_k, pred_noop, max_unchanged)
 
 
-def _arcs_from(a, preds, succs, max_unchanged):
-    """Every edge out of vertex ``a`` as the official transitive-closure loop leaves it."""
+def _count_arcs(preds, succs, max_unchanged, max_arcs):
+    """(edges, |E|) of the pure-Python path, or None once over ``max_arcs`` edges."""
+    n_arcs = n_listed = 0
+    for a in range(len(succs)):
+        out, listed = _arcs_from(a, preds, succs, max_unchanged)
+        n_arcs += len(out)
+        n_listed += listed
+        if n_arcs > max_arcs:
+            return None
+    return n_arcs, n_listed
+
+
+def _arcs_from(a, preds, succs, max_unchanged, limit=None):
+    """Every edge out of vertex ``a`` as the official transitive-closure loop leaves it.
+
+    With ``limit``, only the edges to vertices below it (they depend only on
+    vertices below it: the order is topological).
+    """
     # state[b] = (d, u, mult); base successors are fixed at d = 1.
     state: dict[int, tuple[int, int, int]] = {}
     base = set()
     heap: list[int] = []
     queued: set[int] = set()
+    if limit is None:
+        limit = len(succs)
     for b, noop, mult in succs[a]:
-        state[b] = (1, noop, mult)
-        base.add(b)
+        if b < limit:
+            state[b] = (1, noop, mult)
+            base.add(b)
     for b in base:
         for c, _, _ in succs[b]:
-            if c not in base and c not in queued:
+            if c < limit and c not in base and c not in queued:
                 queued.add(c)
                 heapq.heappush(heap, c)
     while heap:
@@ -293,7 +385,7 @@ def _arcs_from(a, preds, succs, max_unchanged):
             continue
         state[b] = (best_d, best_u, improvements)
         for c, _, _ in succs[b]:
-            if c not in base and c not in queued:
+            if c < limit and c not in base and c not in queued:
                 queued.add(c)
                 heapq.heappush(heap, c)
     out = []
@@ -365,24 +457,41 @@ def best_edit_sequence(lat: Lattice, gold: Sequence[GoldEdit]) -> list[tuple[int
 
     Edits are ``(start, end, original, correction)`` in source order.
     """
+    return best_edit_sequences(lat, [gold])[0]
+
+
+def best_edit_sequences(lat: Lattice, golds: Sequence[Sequence[GoldEdit]]
+                        ) -> list[list[tuple[int, int, str, str]]]:
+    """:func:`best_edit_sequence` of several annotators, in one sweep over the lattice.
+
+    The transitive edges are recomputed per source vertex rather than stored,
+    so the annotators share that work instead of repeating it.
+    """
     verts, src, hyp = lat.vertices, lat.src, lat.hyp
-    spans: dict[tuple[int, int], list[GoldEdit]] = {}
-    for g in gold:
-        spans.setdefault((g.start, g.end), []).append(g)
-    ins_weights: dict[tuple[int, int], float] = {}
-    for (s, e), golds in spans.items():
-        if s == e:
-            _insertion_weights(lat, s, golds, ins_weights)
-    if lat.closure is not None:
-        path = _compiled_path(lat, spans, ins_weights)
+    overrides = []
+    for gold in golds:
+        spans: dict[tuple[int, int], list[GoldEdit]] = {}
+        for g in gold:
+            spans.setdefault((g.start, g.end), []).append(g)
+        weights: dict[tuple[int, int], float] = {}
+        for (s, e), gs in spans.items():
+            if s == e:
+                _insertion_weights(lat, s, gs, weights)
+        _gold_overrides(lat, spans, weights)
+        overrides.append(weights)
+    if lat.kernel is not None:
+        paths = _compiled_paths(lat, overrides)
     else:
-        path = _python_path(lat, spans, ins_weights)
-    seq = []
-    for a, b, is_noop in path:
-        if not is_noop:
-            (i1, j1), (i2, j2) = verts[a], verts[b]
-            seq.append((i1, i2, " ".join(src[i1:i2]), " ".join(hyp[j1:j2])))
-    return seq
+        paths = _python_paths(lat, overrides)
+    seqs = []
+    for path in paths:
+        seq = []
+        for a, b, is_noop in path:
+            if not is_noop:
+                (i1, j1), (i2, j2) = verts[a], verts[b]
+                seq.append((i1, i2, " ".join(src[i1:i2]), " ".join(hyp[j1:j2])))
+        seqs.append(seq)
+    return seqs
 
 
 def _gold_overrides(lat: Lattice, spans, weights: dict) -> None:
@@ -394,7 +503,8 @@ def _gold_overrides(lat: Lattice, spans, weights: dict) -> None:
     equals that text exactly when ``hyp[j1:j2] == c.split(" ")``; the empty
     correction matches every j1 == j2. The (j1, j2) are found by scanning the
     hypothesis once per correction; pairs that are not edges of the lattice are
-    never looked up by the shortest path, so they are harmless.
+    never looked up by the shortest path, so they are harmless. Insertion
+    edges weighed by :func:`_insertion_weights` are left as they are.
     """
     hyp, index = lat.hyp, lat.index
     m = len(hyp)
@@ -416,53 +526,48 @@ def _gold_overrides(lat: Lattice, spans, weights: dict) -> None:
                     weights[(a, b)] = gold_weight
 
 
-def _compiled_path(lat: Lattice, spans, ins_weights) -> list[tuple[int, int, bool]]:
-    weights = dict(ins_weights)
-    _gold_overrides(lat, spans, weights)
-    items = sorted(weights.items())
-    ov_a = array("i", [a for (a, _), _ in items])
-    ov_b = array("i", [b for (_, b), _ in items])
-    ov_w = array("d", [w for _, w in items])
-    return lat.closure.path(ov_a, ov_b, ov_w)
+def _compiled_paths(lat: Lattice, overrides: list[dict]) -> list[list[tuple[int, int, bool]]]:
+    items = sorted((a, k, b, w) for k, weights in enumerate(overrides)
+                   for (a, b), w in weights.items())
+    ov_a = array("i", [it[0] for it in items])
+    ov_k = array("i", [it[1] for it in items])
+    ov_b = array("i", [it[2] for it in items])
+    ov_w = array("d", [it[3] for it in items])
+    return lat.kernel.paths(len(overrides), ov_k, ov_a, ov_b, ov_w)
 
 
-def _python_path(lat: Lattice, spans, ins_weights) -> list[tuple[int, int, bool]]:
-    """Shortest path in topological order; the path as (a, b, is_noop) edges from the start."""
-    verts, hyp, arcs = lat.vertices, lat.hyp, lat.arcs
-    V = len(verts)
-    gold_weight = -float(lat.num_edges)
-    dist: list[float | None] = [None] * V
-    back: list[tuple[int, bool]] = [(-1, True)] * V
-    dist[0] = 0
+def _python_paths(lat: Lattice, overrides: list[dict]) -> list[list[tuple[int, int, bool]]]:
+    """Shortest paths in topological order; each path as (a, b, is_noop) edges from the start."""
+    V = len(lat.vertices)
+    K = len(overrides)
+    dist: list[list[float | None]] = [[None] * V for _ in range(K)]
+    back: list[list[tuple[int, bool]]] = [[(-1, True)] * V for _ in range(K)]
+    for k in range(K):
+        dist[k][0] = 0.0
     for a in range(V):
-        da = dist[a]
-        if da is None:
+        reached = [k for k in range(K) if dist[k][a] is not None]
+        if not reached:
             continue
-        i1, j1 = verts[a]
-        for b, _, _, is_noop, w0 in arcs[a]:
-            i2, j2 = verts[b]
-            if i1 == i2 and (a, b) in ins_weights:
-                w = ins_weights[(a, b)]
-            else:
-                w = w0
-                golds = spans.get((i1, i2)) if i1 != i2 else None
-                if golds:
-                    text = " ".join(hyp[j1:j2])
-                    if any(text in g.corrections for g in golds):
-                        w = gold_weight
-            nd = da + w
-            db = dist[b]
-            if db is None or nd < db:
-                dist[b] = nd
-                back[b] = (a, is_noop)
-    path = []
-    b = V - 1
-    while b > 0:
-        a, is_noop = back[b]
-        path.append((a, b, is_noop))
-        b = a
-    path.reverse()
-    return path
+        for b, _, _, is_noop, w0 in _arcs_from(a, lat.preds, lat.succs,
+                                               lat.max_unchanged_words)[0]:
+            for k in reached:
+                w = overrides[k].get((a, b), w0)
+                nd = dist[k][a] + w
+                db = dist[k][b]
+                if db is None or nd < db:
+                    dist[k][b] = nd
+                    back[k][b] = (a, is_noop)
+    paths = []
+    for k in range(K):
+        path = []
+        b = V - 1
+        while b > 0:
+            a, is_noop = back[k][b]
+            path.append((a, b, is_noop))
+            b = a
+        path.reverse()
+        paths.append(path)
+    return paths
 
 
 def _same_ignoring_whitespace_casing(a: str, b: str) -> bool:
@@ -486,7 +591,15 @@ def match_count(seq: Sequence[tuple[int, int, str, str]], gold: Sequence[GoldEdi
 def sentence_counts(lat: Lattice, gold: Sequence[GoldEdit],
                     ignore_whitespace_casing: bool = False) -> tuple[int, int, int]:
     """(correct, proposed, gold) of one sentence against one annotator."""
-    seq = best_edit_sequence(lat, gold)
-    if ignore_whitespace_casing:
-        seq = [e for e in seq if not _same_ignoring_whitespace_casing(e[2], e[3])]
-    return match_count(seq, gold), len(seq), len(gold)
+    return sentence_counts_many(lat, [gold], ignore_whitespace_casing)[0]
+
+
+def sentence_counts_many(lat: Lattice, golds: Sequence[Sequence[GoldEdit]],
+                         ignore_whitespace_casing: bool = False) -> list[tuple[int, int, int]]:
+    """:func:`sentence_counts` of several annotators (one sweep over the lattice)."""
+    out = []
+    for gold, seq in zip(golds, best_edit_sequences(lat, golds), strict=True):
+        if ignore_whitespace_casing:
+            seq = [e for e in seq if not _same_ignoring_whitespace_casing(e[2], e[3])]
+        out.append((match_count(seq, gold), len(seq), len(gold)))
+    return out
