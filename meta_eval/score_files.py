@@ -326,8 +326,8 @@ class ScoresConfig(MetricConfig):
 
     def validate(self) -> None:
         if self.order not in ORDERS:
-            raise ConfigError(f"order must be higher or lower (got {self.order!r}); "
-                              f"{OPTION_HELP}")
+            raise ConfigError(f"order={self.order!r} of scores {self.label!r} must be higher "
+                              f"or lower; {OPTION_HELP}")
         if not self.label.strip():
             raise ConfigError(f"empty metric name for scores from {self.source}; "
                               f"{OPTION_HELP}")
