@@ -429,9 +429,7 @@ class ScoresMetric(Metric):
         """Fail in one line unless these scores fit the selection's benchmark and systems."""
         bench = selection.benchmark
         hint = (" (scores of the other SEEDA corpus? choose it with --seeda-corpus)"
-                if "seeda_corpus" in bench.info else
-                " (scores of the other split? choose it with --split)"
-                if "split" in bench.info else "")
+                if "seeda_corpus" in bench.info else "")
         self._fits(bench.corpus, f"benchmark {bench.name} ({bench.setting})", hint)
         missing = [s for s in selection.systems if s not in self.table.values]
         if missing:

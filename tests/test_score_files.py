@@ -385,3 +385,31 @@ def test_paths_with_colons(tmp_path, shared_data):
     rows = meta(shared_data, "conll14", "--scores", f"m={path}", "--scores",
                 f"n={path}:order=lower")
     assert same(rows[0]["pearson"], -rows[1]["pearson"])
+
+
+def test_docs_example_sacrebleu_chrf(shared_data, tmp_path):
+    """docs/own-metric.md's walk-through: sentence chrF computed by sacrebleu (an
+    independent implementation) and read back equals the built-in chrF at mean level,
+    and the page shows what the command prints."""
+    from sacrebleu.metrics import CHRF
+
+    from gecmetrics.meta_eval.benchmarks import load_benchmark
+
+    corpus = load_benchmark("seeda-s", shared_data).corpus
+    chrf = CHRF()
+    scores = {system: [chrf.sentence_score(hyp, [ref[i] for ref in corpus.references]).score
+                       / 100 for i, hyp in enumerate(lines)]
+              for system, lines in corpus.hypotheses.items()}
+    path = tmp_path / "mymetric.json"
+    path.write_text(json.dumps(scores))
+    builtin = meta(shared_data, "seeda-s", "-m", "chrf", "--level", "mean")
+    assert_rows_equal(meta(shared_data, "seeda-s", "--scores", f"mymetric={path}"), builtin,
+                      name="mymetric")
+    page = (Path(__file__).resolve().parents[1] / "docs" / "own-metric.md").read_text()
+    command = "gecmetrics meta-eval seeda-s -m green --scores mymetric=mymetric.json"
+    assert command in page
+    shown = page.split("this prints\n\n```\n", 1)[1].split("```", 1)[0]
+    res = invoke("meta-eval", "seeda-s", "-m", "green", "--scores", f"mymetric={path}",
+                 "--data-dir", str(shared_data))
+    assert res.exit_code == 0, res.output
+    assert res.stdout.strip() == shown.strip()
