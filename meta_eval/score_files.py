@@ -212,7 +212,11 @@ def _read_score_output(path: Path, rows: list[Any], spec: str | None,
                              f"'hypothesis', 'spec' and 'score'/'scores'; expected {expected}")
     groups: dict[tuple[str, Any], list[dict[str, Any]]] = {}
     for row in rows:
-        groups.setdefault((row["spec"], row.get("beta")), []).append(row)
+        beta_key = row.get("beta")
+        if beta_key is not None and not isinstance(beta_key, (int, float)):
+            raise InputError(f"{path}: 'beta' {beta_key!r} of {row['hypothesis']} is not a "
+                             f"number; expected {expected}")
+        groups.setdefault((str(row["spec"]), beta_key), []).append(row)
     chosen = [key for key in groups
               if (spec is None or key[0] == spec) and (beta is None or key[1] == beta)]
     held = "; ".join(f"spec={s}" + ("" if b is None else f",beta={b:g}")
@@ -243,6 +247,11 @@ def _sentence_array(raw: Any, location: str) -> np.ndarray:
     if len(raw) == 0:
         raise InputError(f"{location}: the list of sentence scores is empty; give one score "
                          "per sentence")
+    if all(type(v) in (float, int) for v in raw):  # the common case, at numpy's speed
+        values = np.array(raw, dtype=float)
+        if np.isfinite(values).all():
+            return values
+    # otherwise one value at a time, so that the message names the bad one
     return np.array([_number(v, f"{location}, sentence {i + 1}") for i, v in enumerate(raw)],
                     dtype=float)
 
