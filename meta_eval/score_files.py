@@ -386,7 +386,7 @@ class ScoresMetric(Metric):
     """
 
     name = "scores"
-    description = "scores computed elsewhere, read from a file (meta-eval --scores)"
+    description = "scores computed elsewhere, from a file or a mapping (meta-eval --scores)"
     Config = ScoresConfig
     has_beta = False
 
