@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from gecmetrics.errors import ConfigError
 from gecmetrics.formatting import to_json
-from gecmetrics.metric import check_beta
+from gecmetrics.metric import Metric, check_beta
 from gecmetrics.registry import metric_from_spec
 
 from .benchmarks import load_benchmark
@@ -22,6 +22,7 @@ from .report import (
     sweep_table,
     window_table,
 )
+from .score_files import check_score_metrics
 from .sweep import DEFAULT_GRID, Sweep, parse_grid, sweep
 
 
@@ -32,9 +33,13 @@ def run_meta_eval(benchmarks: Sequence[str], specs: Sequence[str], system_set: s
                   fmt: str = "table", split: str = "test", bootstrap: int | None = None,
                   seed: int | None = None, compare: bool = False, sentence_level: bool = False,
                   ties: str = "seeda", window: int | None = None, window_plot: str | None = None,
-                  cv_folds: int | None = None, cv_grid: str | None = None
-                  ) -> tuple[str, list[str]]:
-    """Return the formatted output and notes for stderr."""
+                  cv_folds: int | None = None, cv_grid: str | None = None,
+                  scores: Sequence[Metric] = ()) -> tuple[str, list[str]]:
+    """Return the formatted output and notes for stderr.
+
+    ``scores``: metrics made from given scores (:mod:`.score_files`, ``--scores``),
+    evaluated after the ``specs`` metrics like any other metric.
+    """
     from .analyses import (
         DEFAULT_RESAMPLES,
         DEFAULT_SEED,
@@ -48,6 +53,10 @@ def run_meta_eval(benchmarks: Sequence[str], specs: Sequence[str], system_set: s
     )
 
     metrics = [metric_from_spec(spec) for spec in specs]  # bad specs fail before reading data
+    metrics += scores
+    if not metrics:
+        raise ConfigError("no metric given; add -m SPEC (e.g. -m green) and/or "
+                          "--scores NAME=PATH")
     beta_values = [check_beta(b) for b in betas]
     if beta_values and grid:
         raise ConfigError("give either -b/--beta or --sweep-beta/--plot, not both")
@@ -79,7 +88,8 @@ def run_meta_eval(benchmarks: Sequence[str], specs: Sequence[str], system_set: s
         bench = load_benchmark(name, data_dir, seeda_corpus=seeda_corpus, split=split)
         selections.append(Selection.make(bench, system_set, human))
     names = [sel.benchmark.name for sel in selections]
-    notes: list[str] = []
+    notes = check_score_metrics(metrics, selections, levels, bootstrap=bootstrap is not None,
+                                compare=compare, sentence_level=sentence_level)
 
     if sentence_level:
         rows = [row for sel in selections

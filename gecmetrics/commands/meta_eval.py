@@ -16,9 +16,15 @@ DEFAULT_GRID = "0:5:0.01"
 @click.command()
 @click.argument("benchmarks", nargs=-1, required=True, metavar="BENCHMARK...",
                 type=click.Choice(BENCHMARKS))
-@click.option("-m", "--metric", "specs", multiple=True, required=True, metavar="SPEC",
+@click.option("-m", "--metric", "specs", multiple=True, metavar="SPEC",
               help="Metric as name[:key=value,...]; repeat for several, e.g. "
-                   "-m green -m green:tokenize=char,n=6.")
+                   "-m green -m green:tokenize=char,n=6. At least one -m or --scores.")
+@click.option("--scores", "score_files", multiple=True, metavar="NAME=PATH[:OPTS]",
+              help="Your own metric's scores computed elsewhere: a system<TAB>score TSV, JSON "
+                   "{system: score | [sentence scores]}, a folder of per-system sentence "
+                   "scores, or `gecmetrics score --format json` output; shown as NAME. "
+                   "Options: order=lower (lower is better), beta=B, spec=SPEC (last). "
+                   "Repeatable; see docs/own-metric.md.")
 @click.option("--systems", "system_set", type=click.Choice(SYSTEM_SETS), default=None,
               help="Systems to correlate. Default: all 13 for conll14 (base = without "
                    "INPUT), base for SEEDA (12: no INPUT, REF-F, GPT-3.5; +INPUT adds "
@@ -84,7 +90,7 @@ DEFAULT_GRID = "0:5:0.01"
 @friendly_errors
 def meta_eval(benchmarks, specs, system_set, human, levels, betas, grid, plot, seeda_corpus,
               split, bootstrap, seed, compare, sentence_level, ties, window, window_plot,
-              cv_folds, cv_grid, data_dir, fmt) -> None:
+              cv_folds, cv_grid, data_dir, fmt, score_files) -> None:
     """Correlate metrics with human rankings (Pearson r, Spearman ρ, Kendall τ).
 
     Each system of a benchmark is scored by each metric; the system scores are
@@ -100,8 +106,10 @@ def meta_eval(benchmarks, specs, system_set, human, levels, betas, grid, plot, s
       gecmetrics meta-eval seeda-s seeda-e -m green --sentence-level --ties seeda
       gecmetrics meta-eval seeda-s -m green --window 4 --window-plot windows.png
       gecmetrics meta-eval conll14 -m green --cv-beta 10
+      gecmetrics meta-eval seeda-s -m green --scores mymetric=my_scores.json --bootstrap
     """
     from ..meta_eval.run import run_meta_eval
+    from ..meta_eval.score_files import parse_scores_option
 
     output, notes = run_meta_eval(
         benchmarks=list(dict.fromkeys(benchmarks)), specs=list(specs), system_set=system_set,
@@ -110,6 +118,7 @@ def meta_eval(benchmarks, specs, system_set, human, levels, betas, grid, plot, s
         data_dir=data_dir, fmt=fmt, split=split, bootstrap=bootstrap, seed=seed,
         compare=compare, sentence_level=sentence_level, ties=ties, window=window,
         window_plot=window_plot, cv_folds=cv_folds, cv_grid=cv_grid,
+        scores=[parse_scores_option(text) for text in score_files],
     )
     click.echo(output)
     for note in notes:
