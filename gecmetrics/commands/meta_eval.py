@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..cli import friendly_errors
+from ..cli import explicit, friendly_errors
 
 BENCHMARKS = ("conll14", "seeda-s", "seeda-e", "gmeg-fce", "gmeg-wiki", "gmeg-yahoo")
 SYSTEM_SETS = ("base", "+INPUT", "+source", "+fluency", "+REF-F_GPT-3.5", "all")
@@ -13,7 +13,56 @@ DEFAULT_RESAMPLES = 1000
 DEFAULT_GRID = "0:5:0.01"
 
 
-@click.command()
+GMEG = ("gmeg-fce", "gmeg-wiki", "gmeg-yahoo")
+SEEDA = ("seeda-s", "seeda-e")
+HUMAN_OF = {"ew": ("conll14", *SEEDA), "ts": ("conll14", *SEEDA), "rating": GMEG}
+OPTIONAL_VALUE = ("--bootstrap", "--window", "--cv-beta", "--sweep-beta")
+
+
+class MetaEvalCommand(click.Command):
+    """Options with an optional value keep a negative one as their value.
+
+    click reads ``--bootstrap -5`` as the flag alone followed by an unknown
+    option ``-5``; written ``--bootstrap=-5`` the range check can say what
+    the option takes.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        out: list[str] = []
+        for arg in args:
+            if (out and out[-1] in OPTIONAL_VALUE and len(arg) > 1 and arg[0] == "-"
+                    and (arg[1].isdigit() or arg[1] == ".")):
+                out[-1] = f"{out[-1]}={arg}"
+            else:
+                out.append(arg)
+        return super().parse_args(ctx, out)
+
+
+def check_explicit_options(ctx: click.Context, benchmarks: list[str], notes: list[str]) -> None:
+    """Options whose defaults are real values (so run_meta_eval cannot tell whether
+    they were asked for) must apply to something when given explicitly."""
+    from ..errors import ConfigError
+    from ..validate import applies_to, needs
+
+    given, p = explicit(ctx), ctx.params
+    if "split" in given:
+        applies_to("--split", benchmarks, GMEG, "the GMEG benchmarks", notes)
+    if "seeda_corpus" in given:
+        applies_to("--seeda-corpus", benchmarks, SEEDA, "seeda-s and seeda-e", notes)
+    if "ties" in given:
+        needs("--ties", "--sentence-level", p["sentence_level"])
+    if "levels" in given and p["sentence_level"]:
+        raise ConfigError("--level does not apply to --sentence-level (it scores "
+                               "sentences); drop --level")
+    if p["human"] is not None:
+        wrong = [b for b in benchmarks if b not in HUMAN_OF[p["human"]]]
+        if wrong:
+            raise ConfigError(f"--human {p['human']} is not available for "
+                                   f"{', '.join(wrong)} (GMEG has only 'rating'; conll14 and "
+                                   "SEEDA have 'ew' and 'ts')")
+
+
+@click.command(cls=MetaEvalCommand)
 @click.argument("benchmarks", nargs=-1, required=True, metavar="BENCHMARK...",
                 type=click.Choice(BENCHMARKS))
 @click.option("-m", "--metric", "specs", multiple=True, required=True, metavar="SPEC",
@@ -81,8 +130,9 @@ DEFAULT_GRID = "0:5:0.01"
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown", "latex", "csv"]),
               default="table", show_default=True,
               help="JSON: one object per (benchmark, metric, beta, level), full precision.")
+@click.pass_context
 @friendly_errors
-def meta_eval(benchmarks, specs, system_set, human, levels, betas, grid, plot, seeda_corpus,
+def meta_eval(ctx, benchmarks, specs, system_set, human, levels, betas, grid, plot, seeda_corpus,
               split, bootstrap, seed, compare, sentence_level, ties, window, window_plot,
               cv_folds, cv_grid, data_dir, fmt) -> None:
     """Correlate metrics with human rankings (Pearson r, Spearman ρ, Kendall τ).
@@ -103,8 +153,13 @@ def meta_eval(benchmarks, specs, system_set, human, levels, betas, grid, plot, s
     """
     from ..meta_eval.run import run_meta_eval
 
+    benchmarks = list(dict.fromkeys(benchmarks))
+    early: list[str] = []
+    check_explicit_options(ctx, benchmarks, early)
+    for note in early:
+        click.echo(note, err=True)
     output, notes = run_meta_eval(
-        benchmarks=list(dict.fromkeys(benchmarks)), specs=list(specs), system_set=system_set,
+        benchmarks=benchmarks, specs=list(specs), system_set=system_set,
         human=human, levels=list(dict.fromkeys(levels)) or ["corpus"], betas=list(betas),
         grid=grid or (DEFAULT_GRID if plot else None), plot=plot, seeda_corpus=seeda_corpus,
         data_dir=data_dir, fmt=fmt, split=split, bootstrap=bootstrap, seed=seed,
