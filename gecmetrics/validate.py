@@ -120,6 +120,8 @@ def check_output_file(path: str, option: str, suffixes: Sequence[str] | None = N
     ``os.access`` says yes to root even on read-only file systems such as /proc).
     """
     path = os.fspath(path)
+    if not path:
+        raise ConfigError(f"{option} needs a file name (got an empty one)")
     if suffixes and os.path.splitext(path)[1].lower() not in suffixes:
         raise ConfigError(f"{option} file must end in {', '.join(suffixes)} (got {path!r})")
     if os.path.isdir(path):
@@ -168,7 +170,7 @@ def applies_to(option: str, chosen: Sequence[str], fits: Iterable[str], what: st
 def needs(option: str, other: str, present: bool) -> None:
     """``option`` only means something together with ``other``."""
     if not present:
-        raise ConfigError(f"{option} only applies with {other}; add {other} or drop {option}")
+        raise ConfigError(f"{option} only applies with {other}; add it or drop {option}")
 
 
 def beta_options_apply(metrics: Sequence[Any], notes: list[str], **given: bool) -> None:

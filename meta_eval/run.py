@@ -58,19 +58,19 @@ def run_meta_eval(benchmarks: Sequence[str], specs: Sequence[str], system_set: s
 
     metrics = [metric_from_spec(spec) for spec in specs]  # bad specs fail before reading data
     beta_values = [check_beta(b, "-b/--beta") for b in betas]
-    if beta_values and grid:
+    if beta_values and grid is not None:
         raise ConfigError("give either -b/--beta or --sweep-beta/--plot, not both")
     notes: list[str] = []
     beta_options_apply(metrics, notes, **{"-b/--beta": bool(beta_values),
-                                          "--sweep-beta/--plot": bool(grid),
+                                          "--sweep-beta/--plot": grid is not None,
                                           "--cv-beta": cv_folds is not None})
     extras = {"--bootstrap": bootstrap is not None, "--compare": compare,
               "--window": window is not None, "--cv-beta": cv_folds is not None}
     asked = [name for name, on in extras.items() if on]
-    if grid and asked:
+    if grid is not None and asked:
         raise ConfigError(f"{asked[0]} works at the given betas; it cannot be combined with "
                           "--sweep-beta/--plot")
-    if sentence_level and (asked or grid):
+    if sentence_level and (asked or grid is not None):
         raise ConfigError(f"--sentence-level cannot be combined with "
                           f"{(asked or ['--sweep-beta/--plot'])[0]}")
     if compare and len(metrics) < 2:
@@ -81,20 +81,22 @@ def run_meta_eval(benchmarks: Sequence[str], specs: Sequence[str], system_set: s
         check_window(window)
     if cv_folds is not None:
         check_folds(cv_folds)
-    if window_plot:
+    if window_plot is not None:
         needs("--window-plot", "--window W", window is not None)
     if cv_grid is not None:
         needs("--cv-grid", "--cv-beta K", cv_folds is not None)
     if seed is not None:
-        needs("--seed", "--bootstrap, --compare or --cv-beta (the random analyses)",
+        needs("--seed", "--bootstrap, --compare or --cv-beta (the analyses that draw at random)",
               bootstrap is not None or compare or cv_folds is not None)
         check_seed(seed)
     seed = DEFAULT_SEED if seed is None else seed
-    betas_grid = parse_grid(grid) if grid else None
-    cv_betas = parse_grid(cv_grid or DEFAULT_GRID, "--cv-grid") if cv_folds is not None else None
-    if plot:
+    betas_grid = parse_grid(grid) if grid is not None else None
+    if cv_grid is None:
+        cv_grid = DEFAULT_GRID
+    cv_betas = parse_grid(cv_grid, "--cv-grid") if cv_folds is not None else None
+    if plot is not None:
         check_plot_file(plot, "--plot")  # fail before the work, not after
-    if window_plot:
+    if window_plot is not None:
         check_plot_file(window_plot, "--window-plot")
     selections = []
     for name in benchmarks:
@@ -128,7 +130,8 @@ def run_meta_eval(benchmarks: Sequence[str], specs: Sequence[str], system_set: s
                 compared += compare_metrics(sel, metrics, beta_values or None, levels,
                                             bootstrap or DEFAULT_RESAMPLES, seed, cache)
         windowed = windows(results, selections, metrics, window) if window is not None else []
-        plots = [(_plot_windows, windowed, window_plot, "window plot")] if window_plot else []
+        plots = ([(_plot_windows, windowed, window_plot, "window plot")]
+                 if window_plot is not None else [])
         if fmt == "json":
             out = to_json([r.to_json() for r in results] + compared + windowed, notes)
             return _save_plots(out, notes, plots), notes
@@ -136,7 +139,7 @@ def run_meta_eval(benchmarks: Sequence[str], specs: Sequence[str], system_set: s
         sections = []
         if cv_folds is not None:
             sections.append((f"Cross-validated β* ({cv_folds} folds of test sentences, seed "
-                             f"{seed}, grid {cv_grid or DEFAULT_GRID}, optimum of r on each "
+                             f"{seed}, grid {cv_grid}, optimum of r on each "
                              "training part; β* = their mean)", cv_table(results, fmt)))
         if compared:
             sections.append((f"Metric pairs: Williams' test on r and paired bootstrap "
@@ -154,7 +157,7 @@ def run_meta_eval(benchmarks: Sequence[str], specs: Sequence[str], system_set: s
                            for sel in selections for metric in metrics for level in levels]
     from .plot import plot_sweeps
 
-    plots = [(plot_sweeps, sweeps, plot, "plot")] if plot else []
+    plots = [(plot_sweeps, sweeps, plot, "plot")] if plot is not None else []
     if fmt == "json":
         out = results_json([r for s in sweeps for r in s.results()], notes)
         return _save_plots(out, notes, plots), notes

@@ -16,26 +16,40 @@ DEFAULT_GRID = "0:5:0.01"
 GMEG = ("gmeg-fce", "gmeg-wiki", "gmeg-yahoo")
 SEEDA = ("seeda-s", "seeda-e")
 HUMAN_OF = {"ew": ("conll14", *SEEDA), "ts": ("conll14", *SEEDA), "rating": GMEG}
-OPTIONAL_VALUE = ("--bootstrap", "--window", "--cv-beta", "--sweep-beta")
 
 
 class MetaEvalCommand(click.Command):
-    """Options with an optional value keep a negative one as their value.
+    """Options with an optional value report a negative value as out of range.
 
-    click reads ``--bootstrap -5`` as the flag alone followed by an unknown
-    option ``-5``; written ``--bootstrap=-5`` the range check can say what
-    the option takes.
+    click reads ``--bootstrap -5`` (and even ``--bootstrap=-5``) as the flag alone
+    followed by an unknown option ``-5``; the range check says what the option takes.
     """
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        out: list[str] = []
-        for arg in args:
-            if (out and out[-1] in OPTIONAL_VALUE and len(arg) > 1 and arg[0] == "-"
-                    and (arg[1].isdigit() or arg[1] == ".")):
-                out[-1] = f"{out[-1]}={arg}"
-            else:
-                out.append(arg)
-        return super().parse_args(ctx, out)
+        from ..errors import ConfigError
+        from ..validate import check_folds, check_resamples, check_window, parse_beta_grid
+
+        checks = {"--bootstrap": check_resamples, "--window": check_window,
+                  "--cv-beta": check_folds, "--sweep-beta": parse_beta_grid}
+        pairs = [(a, b) for a, b in zip(args, args[1:], strict=False)]
+        pairs += [(a.partition("=")[0], a.partition("=")[2]) for a in args if "=" in a]
+        for option, value in pairs:
+            if (option in checks and len(value) > 1 and value[0] == "-"
+                    and (value[1].isdigit() or value[1] == ".")):
+                try:
+                    checks[option](value if option == "--sweep-beta" else _int(value, option))
+                except ConfigError as err:
+                    raise click.UsageError(str(err), ctx) from None
+        return super().parse_args(ctx, args)
+
+
+def _int(text: str, option: str) -> int:
+    from ..errors import ConfigError
+
+    try:
+        return int(text)
+    except ValueError:
+        raise ConfigError(f"{option} takes a whole number (got {text!r})") from None
 
 
 def check_explicit_options(ctx: click.Context, benchmarks: list[str], notes: list[str]) -> None:
@@ -161,7 +175,8 @@ def meta_eval(ctx, benchmarks, specs, system_set, human, levels, betas, grid, pl
     output, notes = run_meta_eval(
         benchmarks=benchmarks, specs=list(specs), system_set=system_set,
         human=human, levels=list(dict.fromkeys(levels)) or ["corpus"], betas=list(betas),
-        grid=grid or (DEFAULT_GRID if plot else None), plot=plot, seeda_corpus=seeda_corpus,
+        grid=grid if grid is not None else (DEFAULT_GRID if plot is not None else None),
+        plot=plot, seeda_corpus=seeda_corpus,
         data_dir=data_dir, fmt=fmt, split=split, bootstrap=bootstrap, seed=seed,
         compare=compare, sentence_level=sentence_level, ties=ties, window=window,
         window_plot=window_plot, cv_folds=cv_folds, cv_grid=cv_grid,
