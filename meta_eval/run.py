@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from gecmetrics.errors import ConfigError, PartialOutputError
 from gecmetrics.formatting import to_json
@@ -104,8 +105,9 @@ def run_meta_eval(benchmarks: Sequence[str], specs: Sequence[str], system_set: s
         selections.append(Selection.make(bench, system_set, human))
         if window is not None:  # the data is read, nothing scored yet
             check_window(window, len(selections[-1].systems),
-                         f"{name} ({selections[-1].system_set})")
+                         f"{name}")
     names = [sel.benchmark.name for sel in selections]
+    plots: list[tuple[Any, ...]]  # (draw, data, path, what): saved once the output is ready
 
     if sentence_level:
         rows = [row for sel in selections
@@ -167,7 +169,7 @@ def run_meta_eval(benchmarks: Sequence[str], specs: Sequence[str], system_set: s
     return _save_plots(out, notes, plots), notes
 
 
-def _save_plots(output: str, notes: list[str], plots: Sequence[tuple]) -> str:
+def _save_plots(output: str, notes: list[str], plots: Sequence[tuple[Any, ...]]) -> str:
     """Draw the figures once the output is ready; if saving fails anyway (the disk
     filled up, the folder vanished), the error carries the output, so the CLI still
     prints the results (minutes of work) before the one-line error."""

@@ -132,16 +132,16 @@ def test_grid_limits():
     (["--bootstrap", "10000000"], ["--bootstrap", "1000000"]),
     (["--bootstrap", "--seed", "-1"], ["--seed", "4294967295"]),
     (["--bootstrap", "--seed", str(2**32)], ["--seed", "4294967295"]),
-    (["--seed", "5"], ["--seed", "--bootstrap"]),
-    (["--window", "0"], ["--window", "from 2"]),
-    (["--window", "1"], ["--window", "from 2"]),
-    (["--window", "-2"], ["--window", "from 2"]),
-    (["--window-plot", "w.png"], ["--window-plot", "--window"]),
-    (["--cv-grid", "0:1:0.1"], ["--cv-grid", "--cv-beta"]),
-    (["--ties", "neutral"], ["--ties", "--sentence-level"]),
+    (["--seed", "5"], ["--seed needs --bootstrap"]),
+    (["--window", "0"], ["--window must be between 2"]),
+    (["--window", "1"], ["--window must be between 2"]),
+    (["--window", "-2"], ["--window must be between 2"]),
+    (["--window-plot", "w.png"], ["--window-plot needs --window"]),
+    (["--cv-grid", "0:1:0.1"], ["--cv-grid needs --cv-beta"]),
+    (["--ties", "neutral"], ["--ties needs --sentence-level"]),
     (["--split", "dev"], ["--split", "GMEG"]),
     (["--seeda-corpus", "all"], ["--seeda-corpus", "seeda-s"]),
-    (["--human", "rating"], ["--human rating", "conll14"]),
+    (["--human", "rating"], ["conll14 has no human scores 'rating'"]),
     (["--sentence-level", "--level", "mean"], ["--level", "--sentence-level"]),
     (["--plot", "missing/sweep.png"], ["--plot", "does not exist"]),
     (["--plot", "/proc/sweep.png"], ["--plot", "cannot write"]),
@@ -171,7 +171,7 @@ def test_split_note_when_some_benchmarks_ignore_it(tmp_path):
 def test_window_larger_than_the_systems(shared_data, tmp_path):
     proc = run("meta-eval", "seeda-s", "-m", "green", "--window", "1000", "--data-dir",
                str(shared_data))
-    assert_one_error(proc, "--window", "12 systems of seeda-s")
+    assert_one_error(proc, "--window must be between 2", "(12 in seeda-s); got 1000")
 
 
 def test_plot_failure_after_the_work_still_prints_results(shared_data, tmp_path,

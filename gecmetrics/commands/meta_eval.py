@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import click
 
 from ..cli import explicit, friendly_errors
@@ -29,8 +32,9 @@ class MetaEvalCommand(click.Command):
         from ..errors import ConfigError
         from ..validate import check_folds, check_resamples, check_window, parse_beta_grid
 
-        checks = {"--bootstrap": check_resamples, "--window": check_window,
-                  "--cv-beta": check_folds, "--sweep-beta": parse_beta_grid}
+        checks: dict[str, Callable[..., Any]] = {
+            "--bootstrap": check_resamples, "--window": check_window,
+            "--cv-beta": check_folds, "--sweep-beta": parse_beta_grid}
         pairs = [(a, b) for a, b in zip(args, args[1:], strict=False)]
         pairs += [(a.partition("=")[0], a.partition("=")[2]) for a in args if "=" in a]
         for option, value in pairs:
@@ -71,9 +75,9 @@ def check_explicit_options(ctx: click.Context, benchmarks: list[str], notes: lis
     if p["human"] is not None:
         wrong = [b for b in benchmarks if b not in HUMAN_OF[p["human"]]]
         if wrong:
-            raise ConfigError(f"--human {p['human']} is not available for "
-                                   f"{', '.join(wrong)} (GMEG has only 'rating'; conll14 and "
-                                   "SEEDA have 'ew' and 'ts')")
+            kinds = [k for k, names in HUMAN_OF.items() if wrong[0] in names]
+            raise ConfigError(f"--human: benchmark {wrong[0]} has no human scores "
+                              f"{p['human']!r}; choose one of: {', '.join(kinds)}")
 
 
 @click.command(cls=MetaEvalCommand)
@@ -113,10 +117,11 @@ def check_explicit_options(ctx: click.Context, benchmarks: list[str], notes: lis
 @click.option("--bootstrap", type=int, is_flag=False, flag_value=DEFAULT_RESAMPLES,
               default=None, metavar="N",
               help="Add 95% bootstrap confidence intervals of r, rho and tau: N resamples of "
-                   f"the test sentences (alone: {DEFAULT_RESAMPLES}); also the resamples of "
-                   "--compare.")
+                   f"the test sentences (alone: {DEFAULT_RESAMPLES}; 100 to 1000000); also the "
+                   "resamples of --compare.")
 @click.option("--seed", type=int, default=None, metavar="S",
-              help="Seed of the bootstrap resamples and CV folds (recorded). [default: 12345]")
+              help="Seed of the bootstrap resamples and CV folds, 0 to 2**32-1 (recorded). "
+                   "[default: 12345]")
 @click.option("--compare", is_flag=True,
               help="With two or more -m: for every pair of metrics, Williams' test and a "
                    "paired bootstrap test of the difference of their Pearson r.")
@@ -135,7 +140,7 @@ def check_explicit_options(ctx: click.Context, benchmarks: list[str], notes: lis
 @click.option("--cv-beta", "cv_folds", type=int, is_flag=False, flag_value=10, default=None,
               metavar="K",
               help="Cross-validated beta*: optimum of r on each of K training parts (alone: "
-                   "10), beta* = their mean, with r and rho at beta*.")
+                   "10; 2 to 100), beta* = their mean, with r and rho at beta*.")
 @click.option("--cv-grid", default=None, metavar="START:STOP:STEP",
               help="--cv-beta: the beta grid. [default: 0:5:0.01]")
 @click.option("--data-dir", type=click.Path(file_okay=False), metavar="DIR",
