@@ -232,7 +232,18 @@ def test_signal_exit_codes(shared_data, sig, code, word):
     proc = subprocess.Popen([SCRIPT, "meta-eval", "seeda-s", "-m", "green", "--bootstrap",
                              "1000000", "--data-dir", str(shared_data)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4)  # well into the work
+    # Wait until run() has installed its SIGTERM handler (bit 15 of SigCgt, Linux), so
+    # the signal lands in the work and not in the interpreter's start-up, then a bit more.
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        status = Path(f"/proc/{proc.pid}/status").read_text()
+        caught = int(next(line for line in status.splitlines()
+                          if line.startswith("SigCgt:")).split()[1], 16)
+        if caught >> (signal.SIGTERM - 1) & 1:
+            break
+        time.sleep(0.05)
+    time.sleep(2)
+    assert proc.poll() is None  # still working: a million resamples take minutes
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == code, err
