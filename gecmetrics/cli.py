@@ -6,6 +6,7 @@ commands that use them, so ``gecmetrics --help`` starts fast.
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -13,23 +14,62 @@ from typing import Any
 
 import click
 
-from .errors import GecMetricsError
+from .errors import GecMetricsError, PartialOutputError
+
+
+class Stopped(BaseException):
+    """Ctrl-C or SIGTERM: stop with the shell's exit code (128 + signal), no traceback.
+
+    A BaseException, so neither ``except Exception`` in the work nor click's own
+    KeyboardInterrupt handling (which prints a blank line and exits 1) sees it.
+    """
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+INTERRUPTED = Stopped(130, "interrupted (Ctrl-C)")
+TERMINATED = Stopped(143, "terminated (SIGTERM)")
 
 
 def friendly_errors(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn user errors into one line on stderr and exit code 2 (no traceback)."""
+    """Turn user errors into one line on stderr and exit code 2 (no traceback).
+
+    A :class:`PartialOutputError` (results computed, a figure failed) prints the
+    results first, then the error.
+    """
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
+        except PartialOutputError as err:
+            click.echo(err.output)
+            for note in err.notes:
+                click.echo(note, err=True)
+            click.echo(f"error: {err}", err=True)
+            sys.exit(2)
         except GecMetricsError as err:
             click.echo(f"error: {err}", err=True)
             sys.exit(2)
         except BrokenPipeError:  # e.g. `gecmetrics score ... | head`
             sys.exit(0)
+        except KeyboardInterrupt:
+            raise INTERRUPTED from None
 
     return wrapper
+
+
+def explicit(ctx: click.Context) -> set[str]:
+    """Parameters given on the command line (or by environment), not left at their
+    default: an option given explicitly that applies to nothing is an error, while
+    its default, shown in --help, is not."""
+    from click.core import ParameterSource
+
+    given = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    return {name for name in ctx.params if ctx.get_parameter_source(name) in given}
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -63,11 +103,34 @@ main.add_command(meta_eval, "meta-eval")
 main.add_command(download_cmd, "download")
 
 
+def _terminate(signum: int, frame: Any) -> None:
+    raise TERMINATED
+
+
+def _stop(stop: Stopped) -> None:
+    """Exit for a signal; output already printed stays (it was complete when printed)."""
+    # Further signals while exiting would print a traceback from the handler.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        click.echo(f"error: {stop.message}", err=True)
+    except OSError:  # stderr closed
+        pass
+    sys.exit(stop.code)
+
+
 def run() -> None:
     """Console entry point: click usage errors become one line and exit code 2."""
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         main.main(standalone_mode=False)
-    except click.exceptions.Abort:
+    except Stopped as stop:
+        _stop(stop)
+    except KeyboardInterrupt:
+        _stop(INTERRUPTED)
+    except click.exceptions.Abort as err:
+        if isinstance(err.__cause__, KeyboardInterrupt):  # Ctrl-C while click was parsing
+            _stop(INTERRUPTED)
         click.echo("aborted", err=True)
         sys.exit(1)
     except click.exceptions.NoArgsIsHelpError as err:

@@ -17,3 +17,16 @@ class InputError(GecMetricsError):
 
 class ConfigError(GecMetricsError):
     """An unknown metric, option or an invalid parameter value."""
+
+
+class PartialOutputError(GecMetricsError):
+    """The results were computed but a side output (a figure, a file) failed.
+
+    Carries the results (``output``) and the notes for stderr, so the CLI prints
+    them before the one-line error instead of losing minutes of work.
+    """
+
+    def __init__(self, message: str, output: str, notes: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.output = output
+        self.notes = list(notes or [])

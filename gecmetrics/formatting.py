@@ -1,12 +1,15 @@
 """Output formats shared by every command: table, TSV, JSON, Markdown, LaTeX, CSV.
 
 Scores are 0-1 floats in the API and in JSON; tables show percent rounded
-half up (58.325 -> 58.33) to a chosen number of digits.
+half up (58.325 -> 58.33) to a chosen number of digits. An undefined value
+(NaN, e.g. the correlation of constant scores) is ``-`` in tables and ``null``
+in JSON; JSON never holds NaN or Infinity, which are not JSON.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -16,20 +19,16 @@ FORMATS = ("table", "tsv", "json", "markdown", "latex", "csv")
 
 def percent(value: float | None, digits: int = 2) -> str:
     """``value`` (0-1) as percent, rounded half up on its shortest decimal form."""
-    if value is None:
+    if value is None or not math.isfinite(value):
         return "-"
-    if value != value:  # NaN
-        return "nan"
     quantum = Decimal(1).scaleb(-digits)
     return str((Decimal(repr(float(value))) * 100).quantize(quantum, rounding=ROUND_HALF_UP))
 
 
 def fixed(value: float | None, digits: int = 3) -> str:
     """A plain number rounded half up (for correlations)."""
-    if value is None:
+    if value is None or not math.isfinite(value):
         return "-"
-    if value != value:
-        return "nan"
     quantum = Decimal(1).scaleb(-digits)
     return str(Decimal(repr(float(value))).quantize(quantum, rounding=ROUND_HALF_UP))
 
@@ -56,12 +55,52 @@ def render(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str,
                     disable_numparse=True)
 
 
-_JSON = json.JSONEncoder(ensure_ascii=False)  # one encoder for all objects (sweeps print many)
+# One strict encoder for all objects (sweeps print many): allow_nan=False makes a NaN
+# that escaped json_safe an error instead of the invalid token NaN in the output.
+_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 
 
-def to_json(objects: Sequence[dict[str, Any]]) -> str:
-    """A JSON array with one object a line: readable, and fast (C encoder, no indent)."""
+def finite_or_none(value: Any) -> Any:
+    """``value``, or None if it is a non-finite float (NaN, +-inf): JSON has no such numbers."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def json_safe(value: Any, replaced: list[int] | None = None) -> Any:
+    """``value`` with every non-finite float, at any depth, replaced by None.
+
+    ``replaced`` (a one-element list), if given, is incremented per replacement.
+    """
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return value
+        if replaced is not None:
+            replaced[0] += 1
+        return None
+    if isinstance(value, dict):
+        return {k: json_safe(v, replaced) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v, replaced) for v in value]
+    return value
+
+
+def to_json(objects: Sequence[dict[str, Any]], notes: list[str] | None = None) -> str:
+    """A JSON array with one object a line: readable, and fast (C encoder, no indent).
+
+    Non-finite floats become null; with ``notes`` a line saying how many is added
+    there (for stderr: the top level is an array, with no room for a note).
+    """
     if not objects:
         return "[]"
-    body = ",\n".join(map(_JSON.encode, objects))
-    return "[\n" + body + "\n]"
+    replaced = [0]
+    lines = []
+    for obj in objects:
+        try:
+            lines.append(_JSON.encode(obj))
+        except ValueError:  # a NaN or Infinity somewhere: the rare slow path
+            lines.append(_JSON.encode(json_safe(obj, replaced)))
+    if replaced[0] and notes is not None:
+        notes.append(f"note: {replaced[0]} undefined value(s) (NaN or infinite) written as "
+                     "null in the JSON")
+    return "[\n" + ",\n".join(lines) + "\n]"

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import math
 import typing
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
@@ -27,6 +26,7 @@ import numpy as np
 
 from .corpus import Corpus
 from .errors import ConfigError
+from .validate import check_beta  # noqa: F401 (re-exported: metrics import it from here)
 
 LEVELS = ("corpus", "sentence", "mean")
 
@@ -241,16 +241,6 @@ class Metric(ABC):
     def _result(self, name: str, beta: float | None, level: str, sc: Score) -> SystemResult:
         return SystemResult(self.display_name, self.spec, name, beta, level, sc.score,
                             sc.precision, sc.recall, details=sc.details)
-
-
-def check_beta(beta: Any) -> float:
-    try:
-        value = float(beta)
-    except (TypeError, ValueError):
-        raise ConfigError(f"beta must be a number (got {beta!r})") from None
-    if math.isnan(value) or value < 0 or math.isinf(value):
-        raise ConfigError(f"beta must be a finite number >= 0 (got {beta!r})")
-    return value
 
 
 def make_config(config_cls: type[MetricConfig], options: Mapping[str, Any], metric: str):

@@ -104,7 +104,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
             raise ConfigError(
                 f"bad option {part!r} in metric spec {spec!r}; write key=value, e.g. n=6"
             )
-        options[key.strip()] = value.strip()
+        key = key.strip()
+        if key in options:  # silently keeping one of two values would hide a typo
+            raise ConfigError(f"option {key!r} is given twice in metric spec {spec!r}; "
+                              "give each option once")
+        options[key] = value.strip()
     return name, options
 
 

@@ -14,6 +14,7 @@ from .formatting import percent, render, to_json
 from .metric import Metric, SystemResult
 from .readers import read_lines
 from .registry import metric_from_spec
+from .validate import beta_options_apply
 
 
 def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str],
@@ -69,12 +70,16 @@ def score_corpus(corpus: Corpus, metrics: Sequence[Metric], level: str = "corpus
 
 def score_files(specs: Sequence[str], source: str, references: Sequence[str],
                 hypotheses: Sequence[str], betas: Sequence[float], level: str, fmt: str,
-                digits: int, verbose: bool = False, m2: str | None = None) -> str:
+                digits: int, verbose: bool = False, m2: str | None = None,
+                notes: list[str] | None = None) -> str:
+    """The formatted results; ``notes`` (if given) receives lines meant for stderr."""
+    notes = [] if notes is None else notes
     metrics = [metric_from_spec(spec) for spec in specs]  # bad specs fail before reading
+    beta_options_apply(metrics, notes, **{"-b/--beta": bool(betas)})
     corpus = load_corpus(source, references, hypotheses, m2)
     results = score_corpus(corpus, metrics, level, betas)
     if fmt == "json":
-        return to_json([r.to_json() for r in results])
+        return to_json([r.to_json() for r in results], notes)
     text = format_results(results, fmt, digits)
     if verbose and level == "corpus":
         text += "\n\n" + format_breakdowns(results, fmt, digits)

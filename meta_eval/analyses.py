@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.formatting import finite_or_none
 from gecmetrics.metric import Metric
 
 from .cv_beta import DEFAULT_FOLDS, cv_beta
@@ -47,10 +48,7 @@ __all__ = ["DEFAULT_FOLDS", "DEFAULT_RESAMPLES", "DEFAULT_SEED", "DEFAULT_WINDOW
            "score_function", "sentence_level", "windows"]
 
 
-def _num(value: Any) -> Any:
-    if isinstance(value, float) and value != value:
-        return None
-    return value
+_num = finite_or_none  # NaN (an undefined correlation) -> null in JSON
 
 
 def _pair(values: Sequence[float]) -> list[float | None]:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.formatting import finite_or_none
 from gecmetrics.metric import Metric, check_beta
 
 from .benchmarks import Benchmark
@@ -84,7 +85,7 @@ class MetaResult:
 
 
 def _num(value: float) -> float | None:
-    return None if value != value else float(value)  # NaN -> null in JSON
+    return finite_or_none(float(value))  # NaN -> null in JSON
 
 
 def metric_betas(metric: Metric, betas: Sequence[float] | None) -> list[float | None]:

@@ -116,8 +116,8 @@ def sweep_table(sweeps: Sequence[Sweep], benchmarks: Sequence[str], fmt: str) ->
     return render(headers, cells, fmt, align)
 
 
-def results_json(results: Sequence[MetaResult]) -> str:
-    return to_json([r.to_json() for r in results])
+def results_json(results: Sequence[MetaResult], notes: list[str] | None = None) -> str:
+    return to_json([r.to_json() for r in results], notes)
 
 
 def _b(value: float | None) -> str:

@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from gecmetrics.errors import ConfigError
+from gecmetrics.errors import ConfigError, PartialOutputError
 from gecmetrics.formatting import to_json
-from gecmetrics.metric import Metric, check_beta
+from gecmetrics.metric import Metric
 from gecmetrics.registry import metric_from_spec
+from gecmetrics.validate import (
+    beta_options_apply,
+    check_beta,
+    check_folds,
+    check_plot_file,
+    check_resamples,
+    check_seed,
+    check_window,
+    needs,
+)
 
 from .benchmarks import load_benchmark
 from .evaluate import MetaResult, Selection, meta_evaluate
@@ -57,45 +68,64 @@ def run_meta_eval(benchmarks: Sequence[str], specs: Sequence[str], system_set: s
     if not metrics:
         raise ConfigError("no metric given; add -m SPEC (e.g. -m green) and/or "
                           "--scores NAME=PATH")
-    beta_values = [check_beta(b) for b in betas]
-    if beta_values and grid:
+    beta_values = [check_beta(b, "-b/--beta") for b in betas]
+    if beta_values and grid is not None:
         raise ConfigError("give either -b/--beta or --sweep-beta/--plot, not both")
+    notes: list[str] = []
+    beta_options_apply(metrics, notes, **{"-b/--beta": bool(beta_values),
+                                          "--sweep-beta/--plot": grid is not None,
+                                          "--cv-beta": cv_folds is not None})
     extras = {"--bootstrap": bootstrap is not None, "--compare": compare,
               "--window": window is not None, "--cv-beta": cv_folds is not None}
     asked = [name for name, on in extras.items() if on]
-    if grid and asked:
+    if grid is not None and asked:
         raise ConfigError(f"{asked[0]} works at the given betas; it cannot be combined with "
                           "--sweep-beta/--plot")
-    if sentence_level and (asked or grid):
+    if sentence_level and (asked or grid is not None):
         raise ConfigError(f"--sentence-level cannot be combined with "
                           f"{(asked or ['--sweep-beta/--plot'])[0]}")
     if compare and len(metrics) < 2:
         raise ConfigError("--compare needs at least two metrics (-m A -m B)")
-    if bootstrap is not None and bootstrap < 1:
-        raise ConfigError(f"--bootstrap needs at least 1 resample (got {bootstrap})")
-    if window_plot and window is None:
-        raise ConfigError("--window-plot needs --window W")
+    if bootstrap is not None:
+        check_resamples(bootstrap)
+    if window is not None:
+        check_window(window)
+    if cv_folds is not None:
+        check_folds(cv_folds)
+    if window_plot is not None:
+        needs("--window-plot", "--window W", window is not None)
+    if cv_grid is not None:
+        needs("--cv-grid", "--cv-beta K", cv_folds is not None)
+    if seed is not None:
+        needs("--seed", "--bootstrap, --compare or --cv-beta (the analyses that draw at random)",
+              bootstrap is not None or compare or cv_folds is not None)
+        check_seed(seed)
     seed = DEFAULT_SEED if seed is None else seed
-    betas_grid = parse_grid(grid) if grid else None
-    cv_betas = parse_grid(cv_grid or DEFAULT_GRID) if cv_folds is not None else None
-    for path in (plot, window_plot):
-        if path:
-            from .plot import check_plot_path
-
-            check_plot_path(path)  # fail before the work, not after
+    betas_grid = parse_grid(grid) if grid is not None else None
+    if cv_grid is None:
+        cv_grid = DEFAULT_GRID
+    cv_betas = parse_grid(cv_grid, "--cv-grid") if cv_folds is not None else None
+    if plot is not None:
+        check_plot_file(plot, "--plot")  # fail before the work, not after
+    if window_plot is not None:
+        check_plot_file(window_plot, "--window-plot")
     selections = []
     for name in benchmarks:
         bench = load_benchmark(name, data_dir, seeda_corpus=seeda_corpus, split=split)
         selections.append(Selection.make(bench, system_set, human))
+        if window is not None:  # the data is read, nothing scored yet
+            check_window(window, len(selections[-1].systems),
+                         f"{name}")
     names = [sel.benchmark.name for sel in selections]
-    notes = check_score_metrics(metrics, selections, levels, bootstrap=bootstrap is not None,
-                                compare=compare, sentence_level=sentence_level)
+    notes += check_score_metrics(metrics, selections, levels, bootstrap=bootstrap is not None,
+                                 compare=compare, sentence_level=sentence_level)
+    plots: list[tuple[Any, ...]]  # (draw, data, path, what): saved once the output is ready
 
     if sentence_level:
         rows = [row for sel in selections
                 for row in pairwise_sentence_level(sel, metrics, beta_values or None, ties)]
         if fmt == "json":
-            return to_json(rows), notes
+            return to_json(rows, notes), notes
         return _with_head(sentence_preamble(rows, fmt), sentence_table(rows, names, fmt),
                           fmt, notes), notes
 
@@ -114,15 +144,16 @@ def run_meta_eval(benchmarks: Sequence[str], specs: Sequence[str], system_set: s
                 compared += compare_metrics(sel, metrics, beta_values or None, levels,
                                             bootstrap or DEFAULT_RESAMPLES, seed, cache)
         windowed = windows(results, selections, metrics, window) if window is not None else []
-        if window_plot:
-            notes.append(f"window plot written to {_plot_windows(windowed, window_plot)}")
+        plots = ([(_plot_windows, windowed, window_plot, "window plot")]
+                 if window_plot is not None else [])
         if fmt == "json":
-            return to_json([r.to_json() for r in results] + compared + windowed), notes
+            out = to_json([r.to_json() for r in results] + compared + windowed, notes)
+            return _save_plots(out, notes, plots), notes
         table = results_table(results, names, fmt)
         sections = []
         if cv_folds is not None:
             sections.append((f"Cross-validated β* ({cv_folds} folds of test sentences, seed "
-                             f"{seed}, grid {cv_grid or DEFAULT_GRID}, optimum of r on each "
+                             f"{seed}, grid {cv_grid}, optimum of r on each "
                              "training part; β* = their mean)", cv_table(results, fmt)))
         if compared:
             sections.append((f"Metric pairs: Williams' test on r and paired bootstrap "
@@ -134,19 +165,34 @@ def run_meta_eval(benchmarks: Sequence[str], specs: Sequence[str], system_set: s
         extra = f", 95% bootstrap intervals ({bootstrap} resamples, seed {seed})" \
             if bootstrap is not None else ""
         out = _with_preamble(selections, table, fmt, notes, extra)
-        return _append_sections(out, sections, fmt), notes
+        return _save_plots(_append_sections(out, sections, fmt), notes, plots), notes
     # a beta sweep
     sweeps: list[Sweep] = [sweep(sel, metric, betas_grid, level)
                            for sel in selections for metric in metrics for level in levels]
-    if plot:
-        from .plot import plot_sweeps
+    from .plot import plot_sweeps
 
-        notes.append(f"plot written to {plot_sweeps(sweeps, plot)}")
+    plots = [(plot_sweeps, sweeps, plot, "plot")] if plot is not None else []
     if fmt == "json":
-        return results_json([r for s in sweeps for r in s.results()]), notes
+        out = results_json([r for s in sweeps for r in s.results()], notes)
+        return _save_plots(out, notes, plots), notes
     table = sweep_table(sweeps, names, fmt)
     grid_note = f", β grid {grid} ({len(betas_grid)} points)"
-    return _with_preamble(selections, table, fmt, notes, grid_note), notes
+    out = _with_preamble(selections, table, fmt, notes, grid_note)
+    return _save_plots(out, notes, plots), notes
+
+
+def _save_plots(output: str, notes: list[str], plots: Sequence[tuple[Any, ...]]) -> str:
+    """Draw the figures once the output is ready; if saving fails anyway (the disk
+    filled up, the folder vanished), the error carries the output, so the CLI still
+    prints the results (minutes of work) before the one-line error."""
+    for draw, data, path, what in plots:
+        try:
+            notes.append(f"{what} written to {draw(data, path)}")
+        except OSError as err:
+            raise PartialOutputError(f"{what} {path} could not be written "
+                                     f"({err.strerror or err}); the results are above",
+                                     output, notes) from None
+    return output
 
 
 def _plot_windows(rows: Sequence[dict], path: str) -> str:

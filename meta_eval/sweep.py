@@ -14,6 +14,7 @@ import numpy as np
 
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric
+from gecmetrics.validate import parse_beta_grid
 
 from .correlation import correlation_curves, kendall_rows
 from .evaluate import MetaResult, Selection, corpus_label, system_scores
@@ -21,20 +22,10 @@ from .evaluate import MetaResult, Selection, corpus_label, system_scores
 DEFAULT_GRID = "0:5:0.01"
 
 
-def parse_grid(text: str) -> np.ndarray:
-    """``START:STOP:STEP`` (STOP included) as an array of betas rounded to the step."""
-    try:
-        start, stop, step = (float(part) for part in text.split(":"))
-    except ValueError:
-        raise ConfigError(f"--sweep-beta must be START:STOP:STEP, e.g. 0:5:0.01 (got {text!r})")\
-            from None
-    if step <= 0 or start < 0 or stop < start:
-        raise ConfigError(f"--sweep-beta needs 0 <= START <= STOP and STEP > 0 (got {text!r})")
-    count = int(np.floor((stop - start) / step + 1e-9)) + 1
-    if count > 100_000:
-        raise ConfigError(f"--sweep-beta {text} has {count} points; use at most 100000")
-    decimals = max(0, -int(np.floor(np.log10(step))) + 2)
-    return np.round(start + step * np.arange(count), decimals)
+def parse_grid(text: str, option: str = "--sweep-beta") -> np.ndarray:
+    """``START:STOP:STEP`` (STOP included) as an array of betas rounded to the step
+    (checked by :func:`gecmetrics.validate.parse_beta_grid`)."""
+    return parse_beta_grid(text, option)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ order of their names.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,8 +28,7 @@ class WindowResult:
     spearman: float
 
     def to_json(self) -> dict[str, Any]:
-        def clean(x: float) -> float | None:
-            return None if math.isnan(x) else x
+        from gecmetrics.formatting import finite_or_none as clean
 
         return {
             "window_start": self.window_start,

@@ -23,7 +23,7 @@ FILES = ["-s", str(EXAMPLE / "source.txt"), "-r", str(EXAMPLE / "ref0.txt"),
 def run(*args: str) -> list[dict]:
     result = CliRunner().invoke(main, ["score", *args, *FILES, "--format", "json"])
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+    return json.loads(result.stdout)  # notes (e.g. -b ignored by gleu) go to stderr
 
 
 def example_corpus() -> Corpus:

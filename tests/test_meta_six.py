@@ -130,7 +130,7 @@ def test_gmeg_dev_split_and_yahoo_and_missing_files(tmp_path):
 
 def test_bootstrap_interval_equals_rescoring_the_resampled_corpora():
     """Gathering cached statistics == rescoring a corpus made of the resampled sentences."""
-    n_boot, seed = 5, 3
+    n_boot, seed = 100, 3  # the CLI minimum
     res = run("gmeg-fce", "-m", "green", "--bootstrap", str(n_boot), "--seed", str(seed),
               "--format", "json")
     row = rows_of(res)[0]
@@ -164,8 +164,8 @@ def test_bootstrap_default_is_1000_reproducible_and_shown_in_the_table():
         low, high = first[key]
         assert len(first[key]) == 2 and low <= high
     assert first["pearson_ci"][0] <= first["pearson"] <= first["pearson_ci"][1]
-    table = run("conll14", "-m", "green", "--bootstrap", "50")
-    assert table.exit_code == 0 and "r 95% CI" in table.output and "50 resamples" in table.output
+    table = run("conll14", "-m", "green", "--bootstrap", "100")
+    assert table.exit_code == 0 and "r 95% CI" in table.output and "100 resamples" in table.output
 
 
 # -- comparing metrics ------------------------------------------------------------------------
@@ -198,7 +198,7 @@ def test_compare_objects_and_williams_from_its_formula():
     assert first["williams_t"] == pytest.approx(t, rel=1e-9)
     assert first["williams_p"] == pytest.approx(stats.t.sf(abs(t), n - 3), rel=1e-9)
     assert 0 <= first["bootstrap_p"] <= 1
-    table = run("gmeg-wiki", "-m", "green", "-m", "chrf", "--compare", "--bootstrap", "20")
+    table = run("gmeg-wiki", "-m", "green", "-m", "chrf", "--compare", "--bootstrap", "100")
     assert "Williams p" in table.output and "bootstrap p" in table.output
 
 

@@ -22,7 +22,7 @@ def test_quickstart_output_matches(monkeypatch):
     monkeypatch.chdir(ROOT)
     result = CliRunner().invoke(main, args[1:])
     assert result.exit_code == 0, result.output
-    assert result.output.strip() == output.strip()
+    assert result.stdout.strip() == output.strip()  # notes go to stderr
 
 
 def test_readme_test_command_is_what_ci_runs():
@@ -42,4 +42,4 @@ def test_meta_eval_quickstart_output_matches(monkeypatch, shared_data):
     args = shlex.split(command.replace("\\\n", " ").replace("DIR", str(shared_data)))
     result = CliRunner().invoke(main, args[1:])
     assert result.exit_code == 0, result.output
-    assert result.output.strip() == output.strip()
+    assert result.stdout.strip() == output.strip()  # notes go to stderr

@@ -353,7 +353,7 @@ def error_cases(tmp_path: Path, files) -> list[tuple[list[str], str]]:
          "give every system one number or every system a list"),
         ([*c, "--scores", f"m={t['bad.json']}"],
          "bad.json:1: not valid JSON"),
-        ([*c, "--scores", f"m={tsv}", "--bootstrap", "10"],
+        ([*c, "--scores", f"m={tsv}", "--bootstrap", "100"],
          "--bootstrap resamples or compares sentences, but --scores m"),
         ([*c, "--scores", f"m={tsv}", "--sentence-level"], "has system scores only"),
         ([*c, "-m", "green", "--scores", f"m={tsv}", "--compare"], "has system scores only"),

@@ -16,16 +16,23 @@ from ..cli import friendly_errors
               help="For a sentence where annotator K has no line at all, write the unchanged "
                    "source instead of the lowest-numbered annotator present (the default, as "
                    "the M2 scorer sees such sentences).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write to this file instead of standard output.")
 @friendly_errors
 def m2_to_text(m2_file, want_source, annotator, strict, output) -> None:
     """Turn an M2 file into plain text: the source or one annotator's correction."""
     from ..errors import ConfigError
     from ..m2 import read_m2
+    from ..validate import check_output_file
 
     if want_source == (annotator is not None):
         raise ConfigError("give exactly one of --source or --annotator K")
+    if strict and want_source:
+        raise ConfigError("--strict changes annotator texts only, not --source; drop --strict")
+    if annotator is not None and annotator < 0:
+        raise ConfigError(f"--annotator takes a number >= 0 (got {annotator})")
+    if output:
+        check_output_file(output, "-o/--output")  # before reading the M2 file
     m2 = read_m2(m2_file)
     if want_source:
         lines = m2.sources
@@ -38,7 +45,11 @@ def m2_to_text(m2_file, want_source, annotator, strict, output) -> None:
         lines = m2.references(strict=strict)[annotator]
     text = "".join(line + "\n" for line in lines)
     if output:
-        with open(output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        try:
+            with open(output, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as err:
+            raise ConfigError(f"-o/--output {output} could not be written "
+                              f"({err.strerror or err})") from None
     else:
         click.echo(text, nl=False)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import click
 
-from ..cli import friendly_errors
+from ..cli import explicit, friendly_errors
 
 BENCHMARKS = ("conll14", "seeda-s", "seeda-e", "gmeg-fce", "gmeg-wiki", "gmeg-yahoo")
 SYSTEM_SETS = ("base", "+INPUT", "+source", "+fluency", "+REF-F_GPT-3.5", "all")
@@ -13,7 +16,71 @@ DEFAULT_RESAMPLES = 1000
 DEFAULT_GRID = "0:5:0.01"
 
 
-@click.command()
+GMEG = ("gmeg-fce", "gmeg-wiki", "gmeg-yahoo")
+SEEDA = ("seeda-s", "seeda-e")
+HUMAN_OF = {"ew": ("conll14", *SEEDA), "ts": ("conll14", *SEEDA), "rating": GMEG}
+
+
+class MetaEvalCommand(click.Command):
+    """Options with an optional value report a negative value as out of range.
+
+    click reads ``--bootstrap -5`` (and even ``--bootstrap=-5``) as the flag alone
+    followed by an unknown option ``-5``; the range check says what the option takes.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        from ..errors import ConfigError
+        from ..validate import check_folds, check_resamples, check_window, parse_beta_grid
+
+        checks: dict[str, Callable[..., Any]] = {
+            "--bootstrap": check_resamples, "--window": check_window,
+            "--cv-beta": check_folds, "--sweep-beta": parse_beta_grid}
+        pairs = [(a, b) for a, b in zip(args, args[1:], strict=False)]
+        pairs += [(a.partition("=")[0], a.partition("=")[2]) for a in args if "=" in a]
+        for option, value in pairs:
+            if (option in checks and len(value) > 1 and value[0] == "-"
+                    and (value[1].isdigit() or value[1] == ".")):
+                try:
+                    checks[option](value if option == "--sweep-beta" else _int(value, option))
+                except ConfigError as err:
+                    raise click.UsageError(str(err), ctx) from None
+        return super().parse_args(ctx, args)
+
+
+def _int(text: str, option: str) -> int:
+    from ..errors import ConfigError
+
+    try:
+        return int(text)
+    except ValueError:
+        raise ConfigError(f"{option} takes a whole number (got {text!r})") from None
+
+
+def check_explicit_options(ctx: click.Context, benchmarks: list[str], notes: list[str]) -> None:
+    """Options whose defaults are real values (so run_meta_eval cannot tell whether
+    they were asked for) must apply to something when given explicitly."""
+    from ..errors import ConfigError
+    from ..validate import applies_to, needs
+
+    given, p = explicit(ctx), ctx.params
+    if "split" in given:
+        applies_to("--split", benchmarks, GMEG, "the GMEG benchmarks", notes)
+    if "seeda_corpus" in given:
+        applies_to("--seeda-corpus", benchmarks, SEEDA, "seeda-s and seeda-e", notes)
+    if "ties" in given:
+        needs("--ties", "--sentence-level", p["sentence_level"])
+    if "levels" in given and p["sentence_level"]:
+        raise ConfigError("--level does not apply to --sentence-level (it scores "
+                               "sentences); drop --level")
+    if p["human"] is not None:
+        wrong = [b for b in benchmarks if b not in HUMAN_OF[p["human"]]]
+        if wrong:
+            kinds = [k for k, names in HUMAN_OF.items() if wrong[0] in names]
+            raise ConfigError(f"--human: benchmark {wrong[0]} has no human scores "
+                              f"{p['human']!r}; choose one of: {', '.join(kinds)}")
+
+
+@click.command(cls=MetaEvalCommand)
 @click.argument("benchmarks", nargs=-1, required=True, metavar="BENCHMARK...",
                 type=click.Choice(BENCHMARKS))
 @click.option("-m", "--metric", "specs", multiple=True, metavar="SPEC",
@@ -56,10 +123,11 @@ DEFAULT_GRID = "0:5:0.01"
 @click.option("--bootstrap", type=int, is_flag=False, flag_value=DEFAULT_RESAMPLES,
               default=None, metavar="N",
               help="Add 95% bootstrap confidence intervals of r, rho and tau: N resamples of "
-                   f"the test sentences (alone: {DEFAULT_RESAMPLES}); also the resamples of "
-                   "--compare.")
+                   f"the test sentences (alone: {DEFAULT_RESAMPLES}; 100 to 1000000); also the "
+                   "resamples of --compare.")
 @click.option("--seed", type=int, default=None, metavar="S",
-              help="Seed of the bootstrap resamples and CV folds (recorded). [default: 12345]")
+              help="Seed of the bootstrap resamples and CV folds, 0 to 2**32-1 (recorded). "
+                   "[default: 12345]")
 @click.option("--compare", is_flag=True,
               help="With two or more -m: for every pair of metrics, Williams' test and a "
                    "paired bootstrap test of the difference of their Pearson r.")
@@ -78,7 +146,7 @@ DEFAULT_GRID = "0:5:0.01"
 @click.option("--cv-beta", "cv_folds", type=int, is_flag=False, flag_value=10, default=None,
               metavar="K",
               help="Cross-validated beta*: optimum of r on each of K training parts (alone: "
-                   "10), beta* = their mean, with r and rho at beta*.")
+                   "10; 2 to 100), beta* = their mean, with r and rho at beta*.")
 @click.option("--cv-grid", default=None, metavar="START:STOP:STEP",
               help="--cv-beta: the beta grid. [default: 0:5:0.01]")
 @click.option("--data-dir", type=click.Path(file_okay=False), metavar="DIR",
@@ -87,8 +155,9 @@ DEFAULT_GRID = "0:5:0.01"
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown", "latex", "csv"]),
               default="table", show_default=True,
               help="JSON: one object per (benchmark, metric, beta, level), full precision.")
+@click.pass_context
 @friendly_errors
-def meta_eval(benchmarks, specs, system_set, human, levels, betas, grid, plot, seeda_corpus,
+def meta_eval(ctx, benchmarks, specs, system_set, human, levels, betas, grid, plot, seeda_corpus,
               split, bootstrap, seed, compare, sentence_level, ties, window, window_plot,
               cv_folds, cv_grid, data_dir, fmt, score_files) -> None:
     """Correlate metrics with human rankings (Pearson r, Spearman ρ, Kendall τ).
@@ -111,10 +180,16 @@ def meta_eval(benchmarks, specs, system_set, human, levels, betas, grid, plot, s
     from ..meta_eval.run import run_meta_eval
     from ..meta_eval.score_files import parse_scores_option
 
+    benchmarks = list(dict.fromkeys(benchmarks))
+    early: list[str] = []
+    check_explicit_options(ctx, benchmarks, early)
+    for note in early:
+        click.echo(note, err=True)
     output, notes = run_meta_eval(
-        benchmarks=list(dict.fromkeys(benchmarks)), specs=list(specs), system_set=system_set,
+        benchmarks=benchmarks, specs=list(specs), system_set=system_set,
         human=human, levels=list(dict.fromkeys(levels)) or ["corpus"], betas=list(betas),
-        grid=grid or (DEFAULT_GRID if plot else None), plot=plot, seeda_corpus=seeda_corpus,
+        grid=grid if grid is not None else (DEFAULT_GRID if plot is not None else None),
+        plot=plot, seeda_corpus=seeda_corpus,
         data_dir=data_dir, fmt=fmt, split=split, bootstrap=bootstrap, seed=seed,
         compare=compare, sentence_level=sentence_level, ties=ties, window=window,
         window_plot=window_plot, cv_folds=cv_folds, cv_grid=cv_grid,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..cli import friendly_errors
+from ..cli import explicit, friendly_errors
 
 LEVEL_HELP = (
     "corpus: one score from summed statistics; sentence: one per line; "
@@ -66,8 +66,9 @@ class GreedyCommand(click.Command):
 @click.option("-v", "--verbose", is_flag=True,
               help="Corpus level: also print, per metric and system, the per-n breakdown "
                    "(GREEN: the seven region counts, P, R, F for each n).")
+@click.pass_context
 @friendly_errors
-def score(specs, source, references, hypotheses, m2, betas, level, fmt, digits,
+def score(ctx, specs, source, references, hypotheses, m2, betas, level, fmt, digits,
           verbose) -> None:
     """Score system outputs against references with one or more metrics.
 
@@ -81,13 +82,23 @@ def score(specs, source, references, hypotheses, m2, betas, level, fmt, digits,
           -c data/example/system_a.txt data/example/system_b.txt
       gecmetrics score -m m2 -m green -s src.txt --m2 gold.m2 -c sysA.txt sysB.txt
     """
-    from ..metric import check_beta
+    from ..errors import ConfigError
     from ..scoring import score_files
+    from ..validate import check_beta
 
-    betas = [check_beta(b) for b in betas]
+    betas = [check_beta(b, "-b/--beta") for b in betas]
+    if "digits" in explicit(ctx) and fmt == "json":
+        raise ConfigError("-d/--digits sets the decimals of tables; JSON has full precision: "
+                          "drop -d or choose another --format")
+    if verbose and (fmt == "json" or level != "corpus"):
+        raise ConfigError("-v/--verbose adds per-n tables at --level corpus, not to --format "
+                          f"{fmt} --level {level}; drop -v")
+    notes: list[str] = []
     output = score_files(
         specs=list(specs), source=source, references=list(references),
         hypotheses=list(hypotheses), betas=betas, level=level, fmt=fmt,
-        digits=digits, verbose=verbose, m2=m2,
+        digits=digits, verbose=verbose, m2=m2, notes=notes,
     )
     click.echo(output)
+    for note in notes:
+        click.echo(note, err=True)
