@@ -85,14 +85,25 @@ def constant_rows(x: np.ndarray) -> np.ndarray:
 # -- rows: many metric score vectors against one human vector --------------------------
 
 
+def _centred(x: np.ndarray) -> np.ndarray:
+    """Rows of ``x`` minus their means, scaled by a power of two to a maximum below 1.
+
+    r does not depend on scale, and a power-of-two scale is exact in binary floating
+    point, so the result is bit for bit the unscaled one; it only keeps the squares
+    from overflowing for scores beyond ~1e154.
+    """
+    xc = x - x.mean(axis=-1, keepdims=True)
+    _, exponent = np.frexp(np.abs(xc).max(axis=-1, keepdims=True))
+    return np.ldexp(xc, -exponent)
+
+
 def _pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Pearson r of the rows of ``x`` (B, n) with ``y`` (n,), shapes already checked.
 
     Sums run along each row (``sum(axis=1)``, numpy's pairwise summation of one
     contiguous row), so a row's value does not depend on how many rows there are.
     """
-    xc = x - x.mean(axis=1, keepdims=True)
-    yc = y - y.mean()
+    xc, yc = _centred(x), _centred(y)
     with np.errstate(invalid="ignore", divide="ignore"):
         r = (xc * yc).sum(axis=1) / np.sqrt((xc * xc).sum(axis=1) * (yc * yc).sum())
     r = np.clip(r, -1.0, 1.0)  # |r| can exceed 1 by an ulp
