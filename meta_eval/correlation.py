@@ -43,7 +43,7 @@ CORRELATIONS = ("pearson", "spearman", "kendall")
 
 # Kendall's pairwise sign matrices hold rows x n(n-1)/2 values; rows are taken in
 # blocks of at most this many values so that memory stays bounded for many systems.
-_KENDALL_BLOCK = 1 << 22
+_KENDALL_BLOCK = 1 << 18
 
 ArrayLike = Sequence[float] | np.ndarray
 
