@@ -51,7 +51,7 @@ HAND = [
 @pytest.mark.parametrize("x, y, r, rho, tau", HAND)
 def test_hand_cases_and_scipy(x, y, r, rho, tau):
     expected = {"pearson": r, "spearman": rho, "kendall": tau}
-    whole = corr.correlate(x, y) if len(x) >= 3 else None
+    whole = corr.correlate(x, y)
     for name, value in expected.items():
         reference = SCIPY[name](x, y)[0]
         got = SINGLE[name](x, y)
