@@ -35,7 +35,8 @@ class LazyDetails(Mapping[str, Any]):
     """A breakdown computed on first access, so sweeps over many betas stay cheap."""
 
     def __init__(self, build: Any, *args: Any) -> None:
-        self._build, self._args, self._data = build, args, None
+        self._build, self._args = build, args
+        self._data: Mapping[str, Any] | None = None
 
     def _get(self) -> Mapping[str, Any]:
         if self._data is None:
@@ -198,7 +199,7 @@ class Metric(ABC):
         """Score every system of ``corpus`` at ``level`` for each beta."""
         if level not in LEVELS:
             raise ConfigError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}")
-        beta_list = self._betas(betas)
+        beta_list = self.resolve_betas(betas)
         stats = self.statistics(corpus)
         stats.precompute(beta_list)
         results = []
@@ -230,13 +231,20 @@ class Metric(ABC):
         """Convenience: build a corpus from lists and :meth:`evaluate` it."""
         return self.evaluate(Corpus.build(sources, references, hypotheses), level, betas)
 
-    def _betas(self, betas: Iterable[float] | None) -> list[float | None]:
+    def resolve_betas(self, betas: Iterable[float] | None) -> list[float | None]:
+        """The betas this metric is scored at, given the user's ``betas``.
+
+        ``[None]`` for a metric without a beta (whatever was given: a table mixing
+        metrics scores each at its own betas); otherwise the given betas, each
+        checked (:func:`check_beta`), or the metric's default when none (``None`` or
+        empty) are given. Scoring and meta-evaluation both ask this one method.
+        """
         if not self.has_beta:
             return [None]
-        if betas is None:
-            return [self.default_beta]
-        out = [check_beta(b) for b in betas]
+        out: list[float | None] = [check_beta(b) for b in betas] if betas is not None else []
         return out or [self.default_beta]
+
+    _betas = resolve_betas  # the name used before it was public
 
     def _result(self, name: str, beta: float | None, level: str, sc: Score) -> SystemResult:
         return SystemResult(self.display_name, self.spec, name, beta, level, sc.score,

@@ -32,7 +32,7 @@ from gecmetrics.formatting import finite_or_none
 from gecmetrics.metric import Metric
 
 from .cv_beta import DEFAULT_FOLDS, cv_beta
-from .evaluate import MetaResult, Selection, corpus_label, metric_betas, system_scores
+from .evaluate import MetaResult, Selection, corpus_label, system_scores
 from .pairwise import TIE_POLICIES, pairwise_agreement
 from .significance import (
     DEFAULT_RESAMPLES,
@@ -148,7 +148,7 @@ def compare_metrics(selection: Selection, metrics: Sequence[Metric],
     n = selection.benchmark.corpus.num_sentences
     out = []
     for level in levels:
-        configs = [(m, b) for m in metrics for b in metric_betas(m, betas)]
+        configs = [(m, b) for m in metrics for b in m.resolve_betas(betas)]
         for i, (ma, ba) in enumerate(configs):
             for mb, bb in configs[i + 1:]:
                 if ma.spec == mb.spec:
@@ -214,7 +214,7 @@ def sentence_level(selection: Selection, metrics: Sequence[Metric],
     out = []
     for metric in metrics:
         stats = metric.statistics(bench.corpus)
-        for beta in metric_betas(metric, betas):
+        for beta in metric.resolve_betas(betas):
             matrix = np.asarray(stats.sentence(beta), dtype=float)[:, cols]
             score = {}
             for row, name in enumerate(stats.systems):
@@ -264,6 +264,15 @@ def windows(results: Sequence[MetaResult], selections: Sequence[Selection],
 # -- cross-validated beta* -----------------------------------------------------------------
 
 
+def _score_at_beta(metric: Metric, selection: Selection, level: str
+                   ) -> Callable[[float, np.ndarray], np.ndarray]:
+    """``(beta, idx) -> scores``: the form :func:`.cv_beta.cv_beta` asks for."""
+    def score(beta: float, idx: np.ndarray) -> np.ndarray:
+        return score_function(metric, selection, float(beta), level)(idx)
+
+    return score
+
+
 def add_cv_beta(results: Sequence[MetaResult], selections: Sequence[Selection],
                 metrics: Sequence[Metric], grid: np.ndarray, k: int = DEFAULT_FOLDS,
                 seed: int = DEFAULT_SEED) -> list[MetaResult]:
@@ -285,9 +294,8 @@ def add_cv_beta(results: Sequence[MetaResult], selections: Sequence[Selection],
             else:
                 stats = metric.statistics(sel.benchmark.corpus)
                 stats.precompute(list(grid))
-                res = cv_beta(lambda b, idx, m=metric, s=sel, lv=r.level:
-                              score_function(m, s, float(b), lv)(idx),
-                              sel.human, grid, sel.benchmark.corpus.num_sentences, k, seed)
+                res = cv_beta(_score_at_beta(metric, sel, r.level), sel.human, grid,
+                              sel.benchmark.corpus.num_sentences, k, seed)
                 cache[key] = {k_: _num(v) for k_, v in res.to_json().items()}
         out.append(_with(r, cache[key]))
     return out

@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from .significance import DEFAULT_SEED, correlate
+from .correlation import correlate_one
+from .significance import DEFAULT_SEED
 
 DEFAULT_FOLDS = 10
 
@@ -72,15 +73,14 @@ def make_folds(n_sentences: int, k: int, seed: int | None = DEFAULT_SEED) -> lis
 
 
 def best_beta(
-    score: Score, human: np.ndarray, betas: Sequence[float], sentences: np.ndarray,
+    score: Score, human: np.ndarray, betas: Sequence[float] | np.ndarray, sentences: np.ndarray,
     criterion: str = "pearson",
 ) -> tuple[float, float]:
     """The beta of the grid with the highest correlation on ``sentences`` (first one on
     ties; undefined correlations never win) and that correlation."""
     best, best_r = None, -np.inf
     for beta in betas:
-        r = float(correlate(np.asarray(score(beta, sentences), dtype=float), human,
-                            criterion)[0])
+        r = correlate_one(score(beta, sentences), human, criterion)
         if not np.isnan(r) and r > best_r:
             best, best_r = float(beta), r
     if best is None:
@@ -91,7 +91,7 @@ def best_beta(
 def cv_beta(
     score: Score,
     human: np.ndarray,
-    betas: Sequence[float],
+    betas: Sequence[float] | np.ndarray,
     n_sentences: int,
     k: int = DEFAULT_FOLDS,
     seed: int | None = DEFAULT_SEED,
@@ -108,17 +108,16 @@ def cv_beta(
         train = np.setdiff1d(everything, fold, assume_unique=True)
         beta, _ = best_beta(score, human, betas, train, criterion)
         optima.append(beta)
-        held = correlate(np.asarray(score(beta, fold), dtype=float), human, criterion)[0]
-        held_out.append(float(held))
+        held_out.append(correlate_one(score(beta, fold), human, criterion))
     beta_star = float(np.mean(optima))
-    at_star = np.asarray(score(beta_star, everything), dtype=float)
+    at_star = score(beta_star, everything)
     return CVBetaResult(
         beta_star=beta_star,
         beta_star_folds=optima,
         beta_star_std=float(np.std(optima)),
-        pearson=float(correlate(at_star, human, "pearson")[0]),
-        spearman=float(correlate(at_star, human, "spearman")[0]),
-        kendall=float(correlate(at_star, human, "kendall")[0]),
+        pearson=correlate_one(at_star, human, "pearson"),
+        spearman=correlate_one(at_star, human, "spearman"),
+        kendall=correlate_one(at_star, human, "kendall"),
         held_out=held_out,
         criterion=criterion,
         k=k,

@@ -15,7 +15,7 @@ import numpy as np
 
 from gecmetrics.errors import ConfigError
 from gecmetrics.formatting import finite_or_none
-from gecmetrics.metric import Metric, check_beta
+from gecmetrics.metric import Metric
 
 from .benchmarks import Benchmark
 from .correlation import correlate
@@ -89,12 +89,8 @@ def _num(value: float) -> float | None:
 
 
 def metric_betas(metric: Metric, betas: Sequence[float] | None) -> list[float | None]:
-    """The betas to use for ``metric``: none if it has no beta, else given or default."""
-    if not metric.has_beta:
-        return [None]
-    if betas:
-        return [check_beta(b) for b in betas]
-    return [metric.default_beta]
+    """Kept for older callers: :meth:`Metric.resolve_betas` decides the betas."""
+    return metric.resolve_betas(betas)
 
 
 def system_scores(metric: Metric, selection: Selection, beta: float | None,
@@ -121,7 +117,7 @@ def meta_evaluate(selection: Selection, metrics: Sequence[Metric],
     out = []
     for metric in metrics:
         for level in levels:
-            for beta in metric_betas(metric, betas):
+            for beta in metric.resolve_betas(betas):
                 scores = system_scores(metric, selection, beta, level)
                 corr = correlate(scores, selection.human)
                 out.append(MetaResult(

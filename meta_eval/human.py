@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 
 from gecmetrics.errors import InputError
@@ -76,19 +76,37 @@ def read_judgments(path: str | os.PathLike[str], src_id_base: int = 0) -> list[R
     return items
 
 
+def rank_pairs(groups: Iterable[tuple[int, Iterable[str]]],
+               keep: Container[str] | None = None) -> list[tuple[str, str]]:
+    """The pairwise comparisons of one ranking item, as ``(better, worse)`` names.
+
+    ``groups`` are ``(rank, names)`` (1 = best). Every system is compared with every
+    system of a worse rank; systems of equal rank (several groups may share a rank,
+    and one group may name several systems) are ties and give no pair, and a name
+    is never compared with itself. ``keep`` drops systems outside it *before*
+    pairing. Order: better rank first, then the order of the groups and names, so
+    the output is deterministic. This is the one expansion of rankings into pairs:
+    Expected Wins (:func:`pairwise_wins`) and the sentence-level agreement of
+    :mod:`.pairwise` both use it.
+    """
+    by_rank: dict[int, list[str]] = defaultdict(list)
+    for rank, names in groups:
+        by_rank[int(rank)].extend(name for name in names if keep is None or name in keep)
+    ranks = sorted(by_rank)
+    return [(better, worse)
+            for i, better_rank in enumerate(ranks)
+            for worse_rank in ranks[i + 1:]
+            for better in by_rank[better_rank]
+            for worse in by_rank[worse_rank]
+            if better != worse]
+
+
 def pairwise_wins(items: Iterable[RankingItem]) -> dict[tuple[str, str], int]:
     """``wins[(a, b)]``: how many times ``a`` was ranked better than ``b``."""
     wins: dict[tuple[str, str], int] = defaultdict(int)
     for item in items:
-        by_rank: dict[int, list[str]] = defaultdict(list)
-        for rank, names in item.groups:
-            by_rank[rank].extend(names)
-        ranks = sorted(by_rank)
-        for i, better in enumerate(ranks):
-            for worse in ranks[i + 1:]:
-                for a in by_rank[better]:
-                    for b in by_rank[worse]:
-                        wins[(a, b)] += 1
+        for pair in rank_pairs(item.groups):
+            wins[pair] += 1
     return dict(wins)
 
 

@@ -33,6 +33,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from .human import rank_pairs
+
 TIE_POLICIES = ("seeda", "discordant", "neutral", "exclude")
 
 Groups = Sequence[tuple[Any, Any]]
@@ -77,21 +79,12 @@ def _normalise_item(item: Any) -> tuple[int, list[tuple[int, list[str]]]]:
 
 
 def _item_pairs(items: Iterable[Any], keep: set[str] | None) -> list[tuple[int, int, str, str]]:
-    pairs = []
+    """``(item index, sentence, better, worse)`` for every comparison of every item."""
+    pairs: list[tuple[int, int, str, str]] = []
     for index, item in enumerate(items):
         sentence, groups = _normalise_item(item)
-        by_rank: dict[int, list[str]] = {}
-        for rank, names in groups:
-            for name in names:
-                if keep is None or name in keep:
-                    by_rank.setdefault(rank, []).append(name)
-        ranks = sorted(by_rank)
-        for i, better_rank in enumerate(ranks):
-            for worse_rank in ranks[i + 1:]:
-                for better in by_rank[better_rank]:
-                    for worse in by_rank[worse_rank]:
-                        if better != worse:
-                            pairs.append((index, sentence, better, worse))
+        pairs.extend((index, sentence, better, worse)
+                     for better, worse in rank_pairs(groups, keep))
     return pairs
 
 

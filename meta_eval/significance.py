@@ -30,78 +30,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .correlation import (  # noqa: F401 (re-exported for older callers)
+    CORRELATIONS,
+    ROW_FUNCTIONS,
+    correlate_one,
+    correlation_rows,
+    kendall_rows,
+    pearson,
+    pearson_rows,
+    spearman_rows,
+)
+
 DEFAULT_SEED = 12345
 DEFAULT_RESAMPLES = 1000
-CORRELATIONS = ("pearson", "spearman", "kendall")
 
 SystemScores = Callable[[np.ndarray], np.ndarray]
 
 
-# -- correlations of many score vectors with one human vector --------------------
-
-
-def _as_rows(scores: np.ndarray) -> np.ndarray:
-    rows = np.asarray(scores, dtype=float)
-    return rows[None, :] if rows.ndim == 1 else rows
-
-
-def pearson_rows(scores: np.ndarray, human: np.ndarray) -> np.ndarray:
-    """Pearson r of every row of ``scores`` (shape (B, n) or (n,)) with ``human`` (n,).
-
-    A constant row gives NaN (its correlation is undefined).
-    """
-    x = _as_rows(scores)
-    y = np.asarray(human, dtype=float)
-    xc = x - x.mean(axis=1, keepdims=True)
-    yc = y - y.mean()
-    with np.errstate(invalid="ignore", divide="ignore"):
-        r = (xc @ yc) / np.sqrt((xc * xc).sum(axis=1) * (yc @ yc))
-    # a constant vector is centred to rounding noise, not to exact zeros: test it directly
-    r[(np.ptp(x, axis=1) == 0) | (np.ptp(y) == 0)] = np.nan
-    return np.clip(r, -1.0, 1.0)
-
-
-def _rank_rows(x: np.ndarray) -> np.ndarray:
-    from scipy.stats import rankdata
-
-    return rankdata(x, axis=1)  # average ranks for ties, like spearmanr
-
-
-def spearman_rows(scores: np.ndarray, human: np.ndarray) -> np.ndarray:
-    """Spearman rho (Pearson r of average ranks) of every row with ``human``."""
-    x = _as_rows(scores)
-    return pearson_rows(_rank_rows(x), _rank_rows(np.asarray(human, dtype=float)[None, :])[0])
-
-
-def kendall_rows(scores: np.ndarray, human: np.ndarray) -> np.ndarray:
-    """Kendall tau-b (the scipy default) of every row with ``human``.
-
-    tau-b = (concordant - discordant) / sqrt((n0 - ties_x) * (n0 - ties_y)), n0 = n(n-1)/2.
-    """
-    x = _as_rows(scores)
-    y = np.asarray(human, dtype=float)
-    i, j = np.triu_indices(y.size, k=1)
-    sx = np.sign(x[:, i] - x[:, j])
-    sy = np.sign(y[i] - y[j])
-    n0 = i.size
-    ties_x = (sx == 0).sum(axis=1)
-    ties_y = int((sy == 0).sum())
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return (sx @ sy) / np.sqrt((n0 - ties_x) * float(n0 - ties_y))
-
-
-ROW_FUNCTIONS = {"pearson": pearson_rows, "spearman": spearman_rows, "kendall": kendall_rows}
-
-
-def correlate(scores: np.ndarray, human: np.ndarray, correlation: str = "pearson") -> np.ndarray:
-    """The named correlation (pearson, spearman, kendall) of each row with ``human``."""
-    try:
-        function = ROW_FUNCTIONS[correlation]
-    except KeyError:
-        raise ValueError(
-            f"unknown correlation {correlation!r}; choose from {', '.join(CORRELATIONS)}"
-        ) from None
-    return function(scores, human)
+# The correlations themselves live in .correlation; these names stay importable from
+# here for callers written before the consolidation (``correlate`` is the rows version).
+correlate = correlation_rows
 
 
 # -- resampling -------------------------------------------------------------------
@@ -199,8 +147,8 @@ def bootstrap_ci(
             f"system_scores gave {full.shape[0]} scores for {human.shape[0]} human scores"
         )
     boot = bootstrap_system_scores(system_scores, n_sentences, n_resamples, seed)
-    values = {name: correlate(boot, human, name) for name in CORRELATIONS}
-    point = {name: float(correlate(full, human, name)[0]) for name in CORRELATIONS}
+    values = {name: correlation_rows(boot, human, name) for name in CORRELATIONS}
+    point = {name: correlate_one(full, human, name) for name in CORRELATIONS}
     return BootstrapCI(
         pearson=point["pearson"],
         spearman=point["spearman"],
@@ -267,9 +215,7 @@ def williams_sig_diff(
     h = np.asarray(human, dtype=float)
     if not a.shape == b.shape == h.shape:
         raise ValueError("both metrics and the human scores need one value per system")
-    r12 = float(pearson_rows(a, h)[0])
-    r13 = float(pearson_rows(b, h)[0])
-    r23 = float(pearson_rows(a, b)[0])
+    r12, r13, r23 = pearson(a, h), pearson(b, h), pearson(a, b)
     t, p = williams_test(r12, r13, r23, h.size, one_sided)
     return WilliamsResult(r12, r13, r23, t, h.size - 3, p, one_sided)
 
@@ -312,12 +258,13 @@ def paired_bootstrap_test(
     seed = DEFAULT_SEED if seed is None else int(seed)
     human = np.asarray(human, dtype=float)
     full = np.arange(n_sentences)
-    r_a = float(correlate(np.asarray(scores_a(full), dtype=float), human, correlation)[0])
-    r_b = float(correlate(np.asarray(scores_b(full), dtype=float), human, correlation)[0])
+    r_a = correlate_one(scores_a(full), human, correlation)
+    r_b = correlate_one(scores_b(full), human, correlation)
     delta = r_a - r_b
     boot_a = bootstrap_system_scores(scores_a, n_sentences, n_resamples, seed)
     boot_b = bootstrap_system_scores(scores_b, n_sentences, n_resamples, seed)
-    deltas = correlate(boot_a, human, correlation) - correlate(boot_b, human, correlation)
+    deltas = (correlation_rows(boot_a, human, correlation)
+              - correlation_rows(boot_b, human, correlation))
     valid = deltas[~np.isnan(deltas)]
     if delta == 0 or valid.size == 0:
         p = 1.0

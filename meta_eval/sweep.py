@@ -16,7 +16,7 @@ from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric
 from gecmetrics.validate import parse_beta_grid
 
-from .correlation import correlation_curves, kendall_rows
+from .correlation import correlation_curves
 from .evaluate import MetaResult, Selection, corpus_label, system_scores
 
 DEFAULT_GRID = "0:5:0.01"
@@ -88,4 +88,4 @@ def sweep(selection: Selection, metric: Metric, betas: Sequence[float] | np.ndar
         scores = system_scores(metric, selection, None, level)[None, :]
     curves = correlation_curves(scores, selection.human)
     return Sweep(selection, metric, level, grid, scores, curves["pearson"],
-                 curves["spearman"], kendall_rows(scores, selection.human))
+                 curves["spearman"], curves["kendall"])

@@ -53,7 +53,7 @@ def window_correlations(
     """
     import numpy as np
 
-    from .significance import pearson_rows, spearman_rows
+    from .correlation import pearson, spearman
 
     ranked = rank_by_human(human)
     if window < 2:
@@ -71,8 +71,8 @@ def window_correlations(
         out.append(WindowResult(
             window_start=start + 1,
             systems_in_window=ranked[sl],
-            pearson=float(pearson_rows(m[sl], h[sl])[0]),
-            spearman=float(spearman_rows(m[sl], h[sl])[0]),
+            pearson=pearson(m[sl], h[sl]),
+            spearman=spearman(m[sl], h[sl]),
         ))
     return out
 

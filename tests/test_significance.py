@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from gecmetrics.errors import ConfigError
 from gecmetrics.meta_eval import significance as sig
 
 
@@ -52,7 +53,7 @@ def test_kendall_tau_b_by_hand():
 
 
 def test_unknown_correlation():
-    with pytest.raises(ValueError, match="unknown correlation"):
+    with pytest.raises(ConfigError, match="unknown correlation"):
         sig.correlate(np.ones(3), np.ones(3), "cosine")
 
 
