@@ -307,9 +307,14 @@ class GleuStatistics(Statistics):
         iterations = self.config.iterations
         block = self.block_rounds or max(1, BLOCK_BYTES // (17 * max(D, len(idx))))
         # Integer counts far below 2**53: the float products and sums are exact.
-        per_sent = [self.numer[:, idx, k, :].transpose(1, 0, 2).reshape(len(idx), H * N)
-                    .astype(np.float64) for k in range(K)]
-        ref_len = [self.rlen[idx, k].astype(np.float64) for k in range(K)]
+        # Drawing reference k adds its counts minus reference 0's to reference 0's.
+        per_sent = self.numer[:, idx].transpose(1, 2, 0, 3).reshape(len(idx), K, H * N)
+        ref_len = self.rlen[idx]  # (D', K)
+        base_numer = per_sent[:, 0].sum(axis=0).astype(np.float64)
+        base_rlen = float(ref_len[:, 0].sum())
+        diff_numer = [(per_sent[:, k] - per_sent[:, 0]).astype(np.float64) for k in range(1, K)]
+        diff_rlen = [(ref_len[:, k] - ref_len[:, 0]).astype(np.float64) for k in range(1, K)]
+        whole = len(idx) == D and bool(np.all(idx == np.arange(D)))
         denom = self.denom[:, idx].sum(axis=1)  # (H, N)
         hlen = self.hlen[:, idx].sum(axis=1)  # (H,)
         cached = self._draws
@@ -326,13 +331,13 @@ class GleuStatistics(Statistics):
                 drawn_all = source.take(stop - start)
                 if keep is not None:
                     keep[start:stop] = drawn_all
-            rounds = drawn_all[:, idx]
-            numer = np.zeros((stop - start, H * N))
-            rlen = np.zeros(stop - start)
-            for k in range(K):
+            rounds = drawn_all if whole else drawn_all[:, idx]
+            numer = np.broadcast_to(base_numer, (stop - start, H * N)).copy()
+            rlen = np.full(stop - start, base_rlen)
+            for k in range(1, K):
                 drawn = (rounds == k).astype(np.float64)  # (rounds, D')
-                numer += drawn @ per_sent[k]
-                rlen += drawn @ ref_len[k]
+                numer += drawn @ diff_numer[k - 1]
+                rlen += drawn @ diff_rlen[k - 1]
             numer_i = np.rint(numer).astype(np.int64).reshape(-1, H, N)
             rlen_i = np.rint(rlen).astype(np.int64)
             return gleu_from_counts(numer_i, denom[None], rlen_i[:, None], hlen[None])[0]
