@@ -75,14 +75,17 @@ def build_baseline(rev: str, where: Path) -> str:
     return python
 
 
-def run_capped(argv: list[str], cap: int, timeout: float) -> dict:
-    """Run ``argv`` under RLIMIT_AS = cap: wall seconds, peak RSS (MB), outcome."""
+def run_capped(argv: list[str], cap: int, timeout: float, cwd: Path) -> dict:
+    """Run ``argv`` under RLIMIT_AS = cap: wall seconds, peak RSS (MB), outcome.
+
+    ``cwd`` must not be the repository root, whose ``gecmetrics/`` folder would
+    shadow the baseline's installed package."""
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
     start = time.perf_counter()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(argv, stdout=out, stderr=err, preexec_fn=limit, cwd=ROOT)
+        proc = subprocess.Popen(argv, stdout=out, stderr=err, preexec_fn=limit, cwd=cwd)
         deadline = start + timeout
         status = None
         while status is None:
@@ -140,6 +143,8 @@ def cell(res: dict | None) -> tuple[str, str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--baseline", help="git revision to compare with (omit: this code only)")
+    parser.add_argument("--baseline-python",
+                        help="a Python with the baseline gecmetrics installed (no build)")
     parser.add_argument("--cap", type=int, default=4_000_000_000, help="RLIMIT_AS per run")
     parser.add_argument("--iterations", type=int, nargs="+", default=[500, 5000, 50000, 200000])
     parser.add_argument("--seed", default="official")
@@ -150,7 +155,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         pythons = {"after": sys.executable}
-        if args.baseline:
+        if args.baseline_python:
+            pythons["before"] = args.baseline_python
+        elif args.baseline:
             pythons["before"] = build_baseline(args.baseline, tmp_path)
         cases = {f"GLEU sampling, {n:,} iterations, seed {args.seed}":
                  ["-c", GLEU_CASE, str(M2), str(subs), str(n), args.seed, ",".join(TEAMS)]
@@ -161,12 +168,13 @@ def main() -> None:
         for name, argv in cases.items():
             results = {}
             for label, python in pythons.items():
-                res = run_capped([python, *argv], args.cap, args.timeout)
+                res = run_capped([python, *argv], args.cap, args.timeout, tmp_path)
                 results[label] = res
                 print(f"{name} [{label}]: {res['outcome']}, {res['wall']:.2f} s, "
                       f"{res['peak_mb']:.0f} MB", file=sys.stderr)
             rows.append((name, results))
-    print(f"\ncap {args.cap / 1e9:.1f} GB (RLIMIT_AS); before = {args.baseline or '-'}; "
+    before = args.baseline or args.baseline_python or "-"
+    print(f"\ncap {args.cap / 1e9:.1f} GB (RLIMIT_AS); before = {before}; "
           "peak = child's max RSS\n")
     print("| case | before: time | before: peak | after: time | after: peak | "
           "time ratio | memory ratio | same scores |")
