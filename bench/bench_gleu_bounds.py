@@ -124,7 +124,8 @@ def long_line_files(where: Path) -> dict[str, list[str]]:
         src = where / f"{name.replace(' ', '_')}.src"
         hyp = where / f"{name.replace(' ', '_')}.hyp"
         src.write_text("A short line .\n" + line + "\n")
-        hyp.write_text("A short line .\n" + line.replace("word", "words", 1) + "\n")
+        first, rest = line.split(" ", 1)  # one edit, so that ERRANT has to align the pair
+        hyp.write_text("A short line .\n" + first + "s " + rest + "\n")
         cases[f"ERRANT, {name}"] = ["-c", CLI, "score", "-m", "errant", "-s", str(src),
                                     "-r", str(src), "-c", str(hyp)]
     return cases
@@ -146,7 +147,7 @@ def main() -> None:
     parser.add_argument("--baseline-python",
                         help="a Python with the baseline gecmetrics installed (no build)")
     parser.add_argument("--cap", type=int, default=4_000_000_000, help="RLIMIT_AS per run")
-    parser.add_argument("--iterations", type=int, nargs="+", default=[500, 5000, 50000, 200000])
+    parser.add_argument("--iterations", type=int, nargs="*", default=[500, 5000, 50000, 200000])
     parser.add_argument("--seed", default="official")
     parser.add_argument("--timeout", type=float, default=900.0)
     parser.add_argument("--no-errant", action="store_true")

@@ -344,7 +344,8 @@ class GleuStatistics(Statistics):
 
         low = np.full(H, np.inf)
         high = np.full(H, -np.inf)
-        moments = [0, np.zeros(H), np.zeros(H)]  # rounds, mean, sum of squared deviations
+        seen = [0]  # rounds so far
+        moments = [np.zeros(H), np.zeros(H)]  # their mean and sum of squared deviations
 
         def leaf_sum(start: int, stop: int) -> np.ndarray:
             scores = np.concatenate([scored(a, min(a + block, stop))
@@ -353,10 +354,10 @@ class GleuStatistics(Statistics):
             np.maximum(high, scores.max(axis=0), out=high)
             count, mean = scores.shape[0], scores.mean(axis=0)
             sq = ((scores - mean) ** 2).sum(axis=0)
-            n_a, mean_a, sq_a = moments
-            total = n_a + count
+            n_a, (mean_a, sq_a) = seen[0], moments
+            total = seen[0] = n_a + count
             delta = mean - mean_a
-            moments[:] = [total, mean_a + delta * (count / total),
+            moments[:] = [mean_a + delta * (count / total),
                           sq_a + sq + delta ** 2 * (n_a * count / total)]
             # numpy's own sum of this leaf, system by system as np.mean saw them.
             return np.array([np.add.reduce(np.ascontiguousarray(scores[:, h]))
@@ -370,7 +371,7 @@ class GleuStatistics(Statistics):
             out.append(Score(float(sums[h] / iterations), details={
                 "mode": "sampling", "variant": self.config.variant,
                 "iterations": iterations, "seed": self.config.seed,
-                "std": math.sqrt(float(moments[2][h]) / iterations),
+                "std": math.sqrt(float(moments[1][h]) / iterations),
                 "min": float(low[h]), "max": float(high[h])}))
         return out
 
