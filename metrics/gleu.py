@@ -21,13 +21,22 @@ GLEU. ``seed=official`` draws exactly as the original Python 2 tool.
 
 Speed: the per-(system, sentence, reference, order) numerators come from the
 intersections of :mod:`gecmetrics.ngrams` (counted once per corpus); a
-sampling round is then a gather and a sum, done for all rounds at once as a
-matrix product of integer counts (exact in float64).
+sampling round is then a gather and a sum, done for a block of rounds at once
+as a matrix product of integer counts (exact in float64).
+
+Memory: the rounds are drawn, scored and summed a block at a time (about
+:data:`BLOCK_BYTES` of draws), in the same draw order as drawing them all at
+once, so memory does not grow with ``iterations``. The mean over rounds is
+summed in exactly the order ``np.mean`` sums a whole array (numpy's pairwise
+summation, :func:`pairwise_sum`), so the score is bit-identical to averaging
+the materialised per-round scores.
 """
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -43,6 +52,17 @@ from .green import lexicographic_argmax
 VARIANTS = ("official", "paper")
 MODES = ("sampling", "max")
 OFFICIAL_SEED = "official"
+
+#: About how many bytes of draws (and of their 0/1 float matrix) one block of
+#: sampling rounds may take; the block is at least :data:`PAIRWISE_LEAF` rounds.
+BLOCK_BYTES = 8 << 20
+
+#: numpy's pairwise summation adds up to this many values in one unrolled loop
+#: (``PW_BLOCKSIZE`` in numpy's loops_utils.h); longer runs are split in two.
+PAIRWISE_LEAF = 128
+
+#: Draws of the whole run are kept for bootstrap resamples while they fit here.
+DRAWS_CACHE_BYTES = 32 << 20
 
 
 @dataclass(frozen=True)
@@ -91,26 +111,75 @@ def numerators(x: Intersections, variant: str) -> np.ndarray:
     return np.maximum(x.rc - under_delete, 0)
 
 
-def official_rounds(iterations: int, num_sentences: int, num_refs: int) -> np.ndarray:
-    """The original tool's reference draws, shape (iterations, sentences).
+def official_rounds(iterations: int, num_sentences: int, num_refs: int,
+                   start: int = 0) -> np.ndarray:
+    """The original tool's reference draws for rounds ``start`` to
+    ``start + iterations - 1``, shape (iterations, sentences).
 
     Round i seeds Python's Mersenne Twister with i * 101 and draws
     ``int(random() * K)`` per sentence: Python 2's ``randint(0, K - 1)``.
     """
     rng = random.Random()
     out = np.empty((iterations, num_sentences), dtype=np.int64)
-    for i in range(iterations):
+    for row, i in enumerate(range(start, start + iterations)):
         rng.seed(i * 101)
         draw = rng.random
-        out[i] = [int(draw() * num_refs) for _ in range(num_sentences)]
+        out[row] = [int(draw() * num_refs) for _ in range(num_sentences)]
     return out
 
 
+class RoundDraws:
+    """The reference drawn per (round, sentence), produced in order a block of
+    rounds at a time: ``take(a)`` then ``take(b)`` gives what ``take(a + b)``
+    would, for the official draws (each round seeds its own generator) and for
+    integer seeds (NumPy's ``Generator.integers`` stream does not depend on how
+    the draws are split into calls; tests/test_gleu_bounds.py checks it).
+    """
+
+    def __init__(self, seed: int | str, num_sentences: int, num_refs: int) -> None:
+        self.seed = seed
+        self.shape = (num_sentences, num_refs)
+        self.done = 0
+        self._rng = None if seed == OFFICIAL_SEED else np.random.default_rng(int(seed))
+
+    def take(self, count: int) -> np.ndarray:
+        """The next ``count`` rounds' draws, shape (count, sentences), int64."""
+        num_sentences, num_refs = self.shape
+        if self._rng is None:
+            out = official_rounds(count, num_sentences, num_refs, self.done)
+        else:
+            out = self._rng.integers(0, num_refs, size=(count, num_sentences), dtype=np.int64)
+        self.done += count
+        return out
+
+
 def draw_rounds(seed: int | str, iterations: int, num_sentences: int, num_refs: int):
-    if seed == OFFICIAL_SEED:
-        return official_rounds(iterations, num_sentences, num_refs)
-    rng = np.random.default_rng(int(seed))
-    return rng.integers(0, num_refs, size=(iterations, num_sentences), dtype=np.int64)
+    """All draws at once, shape (iterations, sentences): iterations x sentences x 8
+    bytes, for inspection of small runs; scoring streams them (:class:`RoundDraws`)."""
+    return RoundDraws(seed, num_sentences, num_refs).take(iterations)
+
+
+def pairwise_sum(n: int, leaf: int, leaf_sum: Callable[[int, int], np.ndarray]) -> np.ndarray:
+    """The sum numpy's ``np.add.reduce`` gives for a contiguous float64 array of n
+    values, without holding the n values at once.
+
+    numpy sums n > 128 values as the sum of the first n2 = n // 2 - (n // 2) % 8
+    plus the sum of the rest, recursively. This walks the same tree down to
+    leaves of at most ``max(leaf, PAIRWISE_LEAF)`` values, takes numpy's own sum
+    of each leaf, ``leaf_sum(start, stop)`` (called for the leaves in order),
+    and adds the leaves' sums up the tree: bit-identical to the one-array sum.
+    """
+    limit = max(leaf, PAIRWISE_LEAF)
+
+    def walk(start: int, size: int) -> np.ndarray:
+        if size <= limit:
+            return leaf_sum(start, start + size)
+        half = size // 2
+        half -= half % 8
+        left = walk(start, half)  # left first: leaf_sum sees the leaves in order
+        return left + walk(start + half, size - half)
+
+    return walk(0, n)
 
 
 def log_brevity_penalty(rlen: np.ndarray, hlen: np.ndarray) -> np.ndarray:
@@ -164,8 +233,11 @@ class GleuStatistics(Statistics):
             self.hlen[:, :, None],
         )
         self._choice: np.ndarray | None = None
-        self._rounds: np.ndarray | None = None
+        self._draws: np.ndarray | None = None  # all draws, while small (DRAWS_CACHE_BYTES)
         self._full: list[Score] | None = None
+        #: Sampling rounds per block; None: as many as fit in BLOCK_BYTES.
+        #: Scores do not depend on it (tests set it small to check that).
+        self.block_rounds: int | None = None
 
     # -- reference choice -----------------------------------------------------
     def choice(self) -> np.ndarray:
@@ -181,11 +253,10 @@ class GleuStatistics(Statistics):
         return self._choice
 
     def rounds(self) -> np.ndarray:
-        """sampling mode: the reference drawn per (round, sentence)."""
-        if self._rounds is None:
-            self._rounds = draw_rounds(self.config.seed, self.config.iterations,
-                                       self.numer.shape[1], self.num_refs)
-        return self._rounds
+        """sampling mode: the reference drawn per (round, sentence), all rounds at
+        once (iterations x sentences x 8 bytes); scoring does not call it."""
+        return draw_rounds(self.config.seed, self.config.iterations, self.numer.shape[1],
+                           self.num_refs)
 
     # -- scores -----------------------------------------------------------------
     def corpus(self, beta: float | None = None, sentences: np.ndarray | None = None) -> list[Score]:
@@ -223,29 +294,85 @@ class GleuStatistics(Statistics):
         return out
 
     def _corpus_sampling(self, idx: np.ndarray) -> list[Score]:
-        rounds = self.rounds()[:, idx]  # (R, D')
-        H, _, K, N = self.numer.shape
-        numer = np.zeros((rounds.shape[0], H * N))
-        rlen = np.zeros(rounds.shape[0])
-        for k in range(K):
-            drawn = (rounds == k).astype(np.float64)  # (R, D')
-            per_sent = self.numer[:, idx, k, :].transpose(1, 0, 2).reshape(len(idx), H * N)
-            # Integer counts far below 2**53: the float products and sums are exact.
-            numer += drawn @ per_sent.astype(np.float64)
-            rlen += drawn @ self.rlen[idx, k].astype(np.float64)
-        numer_i = np.rint(numer).astype(np.int64).reshape(-1, H, N)  # (R, H, N)
-        rlen_i = np.rint(rlen).astype(np.int64)  # (R,)
+        """Mean corpus GLEU over the sampling rounds, one block of rounds at a time.
+
+        Memory is a few blocks of draws, not iterations x sentences: the rounds
+        are drawn in order (:class:`RoundDraws`), each block is scored, and the
+        per-round scores are summed along numpy's pairwise tree
+        (:func:`pairwise_sum`), so the mean is bit for bit ``np.mean`` of all
+        rounds. The standard deviation combines the blocks' (Chan et al.), which
+        agrees with ``np.std`` of all rounds to rounding.
+        """
+        H, D, K, N = self.numer.shape
+        iterations = self.config.iterations
+        block = self.block_rounds or max(1, BLOCK_BYTES // (17 * max(D, len(idx))))
+        # Integer counts far below 2**53: the float products and sums are exact.
+        # Drawing reference k adds its counts minus reference 0's to reference 0's.
+        per_sent = self.numer[:, idx].transpose(1, 2, 0, 3).reshape(len(idx), K, H * N)
+        ref_len = self.rlen[idx]  # (D', K)
+        base_numer = per_sent[:, 0].sum(axis=0).astype(np.float64)
+        base_rlen = float(ref_len[:, 0].sum())
+        diff_numer = [(per_sent[:, k] - per_sent[:, 0]).astype(np.float64) for k in range(1, K)]
+        diff_rlen = [(ref_len[:, k] - ref_len[:, 0]).astype(np.float64) for k in range(1, K)]
+        whole = len(idx) == D and bool(np.all(idx == np.arange(D)))
         denom = self.denom[:, idx].sum(axis=1)  # (H, N)
         hlen = self.hlen[:, idx].sum(axis=1)  # (H,)
-        per_round, _ = gleu_from_counts(numer_i, denom[None], rlen_i[:, None], hlen[None])
+        cached = self._draws
+        source = RoundDraws(self.config.seed, D, K)
+        dtype = np.uint8 if K <= 256 else np.int64
+        keep = (np.empty((iterations, D), dtype=dtype) if cached is None
+                and iterations * D * np.dtype(dtype).itemsize <= DRAWS_CACHE_BYTES else None)
+
+        def scored(start: int, stop: int) -> np.ndarray:
+            """Corpus GLEU of rounds start..stop-1 for every system: (rounds, H)."""
+            if cached is not None:
+                drawn_all = cached[start:stop]
+            else:
+                drawn_all = source.take(stop - start)
+                if keep is not None:
+                    keep[start:stop] = drawn_all
+            rounds = drawn_all if whole else drawn_all[:, idx]
+            numer = np.broadcast_to(base_numer, (stop - start, H * N)).copy()
+            rlen = np.full(stop - start, base_rlen)
+            for k in range(1, K):
+                drawn = (rounds == k).astype(np.float64)  # (rounds, D')
+                numer += drawn @ diff_numer[k - 1]
+                rlen += drawn @ diff_rlen[k - 1]
+            numer_i = np.rint(numer).astype(np.int64).reshape(-1, H, N)
+            rlen_i = np.rint(rlen).astype(np.int64)
+            return gleu_from_counts(numer_i, denom[None], rlen_i[:, None], hlen[None])[0]
+
+        low = np.full(H, np.inf)
+        high = np.full(H, -np.inf)
+        seen = [0]  # rounds so far
+        moments = [np.zeros(H), np.zeros(H)]  # their mean and sum of squared deviations
+
+        def leaf_sum(start: int, stop: int) -> np.ndarray:
+            scores = np.concatenate([scored(a, min(a + block, stop))
+                                     for a in range(start, stop, block)])
+            np.minimum(low, scores.min(axis=0), out=low)
+            np.maximum(high, scores.max(axis=0), out=high)
+            count, mean = scores.shape[0], scores.mean(axis=0)
+            sq = ((scores - mean) ** 2).sum(axis=0)
+            n_a, (mean_a, sq_a) = seen[0], moments
+            total = seen[0] = n_a + count
+            delta = mean - mean_a
+            moments[:] = [mean_a + delta * (count / total),
+                          sq_a + sq + delta ** 2 * (n_a * count / total)]
+            # numpy's own sum of this leaf, system by system as np.mean saw them.
+            return np.array([np.add.reduce(np.ascontiguousarray(scores[:, h]))
+                             for h in range(H)])
+
+        sums = pairwise_sum(iterations, block, leaf_sum)
+        if keep is not None:
+            self._draws = keep
         out = []
-        for k in range(H):
-            scores = np.ascontiguousarray(per_round[:, k])
-            out.append(Score(float(np.mean(scores)), details={
+        for h in range(H):
+            out.append(Score(float(sums[h] / iterations), details={
                 "mode": "sampling", "variant": self.config.variant,
-                "iterations": int(scores.size), "seed": self.config.seed,
-                "std": float(np.std(scores)), "min": float(scores.min()),
-                "max": float(scores.max())}))
+                "iterations": iterations, "seed": self.config.seed,
+                "std": math.sqrt(float(moments[1][h]) / iterations),
+                "min": float(low[h]), "max": float(high[h])}))
         return out
 
     def corpus_scores(self, beta: float | None = None,
