@@ -23,9 +23,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from .edits import SpanEdit
 from .errors import InputError
 from .readers import read_lines
+from .span_edit import SpanEdit
 
 
 @dataclass(frozen=True)
