@@ -150,6 +150,7 @@ def read_m2(path: str | os.PathLike[str]) -> M2File:
     sentences: list[M2Sentence] = []
     source: str | None = None  # the S line of the open block; None between blocks
     source_line = 0
+    n_tokens = -1  # of the open block's source, counted at its first edit
     edits: list[Edit] = []
     for number, line in enumerate(lines, start=1):
         if line.startswith("S "):
@@ -157,14 +158,16 @@ def read_m2(path: str | os.PathLike[str]) -> M2File:
                 raise _error(name, number, f"'S' line right after the block of line {source_line}; "
                              "expected a blank line between blocks (one 'S' line and its "
                              "'A' lines)")
-            source, source_line, edits = line[2:], number, []
+            source, source_line, edits, n_tokens = line[2:], number, [], -1
         elif line.startswith("A "):
             if source is None:
                 where = "after a blank line" if sentences else "before any 'S' line"
                 raise _error(name, number, f"'A' line {where}, outside a block; expected it "
                              "in the block of its sentence, right after the 'S' line or "
                              "another 'A' line")
-            edits.append(_parse_edit(line, name, number, len(source.split())))
+            if n_tokens < 0:
+                n_tokens = len(source.split())  # as the M2 scorer counts tokens
+            edits.append(_parse_edit(line, name, number, n_tokens))
         elif line.strip() == "":
             if source is not None:
                 sentences.append(M2Sentence(source, tuple(edits)))
@@ -182,7 +185,7 @@ def read_m2(path: str | os.PathLike[str]) -> M2File:
 EDIT_FORMAT = "'A start end|||type|||correction|||REQUIRED|||-NONE-|||annotator'"
 # Fields 2-5 of a noop edit (0-based index: text); its offsets are -1 -1.
 NOOP_FIELDS = {1: "noop", 2: "-NONE-", 3: "REQUIRED", 4: "-NONE-"}
-_INTEGER = re.compile(r"-?[0-9]+")
+_SPAN = re.compile(r"\s*(-?[0-9]+)\s+(-?[0-9]+)\s*")
 _FIELD_NAMES = ("span", "type", "correction", "REQUIRED", "-NONE-", "annotator")
 
 
@@ -190,44 +193,42 @@ def _error(name: str, number: int, message: str) -> InputError:
     return InputError(f"{name}:{number}: {message}")
 
 
+def _bad_edit(name: str, number: int, message: str) -> InputError:
+    return _error(name, number, f"malformed edit line: {message}")
+
+
 def _parse_edit(line: str, name: str, number: int, n_tokens: int) -> Edit:
     """One ``A`` line, checked field by field against a sentence of ``n_tokens`` tokens."""
-
-    def bad(message: str) -> InputError:
-        return _error(name, number, f"malformed edit line: {message}")
-
     fields = line[2:].split("|||")
-    if len(fields) < 6:
-        raise bad(f"{len(fields)} of the 6 '|||'-separated fields (truncated?); "
-                  f"expected {EDIT_FORMAT}")
-    if len(fields) > 6:
-        raise bad(f"{len(fields)} '|||'-separated fields, not 6: the correction (field 3) "
-                  f"may not contain '|||' ('||' separates alternatives); expected {EDIT_FORMAT}")
+    if len(fields) != 6:
+        problem = (f"{len(fields)} of the 6 '|||'-separated fields (truncated?)"
+                   if len(fields) < 6 else
+                   f"{len(fields)} '|||'-separated fields, not 6: the correction (field 3) "
+                   "may not contain '|||' ('||' separates alternatives)")
+        raise _bad_edit(name, number, f"{problem}; expected {EDIT_FORMAT}")
     span, etype, correction, _, _, annotator_text = fields
-    offsets = span.split()
-    if len(offsets) != 2 or not all(_INTEGER.fullmatch(o) for o in offsets):
-        raise bad(f"field 1 (span) is {span!r}; expected two integers 'start end' "
-                  "(token offsets)")
-    start, end = int(offsets[0]), int(offsets[1])
+    offsets = _SPAN.fullmatch(span)
+    if offsets is None:
+        raise _bad_edit(name, number, f"field 1 (span) is {span!r}; expected two integers "
+                        "'start end' (token offsets)")
+    start, end = int(offsets[1]), int(offsets[2])
     annotator_id = annotator_text.strip()
     if not (annotator_id.isascii() and annotator_id.isdigit()):
-        raise bad(f"field 6 (annotator) is {annotator_text!r}; expected a non-negative "
-                  "integer id (0, 1, ...)")
-    bounds = f"0 <= start <= end <= {n_tokens}, the sentence's token count"
-    if etype == "noop" or (start, end) == (-1, -1):
+        raise _bad_edit(name, number, f"field 6 (annotator) is {annotator_text!r}; expected a "
+                        "non-negative integer id (0, 1, ...)")
+    if etype == "noop" or start == end == -1:
         wrong = [i for i, want in NOOP_FIELDS.items() if fields[i] != want]
-        if (start, end) != (-1, -1) or wrong:
-            index = 0 if (start, end) != (-1, -1) else wrong[0]
-            raise bad(f"noop edit with field {index + 1} ({_FIELD_NAMES[index]}) "
-                      f"{fields[index]!r}; a noop edit reads exactly "
-                      "'A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||annotator', and the "
-                      "offsets -1 -1 are for noop edits only")
-    elif start < 0 or end < 0:
-        raise bad(f"field 1 (span) {span!r} has a negative offset; expected {bounds} "
-                  "(-1 -1 only in a noop edit)")
-    elif end < start:
-        raise bad(f"field 1 (span) {span!r} ends before it starts; expected {bounds}")
-    elif end > n_tokens:
-        raise bad(f"field 1 (span) {span!r} goes beyond the end of the sentence; expected "
-                  f"{bounds} (is the 'S' line complete?)")
+        if not start == end == -1 or wrong:
+            i = wrong[0] if start == end == -1 else 0
+            raise _bad_edit(name, number, f"noop edit with field {i + 1} ({_FIELD_NAMES[i]}) "
+                            f"{fields[i]!r}; a noop edit reads exactly "
+                            "'A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||annotator', and "
+                            "the offsets -1 -1 are for noop edits only")
+    elif not 0 <= start <= end <= n_tokens:
+        bounds = f"0 <= start <= end <= {n_tokens}, the sentence's token count"
+        problem = ("has a negative offset" if start < 0 or end < 0 else
+                   "ends before it starts" if end < start else
+                   "goes beyond the end of the sentence (is the 'S' line complete?)")
+        raise _bad_edit(name, number, f"field 1 (span) {span!r} {problem}; expected {bounds}"
+                        + (" (-1 -1 only in a noop edit)" if start < 0 or end < 0 else ""))
     return Edit(start, end, etype, correction, int(annotator_id))
