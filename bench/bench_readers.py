@@ -74,7 +74,7 @@ def main() -> None:
     def check() -> None:
         sources = token_sets(m2.sources)
         for lines in outputs.values():
-            assert find_shift(sources, lines) is None
+            assert find_shift(m2.sources, lines, sources) is None
 
     corpus = Corpus(m2.sources, m2.references(), outputs)
     green = get_metric("green")

@@ -80,7 +80,7 @@ def _warn_shifted(sources: list[str], texts: Sequence[tuple[str, list[str]]],
     """One warning per text file that looks shifted (the first suspicious line)."""
     source_sets = token_sets(sources)
     for name, lines in texts:
-        shift = find_shift(source_sets, lines)
+        shift = find_shift(sources, lines, source_sets)
         if shift is None:
             continue
         if warn is None:

@@ -181,7 +181,7 @@ def test_no_warning_on_any_real_output(shared_data):
     names = []
     for name, src, out in real_outputs(shared_data):
         assert len(out) == len(src), name
-        assert find_shift(token_sets(src), out) is None, name
+        assert find_shift(src, out) is None, name
         names.append(name)
     # 12 CoNLL teams, 15 + 15 SEEDA, GMEG: 2 splits x 2 domains x (6 systems + 4 refs)
     assert len(names) == 12 + 30 + 40
@@ -189,22 +189,22 @@ def test_no_warning_on_any_real_output(shared_data):
 
 def test_fires_on_each_conll_team_with_a_line_dropped(conll):
     sources, _, hyps = conll
-    source_sets = token_sets(sources)
+    sets = token_sets(sources)  # shared by all outputs, as load_corpus does
     for team, out in hyps.items():
         if team in ("INPUT", "NULL"):
             continue
         dropped = out[:3] + out[4:] + [""]  # line 4 lost, an empty line added at the end
-        assert find_shift(source_sets, dropped) == Shift(line=4, offset=1), team
+        assert find_shift(sources, dropped, sets) == Shift(line=4, offset=1), team
         inserted = out[:9] + ["I think so ."] + out[9:-1]  # a line inserted before line 10
-        assert find_shift(source_sets, inserted) == Shift(line=11, offset=-1), team
-    assert find_shift(source_sets, hyps["NULL"]) is None
-    assert find_shift(source_sets, hyps["INPUT"]) is None
+        assert find_shift(sources, inserted, sets) == Shift(line=11, offset=-1), team
+    assert find_shift(sources, hyps["NULL"]) is None
+    assert find_shift(sources, hyps["INPUT"]) is None
 
 
 def test_short_and_repetitive_files_do_not_fire():
     same = ["Thank you ."] * 30
-    assert find_shift(token_sets(same), same[1:] + [""]) is None  # shifted, but identical
-    assert find_shift(token_sets(["a b", "c d", "e f"]), ["c d", "e f", ""]) is None  # too short
+    assert find_shift(same, same[1:] + [""]) is None  # shifted, but identical
+    assert find_shift(["a b", "c d", "e f"], ["c d", "e f", ""]) is None  # too short
 
 
 def test_cli_warns_once_and_still_scores(tmp_path, shared_data):
