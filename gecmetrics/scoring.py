@@ -54,7 +54,7 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     source_name = f"source file {source}" if not is_stdin(source) else "source (standard input)"
     named = [(source_name, src)]
     if gold is not None:
-        named.append((f"M2 file {display_name(m2)} (sentences)", gold.sources))
+        named.append((f"M2 file {display_name(gold.path)} (sentences)", gold.sources))
         if not references:
             refs = gold.references()
     texts = [(f"reference file {display_name(p)}", r)
