@@ -40,6 +40,11 @@ def display_name(path: str | os.PathLike[str]) -> str:
     return "standard input" if is_stdin(path) else os.fspath(path)
 
 
+def describe(path: str | os.PathLike[str], role: str) -> str:
+    """An input as messages name it: "hypothesis file x.txt" or "hypothesis from standard input"."""
+    return f"{role} from standard input" if is_stdin(path) else f"{role} file {os.fspath(path)}"
+
+
 def read_lines(path: str | os.PathLike[str], role: str = "input") -> list[str]:
     """Read a UTF-8 file (or standard input, for ``-``) into a list of lines.
 
@@ -48,7 +53,7 @@ def read_lines(path: str | os.PathLike[str], role: str = "input") -> list[str]:
     user knows which option to correct.
     """
     name = display_name(path)
-    what = f"{role} from standard input" if is_stdin(path) else f"{role} file {name}"
+    what = describe(path, role)
     data = _read_bytes(path, role)
     try:
         text = data.decode("utf-8")

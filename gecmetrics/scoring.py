@@ -14,7 +14,7 @@ from .corpus import Corpus
 from .errors import ConfigError, InputError
 from .formatting import percent, render, to_json
 from .metric import Metric, SystemResult
-from .readers import check_one_stdin, display_name, is_stdin, read_lines
+from .readers import check_one_stdin, describe, read_lines
 from .registry import metric_from_spec
 
 
@@ -51,15 +51,14 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     src = read_lines(source, "source")
     refs = [read_lines(path, "reference") for path in references]
     hyps = {path: read_lines(path, "hypothesis") for path in hypotheses}
-    source_name = f"source file {source}" if not is_stdin(source) else "source (standard input)"
+    source_name = describe(source, "source")
     named = [(source_name, src)]
     if gold is not None:
-        named.append((f"M2 file {display_name(gold.path)} (sentences)", gold.sources))
+        named.append((f"{describe(gold.path, 'M2')} (sentences)", gold.sources))
         if not references:
             refs = gold.references()
-    texts = [(f"reference file {display_name(p)}", r)
-             for p, r in zip(references, refs, strict=False)]
-    texts += [(f"hypothesis file {display_name(p)}", h) for p, h in hyps.items()]
+    texts = [(describe(p, "reference"), r) for p, r in zip(references, refs, strict=False)]
+    texts += [(describe(p, "hypothesis"), h) for p, h in hyps.items()]
     named += texts
     for name, lines in named[1:]:
         if len(lines) != len(src):
