@@ -51,28 +51,10 @@ import numpy as np
 from .corpus import Corpus
 from .errors import ConfigError, InputError
 from .metric import Metric, Score, Statistics
+from .span_edit import SpanEdit
 
 # --------------------------------------------------------------------------
-# Edits and the two halves of the interface
-
-
-@dataclass(frozen=True)
-class SpanEdit:
-    """An edit on source tokens [start, end): replace them by ``correction``.
-
-    ``corrections`` lists alternatives (gold edits may have several, the M2
-    ``||``); a hypothesis edit has exactly one. ``type`` is the error type
-    when the tool gives one (ERRANT's ``R:VERB:SVA``).
-    """
-
-    start: int
-    end: int
-    corrections: tuple[str, ...]
-    type: str = ""
-
-    @property
-    def correction(self) -> str:
-        return self.corrections[0] if self.corrections else ""
+# The two halves of the interface (SpanEdit, the edit type, is in span_edit.py)
 
 
 class EditExtractor(Protocol):

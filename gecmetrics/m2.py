@@ -16,16 +16,31 @@ reference k, the correction of the lowest-numbered annotator present; a
 sentence with no ``A`` line at all keeps its source. The published GLEU and
 GREEN figures rely on this. The strict reading (``strict=True``) uses the
 unchanged source for every absent annotator instead.
+
+Strict format. A malformed line would change scores without a sign (an edit
+beyond the sentence is dropped by the M2 scorer, a truncated line loses its
+annotator, an ``A`` line after a blank line joins the previous sentence), so
+:func:`read_m2` rejects, with the file, line number and field: an ``A`` line
+without its ``S`` line in the same block (blocks are separated by blank
+lines), an edit line without exactly six ``|||`` fields (a truncated line, or
+``|||`` inside the correction), offsets that are not integers with
+``0 <= start <= end <= tokens``, an annotator id that is not a non-negative
+integer, and a ``noop`` edit that is not exactly
+``A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||id`` (offsets -1 -1 mean
+noop). Fields 4 and 5 of other edits are not used by any scorer and are not
+checked. The "lenient" reading above is about absent annotators, a different
+matter, and stays the default.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
-from .edits import SpanEdit
 from .errors import InputError
-from .readers import read_lines
+from .readers import display_name, read_lines
+from .span_edit import SpanEdit
 
 
 @dataclass(frozen=True)
@@ -78,8 +93,10 @@ class M2Sentence:
         """{annotator: gold edits} as the official M2 scorer reads this sentence.
 
         Annotators in increasing id order; ``noop`` edits and edits outside the
-        sentence are left out (an annotator with only those has no gold
-        edit); a sentence without any ``A`` line has annotator 0 with no edit.
+        sentence (which :func:`read_m2` rejects, but a sentence made in code
+        may hold) are left out, as the official scorer does (an annotator with
+        only those has no gold edit); a sentence without any ``A`` line has
+        annotator 0 with no edit.
         """
         n = len(self.source.split())
         out: dict[int, list[SpanEdit]] = {}
@@ -122,44 +139,96 @@ class M2File:
 
 
 def read_m2(path: str | os.PathLike[str]) -> M2File:
-    """Parse an M2 file, with line-numbered errors for malformed lines."""
-    path = os.fspath(path)
+    """Parse an M2 file (``-``: standard input) strictly.
+
+    Every malformed line raises :class:`InputError` naming the file, the line
+    number, the field and what is expected (see the module docstring), so
+    that no malformed edit changes a score silently.
+    """
+    name = display_name(path)
     lines = read_lines(path, role="M2")
     sentences: list[M2Sentence] = []
-    source: str | None = None
+    source: str | None = None  # the S line of the open block; None between blocks
+    source_line = 0
+    n_tokens = -1  # of the open block's source, counted at its first edit
     edits: list[Edit] = []
     for number, line in enumerate(lines, start=1):
         if line.startswith("S "):
             if source is not None:
-                sentences.append(M2Sentence(source, tuple(edits)))
-            source, edits = line[2:], []
+                raise _error(name, number, f"'S' line right after the block of line {source_line}; "
+                             "expected a blank line between blocks (one 'S' line and its "
+                             "'A' lines)")
+            source, source_line, edits, n_tokens = line[2:], number, [], -1
         elif line.startswith("A "):
             if source is None:
-                raise InputError(f"{path}:{number}: 'A' line before any 'S' line")
-            edits.append(_parse_edit(line, path, number))
+                where = "after a blank line" if sentences else "before any 'S' line"
+                raise _error(name, number, f"'A' line {where}, outside a block; expected it "
+                             "in the block of its sentence, right after the 'S' line or "
+                             "another 'A' line")
+            if n_tokens < 0:
+                n_tokens = len(source.split())  # as the M2 scorer counts tokens
+            edits.append(_parse_edit(line, name, number, n_tokens))
         elif line.strip() == "":
-            continue
+            if source is not None:
+                sentences.append(M2Sentence(source, tuple(edits)))
+                source = None
         else:
-            raise InputError(
-                f"{path}:{number}: expected an 'S ' or 'A ' line or a blank line; "
-                "is this an M2 file?"
-            )
+            raise _error(name, number, "expected an 'S ' or 'A ' line or a blank line; is "
+                         "this an M2 file?")
     if source is not None:
         sentences.append(M2Sentence(source, tuple(edits)))
     if not sentences:
-        raise InputError(f"{path}: no 'S ' line found; is this an M2 file?")
-    return M2File(path, sentences)
+        raise InputError(f"{name}: no 'S ' line found; is this an M2 file?")
+    return M2File(os.fspath(path), sentences)
 
 
-def _parse_edit(line: str, path: str, number: int) -> Edit:
+EDIT_FORMAT = "'A start end|||type|||correction|||REQUIRED|||-NONE-|||annotator'"
+# Fields 2-5 of a noop edit (0-based index: text); its offsets are -1 -1.
+NOOP_FIELDS = {1: "noop", 2: "-NONE-", 3: "REQUIRED", 4: "-NONE-"}
+_SPAN = re.compile(r"\s*(-?[0-9]+)\s+(-?[0-9]+)\s*")
+_FIELD_NAMES = ("span", "type", "correction", "REQUIRED", "-NONE-", "annotator")
+
+
+def _error(name: str, number: int, message: str) -> InputError:
+    return InputError(f"{name}:{number}: {message}")
+
+
+def _bad_edit(name: str, number: int, message: str) -> InputError:
+    return _error(name, number, f"malformed edit line: {message}")
+
+
+def _parse_edit(line: str, name: str, number: int, n_tokens: int) -> Edit:
+    """One ``A`` line, checked field by field against a sentence of ``n_tokens`` tokens."""
     fields = line[2:].split("|||")
-    try:
-        span, etype, correction = fields[0], fields[1], fields[2]
-        start_s, end_s = span.split()
-        annotator = int(fields[-1]) if len(fields) >= 6 else 0
-        return Edit(int(start_s), int(end_s), etype, correction, annotator)
-    except (IndexError, ValueError):
-        raise InputError(
-            f"{path}:{number}: malformed edit line; expected "
-            "'A start end|||type|||correction|||REQUIRED|||-NONE-|||annotator'"
-        ) from None
+    if len(fields) != 6:
+        problem = (f"{len(fields)} of the 6 '|||'-separated fields (truncated?)"
+                   if len(fields) < 6 else
+                   f"{len(fields)} '|||'-separated fields, not 6: the correction (field 3) "
+                   "may not contain '|||' ('||' separates alternatives)")
+        raise _bad_edit(name, number, f"{problem}; expected {EDIT_FORMAT}")
+    span, etype, correction, _, _, annotator_text = fields
+    offsets = _SPAN.fullmatch(span)
+    if offsets is None:
+        raise _bad_edit(name, number, f"field 1 (span) is {span!r}; expected two integers "
+                        "'start end' (token offsets)")
+    start, end = int(offsets[1]), int(offsets[2])
+    annotator_id = annotator_text.strip()
+    if not (annotator_id.isascii() and annotator_id.isdigit()):
+        raise _bad_edit(name, number, f"field 6 (annotator) is {annotator_text!r}; expected a "
+                        "non-negative integer id (0, 1, ...)")
+    if etype == "noop" or start == end == -1:
+        wrong = [i for i, want in NOOP_FIELDS.items() if fields[i] != want]
+        if not start == end == -1 or wrong:
+            i = wrong[0] if start == end == -1 else 0
+            raise _bad_edit(name, number, f"noop edit with field {i + 1} ({_FIELD_NAMES[i]}) "
+                            f"{fields[i]!r}; a noop edit reads exactly "
+                            "'A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||annotator', and "
+                            "the offsets -1 -1 are for noop edits only")
+    elif not 0 <= start <= end <= n_tokens:
+        bounds = f"0 <= start <= end <= {n_tokens}, the sentence's token count"
+        problem = ("has a negative offset" if start < 0 or end < 0 else
+                   "ends before it starts" if end < start else
+                   "goes beyond the end of the sentence (is the 'S' line complete?)")
+        raise _bad_edit(name, number, f"field 1 (span) {span!r} {problem}; expected {bounds}"
+                        + (" (-1 -1 only in a noop edit)" if start < 0 or end < 0 else ""))
+    return Edit(start, end, etype, correction, int(annotator_id))

@@ -6,25 +6,34 @@ the same :class:`~gecmetrics.metric.SystemResult` objects the CLI prints.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 
+from .alignment import find_shift, token_sets
 from .corpus import Corpus
 from .errors import ConfigError, InputError
 from .formatting import percent, render, to_json
 from .metric import Metric, SystemResult
-from .readers import read_lines
+from .readers import check_one_stdin, describe, read_lines
 from .registry import metric_from_spec
 from .validate import beta_options_apply
 
 
 def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str],
-                m2: str | None = None) -> Corpus:
+                m2: str | None = None, warn: Callable[[str], None] | None = None) -> Corpus:
     """Read the files of a scoring run into a checked corpus.
 
     With ``m2`` (an M2 file), the gold edits are read for edit-based metrics
     and, unless ``references`` are given too, the plain-text references of
     the other metrics are derived from it (one per annotator, lenient reading).
+    One input (at most) may be ``-``, standard input. A reference or
+    hypothesis file that looks shifted by a line against the source (see
+    :mod:`gecmetrics.alignment`) is reported through ``warn`` (default: a
+    :class:`MisalignmentWarning`) and still scored.
     """
+    check_one_stdin([("-s/--source", source), ("--m2", m2),
+                     *(("-r/--reference", path) for path in references),
+                     *(("-c/--hypothesis", path) for path in hypotheses)])
     gold = None
     if m2 is not None:
         from .m2 import read_m2
@@ -43,20 +52,41 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     src = read_lines(source, "source")
     refs = [read_lines(path, "reference") for path in references]
     hyps = {path: read_lines(path, "hypothesis") for path in hypotheses}
-    named = [(f"source file {source}", src)]
+    source_name = describe(source, "source")
+    named = [(source_name, src)]
     if gold is not None:
-        named.append((f"M2 file {m2} (sentences)", gold.sources))
+        named.append((f"{describe(gold.path, 'M2')} (sentences)", gold.sources))
         if not references:
             refs = gold.references()
-    named += [(f"reference file {p}", r) for p, r in zip(references, refs, strict=False)]
-    named += [(f"hypothesis file {p}", h) for p, h in hyps.items()]
+    texts = [(describe(p, "reference"), r) for p, r in zip(references, refs, strict=False)]
+    texts += [(describe(p, "hypothesis"), h) for p, h in hyps.items()]
+    named += texts
     for name, lines in named[1:]:
         if len(lines) != len(src):
             raise InputError(
-                f"{name} has {len(lines)} lines but source file {source} has {len(src)}; "
+                f"{name} has {len(lines)} lines but {source_name} has {len(src)}; "
                 "every file needs one line per source sentence"
             )
+    _warn_shifted(src, texts, warn)
     return Corpus(src, refs, hyps, m2=gold)
+
+
+class MisalignmentWarning(UserWarning):
+    """A reference or hypothesis file looks shifted by a line against the source."""
+
+
+def _warn_shifted(sources: list[str], texts: Sequence[tuple[str, list[str]]],
+                  warn: Callable[[str], None] | None) -> None:
+    """One warning per text file that looks shifted (the first suspicious line)."""
+    source_sets = token_sets(sources)
+    for name, lines in texts:
+        shift = find_shift(sources, lines, source_sets)
+        if shift is None:
+            continue
+        if warn is None:
+            warnings.warn(shift.message(name), MisalignmentWarning, stacklevel=3)
+        else:
+            warn(shift.message(name))
 
 
 def score_corpus(corpus: Corpus, metrics: Sequence[Metric], level: str = "corpus",
@@ -71,12 +101,13 @@ def score_corpus(corpus: Corpus, metrics: Sequence[Metric], level: str = "corpus
 def score_files(specs: Sequence[str], source: str, references: Sequence[str],
                 hypotheses: Sequence[str], betas: Sequence[float], level: str, fmt: str,
                 digits: int, verbose: bool = False, m2: str | None = None,
-                notes: list[str] | None = None) -> str:
+                notes: list[str] | None = None,
+                warn: Callable[[str], None] | None = None) -> str:
     """The formatted results; ``notes`` (if given) receives lines meant for stderr."""
     notes = [] if notes is None else notes
     metrics = [metric_from_spec(spec) for spec in specs]  # bad specs fail before reading
     beta_options_apply(metrics, notes, **{"-b/--beta": bool(betas)})
-    corpus = load_corpus(source, references, hypotheses, m2)
+    corpus = load_corpus(source, references, hypotheses, m2, warn)
     results = score_corpus(corpus, metrics, level, betas)
     if fmt == "json":
         return to_json([r.to_json() for r in results], notes)

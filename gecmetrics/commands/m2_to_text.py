@@ -20,9 +20,14 @@ from ..cli import friendly_errors
               help="Write to this file instead of standard output.")
 @friendly_errors
 def m2_to_text(m2_file, want_source, annotator, strict, output) -> None:
-    """Turn an M2 file into plain text: the source or one annotator's correction."""
+    """Turn an M2 file into plain text: the source or one annotator's correction.
+
+    FILE.m2 may be - for standard input. The file is read strictly: a malformed
+    line is reported with its line number and field (see docs/metrics/m2.md).
+    """
     from ..errors import ConfigError
     from ..m2 import read_m2
+    from ..readers import display_name
     from ..validate import check_output_file
 
     if want_source == (annotator is not None):
@@ -39,7 +44,7 @@ def m2_to_text(m2_file, want_source, annotator, strict, output) -> None:
     else:
         if not 0 <= annotator < m2.num_annotators:
             raise ConfigError(
-                f"--annotator {annotator} is out of range: {m2_file} has annotators "
+                f"--annotator {annotator} is out of range: {display_name(m2_file)} has annotators "
                 f"0..{m2.num_annotators - 1}"
             )
         lines = m2.references(strict=strict)[annotator]

@@ -16,7 +16,8 @@ class GreedyCommand(click.Command):
     """A command whose list options take several values after one flag.
 
     ``-r a.txt b.txt -c x.txt y.txt`` is rewritten to ``-r a.txt -r b.txt -c x.txt
-    -c y.txt`` before click parses it, so both spellings work.
+    -c y.txt`` before click parses it, so both spellings work. A lone ``-``
+    (standard input) is a value, not an option.
     """
 
     greedy = ("-r", "--reference", "-c", "--hypothesis")
@@ -29,10 +30,11 @@ class GreedyCommand(click.Command):
                 current = arg
                 out.append(arg)
                 continue
-            if current and out and out[-1] != current and not arg.startswith("-"):
+            is_value = arg == "-" or not arg.startswith("-")
+            if current and out and out[-1] != current and is_value:
                 out.extend([current, arg])
                 continue
-            if arg.startswith("-"):
+            if not is_value:
                 current = None
             out.append(arg)
         return super().parse_args(ctx, out)
@@ -44,7 +46,7 @@ class GreedyCommand(click.Command):
               help="Metric as name[:key=value,...], e.g. green:tokenize=char,n=6. Repeat to "
                    "score several metrics in one run (reading and counting are shared).")
 @click.option("-s", "--source", required=True, metavar="FILE",
-              help="Source sentences, one a line (UTF-8).")
+              help="Source sentences, one a line (UTF-8); - reads standard input.")
 @click.option("-r", "--reference", "references", multiple=True, metavar="FILE...",
               help="Reference file(s); several may follow one -r, or repeat -r.")
 @click.option("--m2", "m2", metavar="FILE.m2", default=None,
@@ -73,7 +75,9 @@ def score(ctx, specs, source, references, hypotheses, m2, betas, level, fmt, dig
     """Score system outputs against references with one or more metrics.
 
     Files are UTF-8 with one sentence a line; only the line ending (LF or CRLF) is
-    removed, spaces are kept. All files must have the same number of lines.
+    removed, spaces are kept. All files must have the same number of lines. One
+    file (at most) may be - for standard input. A reference or system output that
+    looks shifted by a line against the source gets a warning on stderr.
 
     \b
     Example:
@@ -98,6 +102,7 @@ def score(ctx, specs, source, references, hypotheses, m2, betas, level, fmt, dig
         specs=list(specs), source=source, references=list(references),
         hypotheses=list(hypotheses), betas=betas, level=level, fmt=fmt,
         digits=digits, verbose=verbose, m2=m2, notes=notes,
+        warn=lambda message: click.echo(f"warning: {message}", err=True),
     )
     click.echo(output)
     for note in notes:
