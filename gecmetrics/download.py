@@ -37,10 +37,10 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from . import paths
 from .errors import ConfigError, GecMetricsError, InputError
 
 MANIFEST = "downloads.json"
-ENV_DATA = "GECMETRICS_DATA"
 ENV_MIRROR = "GECMETRICS_MIRROR"
 LOCK_NAME = ".gecmetrics-download.lock"
 PART_SUFFIX = ".gecmetrics-part"
@@ -107,18 +107,13 @@ def benchmark_files(benchmark: str) -> list[FileEntry]:
 
 
 def default_data_dir() -> Path:
-    """``$GECMETRICS_DATA`` if set, else ``$XDG_CACHE_HOME/gecmetrics``, else
-    ``~/.cache/gecmetrics`` (the same rule as meta-eval's data folder)."""
-    env = os.environ.get(ENV_DATA)
-    if env:
-        return Path(env).expanduser()
-    cache = os.environ.get("XDG_CACHE_HOME")
-    return (Path(cache).expanduser() if cache else Path.home() / ".cache") / "gecmetrics"
+    """``$GECMETRICS_DATA`` if set, else the cache root (:mod:`gecmetrics.paths`)."""
+    return paths.data_dir()
 
 
 def resolve_data_dir(data_dir: str | os.PathLike[str] | None = None) -> Path:
-    """``data_dir`` if given, else the default (see :func:`default_data_dir`)."""
-    return Path(data_dir).expanduser() if data_dir else default_data_dir()
+    """``data_dir`` if given, else the default (see :func:`gecmetrics.paths.data_dir`)."""
+    return paths.data_dir(data_dir)
 
 
 # -- checking what is there ---------------------------------------------------

@@ -162,6 +162,7 @@ def test_cache_root_follows_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path / "c"))
     assert cache_root() == tmp_path / "c"
     monkeypatch.delenv("GECMETRICS_CACHE")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     assert cache_root() == Path.home() / ".cache" / "gecmetrics" / "parses"
 
 
