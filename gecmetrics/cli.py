@@ -6,7 +6,9 @@ commands that use them, so ``gecmetrics --help`` starts fast.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -63,11 +65,33 @@ main.add_command(meta_eval, "meta-eval")
 main.add_command(download_cmd, "download")
 
 
+def _exit_on_sigterm() -> None:
+    """Make SIGTERM unwind the stack like Ctrl-C does, then exit with 143.
+
+    By default SIGTERM kills Python without running ``finally`` blocks or
+    ``except BaseException`` handlers, so a killed ``gecmetrics download``
+    would leave its temporary file and lock behind. Raising ``SystemExit(143)``
+    (128 + 15, the shell convention) from the handler runs every cleanup on
+    the way out, exactly as ``KeyboardInterrupt`` does for Ctrl-C (exit 130).
+    """
+
+    def handler(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, handler)
+
+
 def run() -> None:
-    """Console entry point: click usage errors become one line and exit code 2."""
+    """Console entry point: click usage errors become one line and exit code 2;
+    Ctrl-C exits 130 and SIGTERM 143, after the same cleanup."""
+    _exit_on_sigterm()
     try:
         main.main(standalone_mode=False)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as err:
+        if isinstance(err.__cause__, KeyboardInterrupt):
+            click.echo("interrupted", err=True)
+            sys.exit(130)
         click.echo("aborted", err=True)
         sys.exit(1)
     except click.exceptions.NoArgsIsHelpError as err:

@@ -12,8 +12,8 @@ from gecmetrics.meta_eval.benchmarks import data_root
 
 VARS = ("GECMETRICS_DATA", "GECMETRICS_CACHE", "XDG_CACHE_HOME")
 # code that reads one of the variables, or builds a path under ~/.cache
-READS = re.compile(r"""(environ\.get\(|environ\[|getenv\()\s*["'](GECMETRICS_DATA|GECMETRICS_CACHE|"""
-                   r"""XDG_CACHE_HOME)|["']\.cache["']""")
+READS = re.compile(r"""(environ\.get\(|environ\[|getenv\()\s*["']"""
+                   r"""(GECMETRICS_DATA|GECMETRICS_CACHE|XDG_CACHE_HOME)|["']\.cache["']""")
 
 
 @pytest.fixture
