@@ -22,7 +22,7 @@ will do: "present" means every file of the download manifest is there.
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import os
 import sys
 from functools import lru_cache
@@ -84,7 +84,9 @@ def require_shared_data() -> Path:
 def require_errant() -> None:
     """Skip (fail under GECMETRICS_REQUIRE_DATA=1) without the errant extra."""
     for module in ("errant", "spacy"):
-        if importlib.util.find_spec(module) is None:
+        try:  # imported, not only looked up: a broken install must skip too
+            importlib.import_module(module)
+        except ImportError:
             _skip_or_fail(NO_ERRANT_REASON.format(module=module))
 
 
