@@ -474,7 +474,6 @@ def fetch_file(
     ``stall_timeout`` ends a transfer that makes no progress for that long
     (see :class:`_Watchdog`). Folders made for ``dest`` are appended to ``created``.
     """
-    _make_dirs(dest.parent, [] if created is None else created)
     part = _part_path(dest)
     hint = _retry_hint(mirror)
     digest = hashlib.sha256()
@@ -482,6 +481,7 @@ def fetch_file(
     request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
     watchdog = _Watchdog(stall_timeout)
     try:
+        _make_dirs(dest.parent, [] if created is None else created)
         with watchdog, _watched_opener(watchdog).open(request, timeout=timeout) as response:
             declared = response.headers.get("Content-Length")
             expected = int(declared) if declared and declared.isdigit() else None

@@ -291,6 +291,17 @@ def test_trickling_server_stalls_within_the_timeout_and_leaves_nothing(server, t
     assert not (tmp_path / "new").exists()  # no data folder, no lock, no .part
 
 
+def test_cli_stall_is_one_line_exit_2(server, tmp_path):
+    server.trickle = "body"
+    done = run_cli("gmeg", "-q", "--stall-timeout", "1", "--data-dir", str(tmp_path / "d"),
+                   "--mirror", server.url)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: download of GMEG/")
+    assert "stalled: no progress for 1 s" in lines[0]
+    assert not (tmp_path / "d").exists()
+
+
 def test_failed_run_removes_only_what_it_created(server, tmp_path):
     root = tmp_path / "data"
     (root / "GMEG" / "mine").mkdir(parents=True)  # the user's: must stay
