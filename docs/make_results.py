@@ -3,7 +3,8 @@
     python docs/make_results.py DATA_DIR        # or: sh docs/make-results.sh DATA_DIR
     python docs/make_results.py --fill-only     # refill the page from docs/results/ (no runs)
 
-DATA_DIR defaults to $GECMETRICS_DATA, else ~/.cache/gecmetrics. Every table comes
+DATA_DIR defaults to $GECMETRICS_DATA, else $XDG_CACHE_HOME/gecmetrics, else
+~/.cache/gecmetrics (gecmetrics.paths.data_dir). Every table comes
 from one ``gecmetrics meta-eval`` command (printed on the page above the table),
 written to docs/results/NAME.md; figures go to docs/img/. The page's prose lives in
 docs/results.template.md; ``{{NAME}}`` placeholders are replaced by the table
@@ -27,6 +28,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from gecmetrics.paths import data_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -276,8 +279,7 @@ def main() -> None:
     args = sys.argv[1:]
     fill_only = "--fill-only" in args
     args = [a for a in args if a != "--fill-only"]
-    data = args[0] if args else os.environ.get(
-        "GECMETRICS_DATA", str(Path.home() / ".cache" / "gecmetrics"))
+    data = args[0] if args else str(data_dir())
     RESULTS.mkdir(exist_ok=True)
     IMG.mkdir(exist_ok=True)
     template = TEMPLATE.read_text()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -121,7 +122,10 @@ def _stop(stop: Stopped) -> None:
 
 def run() -> None:
     """Console entry point: click usage errors become one line and exit code 2."""
-    signal.signal(signal.SIGTERM, _terminate)
+    # SIGTERM unwinds the stack like Ctrl-C (finally blocks and cleanup run, e.g. a
+    # download's temporary file and lock), then exits 143.
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminate)
     try:
         main.main(standalone_mode=False)
     except Stopped as stop:

@@ -16,8 +16,10 @@ Layout: ``ROOT/<pipeline id>/<shard>.spacy``. A run that parses new sentences
 writes them as one new shard (a spaCy ``DocBin``; the key of a parse is its
 text, so shards need no index), written to a temporary file and renamed, so a
 reader never sees a half-written shard and concurrent runs at worst parse a
-sentence twice. ``ROOT`` is ``$GECMETRICS_CACHE`` if set, else
-``~/.cache/gecmetrics/parses``. Deleting the directory is always safe.
+sentence twice. ``ROOT`` is ``$GECMETRICS_CACHE`` if set, else ``parses/``
+under the cache root (``$XDG_CACHE_HOME/gecmetrics``, else
+``~/.cache/gecmetrics``; :mod:`gecmetrics.paths`). Deleting the directory is
+always safe.
 
 spaCy is imported only by the functions that need it.
 """
@@ -34,15 +36,13 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-ENV_VAR = "GECMETRICS_CACHE"
+from . import paths
 
 
 def cache_root() -> Path:
-    """``$GECMETRICS_CACHE``, else ``~/.cache/gecmetrics/parses``."""
-    env = os.environ.get(ENV_VAR)
-    if env:
-        return Path(env).expanduser()
-    return Path.home() / ".cache" / "gecmetrics" / "parses"
+    """``$GECMETRICS_CACHE``, else ``parses/`` under the cache root (see
+    :func:`gecmetrics.paths.parse_cache_dir`, which decides it)."""
+    return paths.parse_cache_dir()
 
 
 def sentence_key(text: str) -> str:

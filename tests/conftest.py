@@ -1,9 +1,31 @@
-"""Shared fixtures: where the real data lives, and the CoNLL-2014 corpus read once."""
+"""Shared fixtures: where the real data lives, how tests that need it (or the
+``errant`` extra) skip without it, and the CoNLL-2014 corpus read once.
+
+A fresh clone has no evaluation data, and a contributor may not have installed
+the ``errant`` extra; the rest of the suite must still run green for them. So
+every test that reads the real data goes through one gate,
+:func:`require_shared_data`, reached in one of three ways:
+
+* the fixtures ``shared_data`` / ``conll``;
+* the marker ``@pytest.mark.real_data`` (or ``pytestmark`` for a whole module);
+* a call from a helper module (``meta_data``, ``gleu_chrf_data``) before it reads.
+
+Likewise :func:`require_errant` (marker ``@pytest.mark.errant``) for the extra.
+Without the data or the extra these tests SKIP, with one reason that says how
+to get what is missing. CI must not skip them silently: with
+``GECMETRICS_REQUIRE_DATA=1`` (set by ``.ci/run``) the same gates FAIL instead.
+
+The data folder is ``$GECMETRICS_SHARED_DATA``, else ``../shared/data`` beside
+the repository. Any folder filled by ``gecmetrics download --data-dir DIR``
+will do: "present" means every file of the download manifest is there.
+"""
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -18,12 +40,72 @@ CONLL_M2 = SHARED_DATA / "conll14st-test-data" / "noalt" / "official-2014.combin
 SUBMISSIONS = SHARED_DATA / "official_submissions"
 TEAMS = ["AMU", "CAMB", "CUUI", "IITB", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC", "UMC"]
 
+#: set to 1 (CI does) to turn the skips of real-data and errant tests into failures
+REQUIRE_ENV = "GECMETRICS_REQUIRE_DATA"
+NO_DATA_REASON = (
+    "real evaluation data not found at {path} ({missing}); get it with "
+    "`gecmetrics download --data-dir DIR`, then run with GECMETRICS_SHARED_DATA=DIR"
+)
+NO_ERRANT_REASON = (
+    "the errant extra is not installed (cannot import {module}); "
+    'install it with `pip install ".[errant]"`'
+)
+
+
+def required() -> bool:
+    """True where skipping is not allowed (CI)."""
+    return os.environ.get(REQUIRE_ENV, "").strip() not in ("", "0")
+
+
+def _skip_or_fail(reason: str) -> None:
+    if required():
+        pytest.fail(f"{reason} [{REQUIRE_ENV}=1: not skipped]", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+
+@lru_cache(maxsize=1)
+def missing_shared_files() -> tuple[str, ...]:
+    """Manifest files absent from SHARED_DATA (the manifest names every file a
+    benchmark needs; the tests read nothing else)."""
+    from gecmetrics.download import load_manifest
+
+    return tuple(p for p in load_manifest()["files"] if not (SHARED_DATA / p).is_file())
+
+
+def require_shared_data() -> Path:
+    """SHARED_DATA, or skip (fail under GECMETRICS_REQUIRE_DATA=1) if incomplete."""
+    missing = missing_shared_files()
+    if missing:
+        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+        _skip_or_fail(NO_DATA_REASON.format(path=SHARED_DATA, missing=f"no {missing[0]}{more}"))
+    return SHARED_DATA
+
+
+def require_errant() -> None:
+    """Skip (fail under GECMETRICS_REQUIRE_DATA=1) without the errant extra."""
+    for module in ("errant", "spacy"):
+        try:  # imported, not only looked up: a broken install must skip too
+            importlib.import_module(module)
+        except ImportError:
+            _skip_or_fail(NO_ERRANT_REASON.format(module=module))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "real_data: needs the real evaluation data (skips without it)")
+    config.addinivalue_line("markers", "errant: needs the errant extra (skips without it)")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("real_data"):
+        require_shared_data()
+    if item.get_closest_marker("errant"):
+        require_errant()
+
 
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    if not CONLL_M2.exists():
-        pytest.fail(f"real data not found at {SHARED_DATA}; set GECMETRICS_SHARED_DATA")
-    return SHARED_DATA
+    return require_shared_data()
 
 
 @pytest.fixture(scope="session")

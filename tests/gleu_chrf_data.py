@@ -1,17 +1,17 @@
 """The CoNLL-2014 test data for the GLEU and chrF tests, read from shared/data.
 
-The data lives beside the repository (``../shared/data``; CI clones the repo
-with shared/ next to it) and may be moved with GECMETRICS_SHARED_DATA. It is
-never copied into the repository. Sources and the references REF0/REF1 come
+Where the data lives, and the skip without it, are conftest's (one gate); it
+is never copied into the repository. Sources and the references REF0/REF1 come
 from the M2 file (its S lines are the INPUT system); the 12 submissions come
 from ``official_submissions`` (whose INPUT has trailing spaces, so unused).
 """
 
 from __future__ import annotations
 
-import os
 from functools import cache
 from pathlib import Path
+
+from conftest import require_shared_data
 
 from gecmetrics.m2 import read_m2
 from gecmetrics.readers import read_lines
@@ -21,10 +21,8 @@ SYSTEMS = ("AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST",
 
 
 def shared_data() -> Path:
-    env = os.environ.get("GECMETRICS_SHARED_DATA")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
+    """The data folder; skips the calling test when the data is not there."""
+    return require_shared_data()
 
 
 def m2_path() -> Path:

@@ -1,23 +1,17 @@
-"""Where the real benchmark data lives for the meta-evaluation tests (no fixtures here,
-so it does not clash with a conftest): ../shared/data beside the repository, or
-$GECMETRICS_SHARED_DATA."""
+"""The real benchmark data for the meta-evaluation tests, as plain functions (usable
+at any scope). The folder and the skip without it are conftest's (one gate)."""
 
 from __future__ import annotations
 
-import os
 from functools import cache
 from pathlib import Path
 
-SHARED_DATA = Path(
-    os.environ.get("GECMETRICS_SHARED_DATA")
-    or Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
-).resolve()
+from conftest import require_shared_data
 
 
 def shared_data() -> Path:
-    if not (SHARED_DATA / "GJG15" / "judgments.xml").is_file():
-        raise AssertionError(f"real data not found at {SHARED_DATA}; set GECMETRICS_SHARED_DATA")
-    return SHARED_DATA
+    """The data folder; skips the calling test when the data is not there."""
+    return require_shared_data()
 
 
 @cache

@@ -1,8 +1,10 @@
-"""`gecmetrics download` against a local HTTP server that serves ../shared/data.
+"""`gecmetrics download` against a local HTTP server that serves the real data.
 
 The server can corrupt a file, die in the middle of one (Content-Length larger
-than the body, then close) or answer 404, so every failure path is exercised
-without a network.
+than the body, then close), answer 404, or trickle (headers or body, a byte at
+a time), so every failure path is exercised without a network. The trickle
+tests need no real data (the bytes never complete); the others skip without
+it (conftest).
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import hashlib
 import http.server
 import os
+import re
+import signal
 import socket
 import subprocess
 import sys
@@ -20,36 +24,35 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import SHARED_DATA as SHARED
 
 from gecmetrics import download as dl
 from gecmetrics.errors import ConfigError, GecMetricsError, InputError
-
-SHARED = Path(
-    os.environ.get("GECMETRICS_SHARED_DATA")
-    or Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
-).resolve()
 
 # the CLI in a fresh interpreter (`python -m gecmetrics.cli` would import cli.py twice)
 # -P: do not put the working directory (the repository root, holding the source
 # folder gecmetrics/) before the installed package on sys.path.
 GECMETRICS = [sys.executable, "-P", "-c", "from gecmetrics.cli import run; run()"]
 
-needs_shared = pytest.mark.skipif(
-    not (SHARED / "SHA256SUMS").is_file(), reason="shared data mirror not available"
-)
+needs_shared = pytest.mark.real_data  # skips without the real data (conftest)
 
-
-def shared_sums() -> dict[str, str]:
-    """The mirror's own SHA256SUMS (an independent record of the right bytes)."""
-    sums = {}
-    for line in (SHARED / "SHA256SUMS").read_text().splitlines():
-        digest, path = line.split(None, 1)
-        sums[path.strip().removeprefix("./")] = digest
-    return sums
+#: the commit each upstream repository is pinned to (docs/downloads.md)
+PINS = {
+    "grammatical/evaluation": "08cdad84ffae07dfa167e3e45d77a96e0e01a160",
+    "tmu-nlp/SEEDA": "0c6c07f98dcfab016f1169b680997f1f29ea0705",
+    "grammarly/GMEG": "83be7cd0a94f6986028bd60ca7fa2c8ba036ad3b",
+    "pygongnlp/PT-M2": "67ef5755d7fbe5860f7988af58bc960c47846178",
+}
 
 
 def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def shared_sums() -> dict[str, str]:
+    """SHA-256 of the data files themselves (the record independent of the manifest;
+    a folder filled by `gecmetrics download` has no SHA256SUMS)."""
+    return {rel: sha256(SHARED / rel) for rel in dl.load_manifest()["files"]}
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -65,6 +68,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             server.requests[rel] += 1
         if server.delay:
             time.sleep(server.delay)
+        if server.trickle:
+            self._trickle(rel)
+            return
         path = SHARED / rel
         if rel in server.missing or not path.is_file():
             self.send_error(404, "Not Found")
@@ -84,6 +90,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         self.wfile.write(body)
 
+    def _trickle(self, rel):
+        """One byte every `server.trickle_every` seconds: the headers too, if
+        `server.trickle == "headers"`, else only the body (of the declared size)."""
+        size = dl.load_manifest()["files"][rel]["size"]
+        head = (f"HTTP/1.1 200 OK\r\nContent-Length: {size}\r\n"
+                "Content-Type: application/octet-stream\r\n\r\n").encode()
+        if self.server.trickle == "body":
+            self.wfile.write(head)
+            head = b""
+        data = head + b"x" * size
+        try:
+            for i in range(len(data)):
+                if self.server.closing.wait(self.server.trickle_every):
+                    return
+                self.wfile.write(data[i:i + 1])
+                self.wfile.flush()
+        except OSError:  # the client gave up
+            pass
+        finally:
+            self.close_connection = True
+
 
 @pytest.fixture
 def server():
@@ -93,10 +120,12 @@ def server():
     srv.lock = threading.Lock()
     srv.corrupt, srv.truncate, srv.missing = set(), set(), set()
     srv.delay = 0.0
+    srv.trickle, srv.trickle_every, srv.closing = None, 0.05, threading.Event()
     srv.url = f"http://127.0.0.1:{srv.server_address[1]}"
     thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()
     yield srv
+    srv.closing.set()
     srv.shutdown()
     srv.server_close()
 
@@ -112,11 +141,26 @@ def leftovers(root: Path) -> list[Path]:
 def test_manifest_records_every_shared_file_with_its_checksum_and_size():
     manifest = dl.load_manifest()
     sums = shared_sums()
-    assert set(manifest["files"]) == set(sums)
     for rel, info in manifest["files"].items():
         assert info["sha256"] == sums[rel], rel
         assert info["size"] == (SHARED / rel).stat().st_size, rel
-        assert info["url"].startswith("https://raw.githubusercontent.com/"), rel
+
+
+def test_every_address_is_pinned_to_a_commit():
+    """raw.githubusercontent.com/OWNER/REPO/COMMIT/PATH, with the commit of the
+    repository's pin: a branch name would let upstream move files under us (as
+    SEEDA did with its judgments in May 2024)."""
+    pattern = re.compile(r"https://raw\.githubusercontent\.com/([^/]+/[^/]+)/([0-9a-f]{40})/(.+)")
+    used = set()
+    for rel, info in dl.load_manifest()["files"].items():
+        match = pattern.fullmatch(info["url"])
+        assert match, (rel, info["url"])
+        repo, commit, path = match.groups()
+        assert PINS[repo] == commit, rel
+        used.add(repo)
+        if rel.startswith("SEEDA/"):
+            assert path == rel.removeprefix("SEEDA/"), rel  # judgments now under data/
+    assert used == set(PINS)
 
 
 def test_every_file_belongs_to_a_benchmark_and_aliases_resolve():
@@ -220,6 +264,84 @@ def test_unreachable_server_is_one_line(tmp_path):
         dl.download(["gmeg"], tmp_path, mirror=f"http://127.0.0.1:{port}", quiet=True,
                     timeout=5)
     assert leftovers(tmp_path) == []
+
+
+# -- stalls, signals and what a failed run leaves ------------------------------------
+
+
+def created_anything(base: Path) -> list[Path]:
+    return sorted(base.rglob("*")) if base.exists() else []
+
+
+@pytest.mark.parametrize("where", ["body", "headers"])
+def test_trickling_server_stalls_within_the_timeout_and_leaves_nothing(server, tmp_path, where):
+    server.trickle = where  # 20 bytes/s: "progress" at 1 byte/s forever, before
+    root = tmp_path / "new" / "data"
+    start = time.monotonic()
+    with pytest.raises(dl.DownloadError) as info:
+        dl.download(["gmeg"], root, mirror=server.url, quiet=True, stall_timeout=1.0,
+                    timeout=30)
+    elapsed = time.monotonic() - start
+    assert 1.0 <= elapsed < 3.0
+    message = str(info.value)
+    first = dl.benchmark_files("gmeg")[0].path
+    assert message.startswith(f"download of {first} from {server.url}/{first} stalled: "
+                              "no progress for 1 s")
+    assert "--stall-timeout" in message and "\n" not in message
+    assert not (tmp_path / "new").exists()  # no data folder, no lock, no .part
+
+
+def test_cli_stall_is_one_line_exit_2(server, tmp_path):
+    server.trickle = "body"
+    done = run_cli("gmeg", "-q", "--stall-timeout", "1", "--data-dir", str(tmp_path / "d"),
+                   "--mirror", server.url)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: download of GMEG/")
+    assert "stalled: no progress for 1 s" in lines[0]
+    assert not (tmp_path / "d").exists()
+
+
+def test_failed_run_removes_only_what_it_created(server, tmp_path):
+    root = tmp_path / "data"
+    (root / "GMEG" / "mine").mkdir(parents=True)  # the user's: must stay
+    first = dl.benchmark_files("gmeg")[0].path
+    server.missing.add(first)
+    with pytest.raises(dl.DownloadError, match="HTTP 404"):
+        dl.download(["gmeg"], root, mirror=server.url, quiet=True)
+    assert created_anything(root) == [root / "GMEG", root / "GMEG" / "mine"]
+
+
+def test_lock_file_is_gone_after_a_run_and_a_user_one_stays(tmp_path):
+    root = tmp_path / "d"
+    with dl.data_dir_lock(root):
+        assert (root / dl.LOCK_NAME).is_file()
+    assert not (root / dl.LOCK_NAME).exists()
+    (root / dl.LOCK_NAME).write_text("")  # not made by this run: kept
+    with dl.data_dir_lock(root):
+        pass
+    assert (root / dl.LOCK_NAME).is_file()
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_signal_mid_transfer_cleans_up_like_ctrl_c(server, tmp_path, sig, code):
+    server.trickle = "body"
+    root = tmp_path / "new" / "data"
+    proc = subprocess.Popen([*GECMETRICS, "download", "gmeg", "-q", "--data-dir", str(root),
+                             "--mirror", server.url], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not leftovers(tmp_path):  # wait until a transfer is under way
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.05)
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == code, err
+    assert "Traceback" not in err
+    assert not (tmp_path / "new").exists()  # no .part, no lock, no empty folders
 
 
 @needs_shared

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import require_errant
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits import EditCounts, EditStatistics, prf
@@ -54,6 +55,7 @@ def _random_edits(rng, n):
             for s in (rng.randint(0, 6) for _ in range(n))]
 
 
+@pytest.mark.errant  # skips without the errant extra (conftest)
 def test_compare_agrees_with_errant_compare_edits():
     cm = _errant_compare_module()
     args = argparse.Namespace(dt=False, ds=False, cse=False, single=False, multi=False, filt=[])
@@ -68,6 +70,7 @@ def test_compare_agrees_with_errant_compare_edits():
         assert mine[3] == {k: tuple(v) for k, v in cats.items()}
 
 
+@pytest.mark.errant  # skips without the errant extra (conftest)
 def test_apply_gold_agrees_with_errant_m2():
     from errant.commands import m2_to_m2
 
@@ -90,6 +93,7 @@ def test_apply_gold_agrees_with_errant_m2():
         assert [list(e) for e in mine[1]] == theirs[1]
 
 
+@pytest.mark.errant  # skips without the errant extra (conftest)
 def test_module_import_and_list_do_not_import_spacy():
     code = ("import sys, gecmetrics.metrics.errant, gecmetrics.parse_cache;"
             "from gecmetrics.registry import list_metrics; d = list_metrics();"
@@ -102,6 +106,7 @@ def test_module_import_and_list_do_not_import_spacy():
     assert listed.returncode == 0 and "errant" in listed.stdout
 
 
+@pytest.mark.errant  # skips without the errant extra (conftest)
 def test_missing_model_fails_with_a_one_line_install_hint(tmp_path, monkeypatch):
     monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path))
     corpus = Corpus(["a b"], [["a c"]], {"s": ["a c"]})
@@ -128,6 +133,7 @@ def test_bad_options():
         Errant(references="m2").evaluate(corpus)
 
 
+@pytest.mark.errant  # skips without the errant extra (conftest)
 def test_text_references_and_model_option(tmp_path, monkeypatch):
     monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path))
     sources = ["He go to school every days .", "This is fine ."]
@@ -153,6 +159,7 @@ def test_text_references_and_model_option(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def nlp():
+    require_errant()
     from gecmetrics.metrics.errant import load_annotator
 
     return load_annotator()[1]
@@ -162,6 +169,7 @@ def test_cache_root_follows_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path / "c"))
     assert cache_root() == tmp_path / "c"
     monkeypatch.delenv("GECMETRICS_CACHE")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     assert cache_root() == Path.home() / ".cache" / "gecmetrics" / "parses"
 
 

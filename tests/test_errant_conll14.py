@@ -31,6 +31,9 @@ from gecmetrics.m2 import read_m2
 from gecmetrics.metrics.errant import MODEL_CANDIDATES, Errant
 from gecmetrics.scoring import load_corpus
 
+# the errant extra and the real data, else skipped (conftest)
+pytestmark = [pytest.mark.errant, pytest.mark.real_data]
+
 FULL = ("AMU", "INPUT", "IPN", "NULL")
 SYSTEMS = (*TEAMS, "INPUT")
 SUBSET = 150

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import random
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import CONLL_M2, SUBMISSIONS
 from m2_oracle import corpus_prf, read_gold
 from m2_oracle import sentence_counts as oracle_counts
 
@@ -21,16 +20,8 @@ from gecmetrics.metrics.m2_lattice import GoldEdit, build_lattice, sentence_coun
 from gecmetrics.readers import read_lines
 from gecmetrics.registry import get_metric
 
-
-def shared_data() -> Path:
-    env = os.environ.get("GECMETRICS_SHARED_DATA")
-    return Path(env) if env else Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
-
-
-DATA = shared_data()
-GOLD = DATA / "conll14st-test-data" / "noalt" / "official-2014.combined.m2"
-SUBMISSIONS = DATA / "official_submissions"
-needs_data = pytest.mark.skipif(not GOLD.is_file(), reason="CoNLL-2014 data not found")
+GOLD = CONLL_M2
+needs_data = pytest.mark.real_data  # skips without the data (conftest)
 
 # Ng et al. 2014, "The CoNLL-2014 Shared Task on Grammatical Error Correction",
 # the table of official scores of the 12 teams without alternative answers: P, R, F0.5 (%).

@@ -11,11 +11,10 @@ outputs.
 
 from __future__ import annotations
 
-import os
 import random
-from pathlib import Path
 
 import pytest
+from conftest import CONLL_M2, SUBMISSIONS
 from m2_oracle import sentence_counts as oracle_counts
 
 from gecmetrics.m2 import read_m2
@@ -32,15 +31,8 @@ from gecmetrics.readers import read_lines
 needs_kernel = pytest.mark.skipif(not HAVE_KERNEL, reason="compiled M2 kernel not built")
 
 
-def shared_data() -> Path:
-    env = os.environ.get("GECMETRICS_SHARED_DATA")
-    return Path(env) if env else Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
-
-
-DATA = shared_data()
-GOLD = DATA / "conll14st-test-data" / "noalt" / "official-2014.combined.m2"
-SUBMISSIONS = DATA / "official_submissions"
-needs_data = pytest.mark.skipif(not GOLD.is_file(), reason="CoNLL-2014 data not found")
+GOLD = CONLL_M2
+needs_data = pytest.mark.real_data  # skips without the data (conftest)
 SYSTEMS = "AMU CAMB CUUI IITB INPUT IPN NTHU PKU POST RAC SJTU UFC UMC".split()
 
 

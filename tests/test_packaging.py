@@ -1,8 +1,29 @@
-"""Installed layout: metrics/ and meta_eval/ live inside the package, not at top level."""
+"""Installed layout, and the same package from anywhere.
+
+`metrics/` and `meta_eval/` live inside the package, not at top level; and a
+source checkout's `gecmetrics/` folder (which lacks both, and the compiled
+kernels) must not shadow an installed copy when Python runs from the
+repository root (see gecmetrics._from_source_checkout).
+"""
 
 from __future__ import annotations
 
-import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+#: what a fresh clone holds: no builds, no virtual environments, no kernels built in place
+NOT_IN_A_CLONE = shutil.ignore_patterns(
+    ".git", ".venv", ".ci-venv", "build", "dist", "*.egg-info", "__pycache__", "*.so", "*.c",
+    ".hypothesis", ".pytest_cache", ".ruff_cache", ".mypy_cache", "img", "results")
 
 
 def test_folders_are_subpackages_and_no_generic_top_level_names():
@@ -12,8 +33,14 @@ def test_folders_are_subpackages_and_no_generic_top_level_names():
 
     for module in (gecmetrics.metrics, gecmetrics.meta_eval, gecmetrics.data):
         assert module.__name__.startswith("gecmetrics.")
-    assert importlib.util.find_spec("metrics") is None
-    assert importlib.util.find_spec("meta_eval") is None
+    # What the installation adds to sys.path, seen from outside the checkout (-P and
+    # another working directory: the checkout itself of course has a metrics/ folder).
+    code = ("import importlib.util as u; import gecmetrics.metrics;"
+            "print(u.find_spec('metrics'), u.find_spec('meta_eval'))")
+    done = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True,
+                          cwd="/")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["None", "None"]
 
 
 def test_package_data_is_installed():
@@ -22,3 +49,92 @@ def test_package_data_is_installed():
     example = files("gecmetrics.data.example")
     assert (example / "source.txt").read_text().count("\n") == 3
     assert (files("gecmetrics.data") / "conll14.json").is_file()
+
+
+def readme_api_example() -> str:
+    """The README's Python API block, with its free names bound to data/example."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.findall(r"```python\n(.*?)```", readme.split("## Python API", 1)[1], re.S)[0]
+    setup = textwrap.dedent("""\
+        from pathlib import Path
+        def lines(name):
+            return Path("data/example", name).read_text(encoding="utf-8").splitlines()
+        sources, ref0, ref1 = lines("source.txt"), lines("ref0.txt"), lines("ref1.txt")
+        amu_lines, camb_lines = lines("system_a.txt"), lines("system_b.txt")
+        idx = [0, 0, 1]
+        """)
+    return setup + block
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """This environment without what points Python at this test run's own packages."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSAFEPATH")}
+    return {**env, **extra}
+
+
+def run_python(python: Path | str, code: str, cwd: Path, **env: str) -> str:
+    done = subprocess.run([str(python), "-c", code], capture_output=True, text=True, cwd=cwd,
+                          env=clean_env(**env), timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory) -> Path:
+    """A copy of the checkout as a fresh clone has it (nothing built)."""
+    target = tmp_path_factory.mktemp("clone") / "gecmetrics"
+    shutil.copytree(ROOT, target, ignore=NOT_IN_A_CLONE)
+    return target
+
+
+@pytest.fixture(scope="module")
+def bare_venv(tmp_path_factory) -> Path:
+    """A new virtual environment on the base interpreter (its packages visible:
+    numpy, Cython ...), without gecmetrics. Returns its python."""
+    where = tmp_path_factory.mktemp("venv") / "v"
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(where)
+    python = where / "bin" / "python"
+    probe = run_python(python, "import importlib.util as u; print(u.find_spec('gecmetrics'))",
+                       cwd=where)
+    if probe.strip() != "None":
+        pytest.skip(f"the base interpreter of {sys.executable} has gecmetrics installed")
+    return python
+
+
+def test_without_an_install_pythonpath_to_the_checkout_gives_the_whole_package(
+        clone, bare_venv):
+    code = ("import gecmetrics.metrics as m, gecmetrics.meta_eval as e, "
+            "gecmetrics.meta_eval.benchmarks as b, gecmetrics.ngrams as n\n"
+            "from importlib.resources import files\n"
+            "print(m.__file__, e.__file__, b.__file__, n.backend_name(),"
+            " (files('gecmetrics.data') / 'conll14.json').is_file())")
+    out = run_python(bare_venv, code, cwd=bare_venv.parent, PYTHONPATH=str(clone)).split()
+    assert out == [str(clone / "metrics" / "__init__.py"),
+                   str(clone / "meta_eval" / "__init__.py"),
+                   str(clone / "meta_eval" / "benchmarks" / "__init__.py"),
+                   "python",  # nothing built in a fresh clone: the pure-Python kernel
+                   "True"]
+
+
+def test_after_pip_install_the_repository_root_imports_the_installed_copy(clone, bare_venv):
+    """`pip install .` (non-editable), then Python from the repository root: the README
+    API example runs and the compiled kernel is used (the source folder shadowed both)."""
+    pip = [str(bare_venv), "-m", "pip", "install", "--quiet", "--no-build-isolation",
+           "--no-deps", "--no-index", str(clone)]
+    done = subprocess.run(pip, capture_output=True, text=True, cwd=clone, env=clean_env(),
+                          timeout=600)
+    if "No module named pip" in done.stderr:
+        pytest.skip("the base interpreter has no pip")
+    assert done.returncode == 0, done.stderr[-3000:]
+    site = run_python(bare_venv, "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+                      cwd=bare_venv.parent).strip()
+    code = ("import gecmetrics, gecmetrics.ngrams as n, gecmetrics.metrics.m2_lattice as l;"
+            "print(gecmetrics.__file__, n.backend_name(), l.HAVE_KERNEL)")
+    out = run_python(bare_venv, code, cwd=clone).split()
+    assert out == [str(Path(site) / "gecmetrics" / "__init__.py"), "compiled", "True"]
+    example = readme_api_example()
+    installed = run_python(bare_venv, example, cwd=clone)
+    # the same numbers as this test process's own gecmetrics gives
+    expected = run_python(sys.executable, example, cwd=ROOT)
+    assert installed == expected and installed.count("\n") >= 4

@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 import itertools
-import os
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SHARED_DATA as SHARED
 
 from gecmetrics.meta_eval.pairwise import human_pairs, pairwise_agreement
 
-SHARED = Path(
-    os.environ.get("GECMETRICS_SHARED_DATA")
-    or Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
-).resolve()
-needs_shared = pytest.mark.skipif(not (SHARED / "SEEDA").is_dir(), reason="no shared data")
+needs_shared = pytest.mark.real_data  # skips without the data (conftest)
 
 # Sentence 0: A (rank 1) > B = C (rank 2, one output) > D (rank 3).
 # Sentence 1: B (1) > D (2) > E (3). Another annotator ties A and D on sentence 0.

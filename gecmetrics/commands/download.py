@@ -16,7 +16,12 @@ from ..cli import friendly_errors
               help="Fetch URL/<relative path> instead of the upstream addresses "
                    "(a local mirror, a proxy, or file:///path/to/copy).")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
-              help="Seconds to wait for the server before giving up on a file.")
+              help="Seconds to wait for the server to connect or answer before giving up "
+                   "on a file.")
+@click.option("--stall-timeout", type=click.FloatRange(min=0.1), default=60.0,
+              show_default=True,
+              help="Give up on a file when it makes no progress (less than 1 KiB arrives) for "
+                   "this many seconds, e.g. a server that trickles.")
 @click.option("--check", is_flag=True,
               help="Download nothing: verify the SHA-256 of the files already present and "
                    "list what is missing or corrupt (exit code 1 if anything is).")
@@ -24,7 +29,8 @@ from ..cli import friendly_errors
               help="List the benchmarks, their file counts and sizes, and exit.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
 @friendly_errors
-def download_cmd(benchmarks, data_dir, mirror, timeout, check, list_only, quiet) -> None:
+def download_cmd(benchmarks, data_dir, mirror, timeout, stall_timeout, check, list_only,
+                 quiet) -> None:
     """Download the public GEC meta-evaluation data: conll14 (CoNLL-2014 test set, official
     submissions, GJG15 rankings), seeda (SEEDA-S and SEEDA-E) and gmeg (GMEG-Data).
     With no BENCHMARK, all of them. Meta-eval names are accepted (seeda-s, gmeg-wiki …).
@@ -32,7 +38,8 @@ def download_cmd(benchmarks, data_dir, mirror, timeout, check, list_only, quiet)
     Every file is checked against the SHA-256 recorded in the package and written
     atomically; files already present and correct are skipped, so running the command
     again finishes an interrupted download. Two runs on the same directory wait for
-    each other (a lock file).
+    each other (a lock file). A failed or interrupted run (Ctrl-C: exit code 130,
+    SIGTERM: 143) removes its temporary file, the lock file and the folders it made.
 
     \b
     Examples:
@@ -85,7 +92,8 @@ def download_cmd(benchmarks, data_dir, mirror, timeout, check, list_only, quiet)
         if not quiet:
             click.echo(f"waiting for another gecmetrics download in {root} …", err=True)
 
-    report = download(names, root, mirror=mirror, quiet=quiet, timeout=timeout, on_wait=waiting)
+    report = download(names, root, mirror=mirror, quiet=quiet, timeout=timeout,
+                      stall_timeout=stall_timeout, on_wait=waiting)
     if not quiet:
         parts = [f"{len(report.fetched)} downloaded ({report.bytes_fetched / 1e6:.1f} MB)",
                  f"{len(report.present)} already present"]

@@ -151,7 +151,7 @@ def check_explicit_options(ctx: click.Context, benchmarks: list[str], notes: lis
               help="--cv-beta: the beta grid. [default: 0:5:0.01]")
 @click.option("--data-dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Folder with the benchmark data (laid out as upstream). Default: "
-                   "$GECMETRICS_DATA, else ~/.cache/gecmetrics.")
+                   "$GECMETRICS_DATA, else $XDG_CACHE_HOME/gecmetrics, else ~/.cache/gecmetrics.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown", "latex", "csv"]),
               default="table", show_default=True,
               help="JSON: one object per (benchmark, metric, beta, level), full precision.")

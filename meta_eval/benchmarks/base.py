@@ -16,10 +16,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from gecmetrics import paths
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
-
-DATA_ENV = "GECMETRICS_DATA"
 
 
 @dataclass
@@ -84,14 +83,9 @@ def description(name: str) -> dict[str, Any]:
 
 
 def data_root(data_dir: str | os.PathLike[str] | None = None) -> Path:
-    """``--data-dir``, else ``$GECMETRICS_DATA``, else the user cache folder."""
-    if data_dir:
-        return Path(data_dir).expanduser()
-    env = os.environ.get(DATA_ENV)
-    if env:
-        return Path(env).expanduser()
-    cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(cache) / "gecmetrics"
+    """``--data-dir``, else ``$GECMETRICS_DATA``, else the user cache folder
+    (:func:`gecmetrics.paths.data_dir` decides, for ``download`` too)."""
+    return paths.data_dir(data_dir)
 
 
 def require_files(root: Path, desc: Mapping[str, Any], benchmark: str) -> None:
@@ -114,5 +108,5 @@ def require_files(root: Path, desc: Mapping[str, Any], benchmark: str) -> None:
     raise InputError(
         f"benchmark {benchmark}: missing file {missing[0]}{more} in {where}; run `{fetch}` "
         f"(add --data-dir DIR to fetch elsewhere) or pass --data-dir DIR pointing to a "
-        f"complete copy of the benchmark data (or set ${DATA_ENV})"
+        f"complete copy of the benchmark data (or set ${paths.ENV_DATA})"
     )
