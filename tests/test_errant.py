@@ -19,8 +19,9 @@ import numpy as np
 import pytest
 
 from gecmetrics.corpus import Corpus
-from gecmetrics.edits import EditCounts, EditStatistics, prf
+from gecmetrics.edits_stats import EditCounts, EditStatistics
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.fscore import prf
 from gecmetrics.metrics.errant import Errant, _scored, apply_gold, compare
 from gecmetrics.parse_cache import ParseCache, Progress, cache_root, sentence_key
 
