@@ -158,7 +158,10 @@ class CommandEditMetric(_Adapter):
     Subclasses set ``name``, ``description``, ``choice_rule`` and ``command``,
     a shell-style template whose placeholders are replaced by paths:
     ``{source}`` (the source, one sentence a line), ``{hypothesis}`` (this
-    system's output, one sentence a line), ``{m2}`` (the gold M2 file) and
+    system's output, one sentence a line), ``{m2}`` (the corpus's gold edits,
+    written as an M2 file in the standard layout: the sentences of the
+    corpus, which for a benchmark subset are fewer than in the file it came
+    from) and
     ``{python}`` (the running Python interpreter, for scorers written in
     Python); ``{{``/``}}`` are literal braces. The command is run without a
     shell. It prints one line per sentence and annotator::
@@ -194,16 +197,15 @@ class CommandEditMetric(_Adapter):
 
     def edit_counts(self, corpus: Corpus) -> EditCounts:
         golds = gold_of(corpus)
-        m2_path = os.fspath(corpus.m2.path)
         self.arguments(source="", hypothesis="", m2="")  # a bad template fails before any run
-        if not os.path.isfile(m2_path):
-            raise InputError(f"metric {self.name!r} runs a command that reads the M2 file, but "
-                             f"{m2_path!r} is not a file on disk; save the M2 gold to a file "
-                             "and pass its path")
         per_system = []
         with tempfile.TemporaryDirectory(prefix="gecmetrics-") as tmp:
             src_path = os.path.join(tmp, "source.txt")
             _write_lines(src_path, corpus.sources)
+            # The gold the corpus holds, not the file it was read from: a benchmark
+            # subset (SEEDA's) keeps the full file's path with fewer sentences.
+            m2_path = os.path.join(tmp, "gold.m2")
+            _write_lines(m2_path, m2_lines(corpus.m2.sentences))
             for h, (name, lines) in enumerate(corpus.hypotheses.items()):
                 hyp_path = os.path.join(tmp, f"hypothesis{h}.txt")
                 _write_lines(hyp_path, lines)
@@ -251,6 +253,18 @@ def parse_count_lines(text: str, num_sentences: int, origin: str) -> list[dict[i
                              f"{a}; print each (sentence, annotator) once")
         rows[d][a] = (t, f_, n)
     return rows
+
+
+def m2_lines(sentences: Sequence[Any]) -> list[str]:
+    """M2 text of parsed sentences (:class:`gecmetrics.m2.M2Sentence`), one block
+    each, in the standard field layout; reading it back gives the same sentences."""
+    out = []
+    for sent in sentences:
+        out.append(f"S {sent.source}")
+        out += [f"A {e.start} {e.end}|||{e.type}|||{e.correction}|||REQUIRED|||-NONE-|||"
+                f"{e.annotator}" for e in sent.edits]
+        out.append("")
+    return out
 
 
 def _write_lines(path: str, lines: Sequence[str]) -> None:

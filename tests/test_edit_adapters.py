@@ -30,10 +30,11 @@ from gecmetrics.edits_adapters import (
     CommandEditMetric,
     SentenceEditMetric,
     annotator_order,
+    m2_lines,
     parse_count_lines,
 )
 from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2 import M2File, read_m2
 from gecmetrics.metrics.m2_lattice import GoldEdit, build_lattice, sentence_counts
 from gecmetrics.readers import read_lines
 from gecmetrics.registry import register_metric
@@ -233,6 +234,31 @@ def test_registered_command_scorer_through_the_api(files):
                               builtin.choice(beta, running=False))
         assert [s.score for s in stats.corpus(beta)] == [s.score for s in builtin.corpus(beta)]
         assert np.array_equal(stats.sentence(beta), builtin.sentence(beta))
+
+
+def test_command_gets_the_gold_of_a_benchmark_subset(files):
+    """A subset corpus (as SEEDA's) keeps the full file's path with fewer sentences:
+    the command must see the corpus's sentences, not the file on disk."""
+    full = read_m2(files / "gold.m2")
+    keep = [3, 1]
+    sub = M2File(full.path, [full.sentences[i] for i in keep])
+    hyps = {name: [lines[i] for i in keep] for name, lines in SYSTEMS.items()}
+    corpus = Corpus(sub.sources, sub.references(), hyps, m2=sub)
+    stats = span_scorer_class(files)().statistics(corpus)
+    assert stats.counts.tp[0].tolist() == [[1, 1], [1, 1]]  # a.txt, sentences 3 and 1
+    assert stats.counts.fn[1].tolist() == [[1, 1], [1, 1]]  # b.txt
+    builtin = get_metric("m2").statistics(corpus)
+    for x in ("tp", "fp", "fn"):
+        assert np.array_equal(getattr(stats.counts, x), getattr(builtin.counts, x))
+
+
+def test_m2_lines_read_back_identically(shared_data, tmp_path):
+    path = shared_data / "conll14st-test-data" / "noalt" / "official-2014.combined.m2"
+    original = read_m2(path)
+    copy = tmp_path / "copy.m2"
+    copy.write_text("".join(line + "\n" for line in m2_lines(original.sentences)),
+                    encoding="utf-8")
+    assert read_m2(copy).sentences == original.sentences
 
 
 def test_errant_rule_and_annotator_order(files):
