@@ -94,34 +94,18 @@ HAND_SCORES = {  # (beta, system) -> (P, R, F)
     (1.0, "b.txt"): (Fraction(3, 4), Fraction(3, 5), Fraction(2, 3)),
 }
 
-# The external scorer: hypothesis edits from a token diff, each matched exactly
-# (same span, same correction) against each annotator's gold edits.
-SPAN_SCORER = '''
-import difflib
-import sys
 
-m2_path, hyp_path = sys.argv[1], sys.argv[2]
-blocks = open(m2_path, encoding="utf-8").read().strip().split("\\n\\n")
-hyps = open(hyp_path, encoding="utf-8").read().split("\\n")[:-1]
-print("# sentence annotator tp fp fn")
-for d, (block, hyp) in enumerate(zip(blocks, hyps)):
-    lines = block.splitlines()
-    src = lines[0][2:].split()
-    gold = {}
-    for line in lines[1:]:
-        fields = line[2:].split("|||")
-        start, end = (int(x) for x in fields[0].split())
-        edits = gold.setdefault(int(fields[5]), set())
-        if fields[1] != "noop":
-            edits.add((start, end, "" if fields[2] == "-NONE-" else fields[2]))
-    out = hyp.split()
-    matcher = difflib.SequenceMatcher(None, src, out, autojunk=False)
-    proposed = {(i1, i2, " ".join(out[j1:j2]))
-                for op, i1, i2, j1, j2 in matcher.get_opcodes() if op != "equal"}
-    for annotator, edits in sorted((gold or {0: set()}).items()):
-        tp = len(proposed & edits)
-        print(d, annotator, tp, len(proposed) - tp, len(edits) - tp)
-'''
+def documented_scorer() -> str:
+    """The example scorer of docs/adapters.md (so the documented script is the tested one):
+    hypothesis edits from a token diff, matched exactly (same span, same correction)
+    against each annotator's gold edits."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "adapters.md").read_text("utf-8")
+    block = text.split("## A command", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    assert block.startswith("# span_scorer.py M2_FILE HYPOTHESIS_FILE")
+    return block
+
+
+SPAN_SCORER = documented_scorer()
 
 PLUGIN = '''
 import shlex
