@@ -90,7 +90,9 @@ class EditStatistics(Statistics):
         key = (float(beta), running)
         if key not in self._choice:
             choose = CHOICE_RULES[self.rule]
-            rows = [choose(tp, fp, fn, self._present, beta, running)
+            # A Python float: with a numpy beta the M2 rule's 0/0 would be NaN (a
+            # warning, and a different choice) instead of the official 1.0.
+            rows = [choose(tp, fp, fn, self._present, key[0], running)
                     for tp, fp, fn in self._lists]
             self._choice[key] = np.array(rows, dtype=np.int64).reshape(len(self.systems), -1)
         return self._choice[key]

@@ -51,6 +51,16 @@ def test_m2_tie_rule_prefers_more_correct_then_smaller_denominator():
     assert st.choice(0.5).tolist() == [[0]]
 
 
+def test_numpy_beta_chooses_as_a_python_float():
+    # Annotator 0 has nothing proposed, correct or missed: the official comp_f1
+    # divides 0 by 0 and scores it 1.0; annotator 1 (1, 0, 0) also scores 1.0 and
+    # wins the tie with more correct edits. Computed in numpy scalars, 0/0 would
+    # be NaN, every comparison with it False, and annotator 0 would stay.
+    st = EditStatistics(counts([[0, 1]], [[0, 0]], [[0, 0]]), "m2")
+    assert st.choice(np.float64(0.5)).tolist() == [[1]]
+    assert st.choice(0.5).tolist() == [[1]]
+
+
 def test_errant_tie_rule_fewer_fp_then_fewer_fn():
     st = EditStatistics(counts([[0, 0]], [[2, 1]], [[1, 1]]), "errant")
     assert st.choice(0.5).tolist() == [[1]]
