@@ -76,6 +76,7 @@ class EditStatistics(Statistics):
         self.systems = counts.systems
         self.rule = rule
         self._choice: dict[tuple[float, bool], np.ndarray] = {}
+        self._stacked: tuple[float, np.ndarray] | None = None
         # The choice rules loop in Python: plain ints are faster there than numpy scalars.
         self._lists = [(counts.tp[h].tolist(), counts.fp[h].tolist(), counts.fn[h].tolist())
                        for h in range(len(counts.systems))]
@@ -108,8 +109,11 @@ class EditStatistics(Statistics):
     def totals(self, beta: float, sentences: np.ndarray | None = None) -> np.ndarray:
         """Summed TP, FP, FN of the corpus choice per system, shape (H, 3),
         over ``sentences`` (indices, repeats allowed) or all of them."""
-        tp, fp, fn = self.chosen(beta)
-        stacked = np.stack([tp, fp, fn], axis=2)
+        # A bootstrap asks for one beta thousands of times: keep that beta's
+        # chosen counts (one beta only, so that a sweep does not pile them up).
+        if self._stacked is None or self._stacked[0] != float(beta):
+            self._stacked = (float(beta), np.stack(self.chosen(beta), axis=2))
+        stacked = self._stacked[1]
         if sentences is not None:
             stacked = stacked[:, np.asarray(sentences, dtype=np.int64)]
         return stacked.sum(axis=1)
