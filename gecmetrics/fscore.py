@@ -1,7 +1,9 @@
-"""F-score arithmetic shared by n-gram F metrics, written as the GREEN tool computes it.
+"""F-score arithmetic, written as each official tool computes it.
 
 Exactness to the last digit means doing the same floating-point operations
-as the official implementation, so these helpers mirror it:
+as the official implementation, so there are two families here.
+
+N-gram F metrics, as the GREEN tool computes them:
 
 * per-order precision is 1 when nothing was predicted (TP+FP = 0), recall is
   0 when nothing was expected (TP+FN = 0);
@@ -9,6 +11,15 @@ as the official implementation, so these helpers mirror it:
   is 0 as soon as one ratio is 0;
 * ``F = 1 / (alpha / P + (1 - alpha) / R)`` with ``alpha = 1 / (1 + beta^2)``,
   and F = 0 when P or R is 0. This equals (1+b^2)PR / (b^2 P + R).
+
+Edit-based metrics (M2 scorer, ERRANT), one (TP, FP, FN) triple at a time:
+
+* P = 1 with no proposed edit, R = 1 with no gold edit (not 0, as for
+  n-grams: a system that leaves an error-free sentence alone is right);
+* ``F = (1+b^2) P R / (b^2 P + R)``, 0 when P = R = 0 (:func:`prf`);
+* the M2 scorer's annotator choice compares ``(1+b^2) c / (b^2 g + e)``
+  on raw counts instead (:func:`m2_running_f`), which can differ from
+  :func:`prf` in the last bits, so both are kept.
 """
 
 from __future__ import annotations
@@ -47,3 +58,23 @@ def f_alpha(p: np.ndarray, r: np.ndarray, alpha: float) -> np.ndarray:
     ps = np.where(ok, p, 1.0)
     rs = np.where(ok, r, 1.0)
     return np.where(ok, 1.0 / (alpha / ps + (1.0 - alpha) / rs), 0.0)
+
+
+def prf(tp: float, fp: float, fn: float, beta: float) -> tuple[float, float, float]:
+    """P, R, F of edit counts: P = 1 with no proposed edit, R = 1 with no gold
+    edit, F = 0 when P = R = 0. The M2 scorer and ERRANT both compute corpus
+    scores this way."""
+    p = tp / (tp + fp) if tp + fp else 1.0
+    r = tp / (tp + fn) if tp + fn else 1.0
+    b2 = beta * beta
+    f = (1 + b2) * p * r / (b2 * p + r) if (b2 * p + r) else 0.0
+    return p, r, f
+
+
+def m2_running_f(c: float, e: float, g: float, beta: float) -> float:
+    """The official M2 scorer's ``comp_f1`` on (correct, proposed, gold):
+    (1+b^2) c / (b^2 g + e), and 0/0 -> 1 when nothing is correct."""
+    try:
+        return (1 + beta * beta) * c / (beta * beta * g + e)
+    except ZeroDivisionError:
+        return 1.0 if c == 0 else 0.0

@@ -14,7 +14,7 @@ The score is that of ERRANT's ``errant_compare`` (default mode ``-cs``):
   scored; TP, FP and FN are counted per (system, sentence, annotator);
 * the annotator of each sentence maximises the running corpus F_beta rounded
   to 4 decimals, ties going to more TP, then fewer FP, then fewer FN, then
-  the annotator first in the reference file (:mod:`gecmetrics.edits`, rule
+  the annotator first in the reference file (:mod:`gecmetrics.edits_choice`, rule
   ``errant``);
 * per error type TP/FP/FN/P/R/F (``R:VERB:SVA`` ...) are in the details of
   each corpus score (``per_type``); a TP is typed by the reference edit, as
@@ -49,7 +49,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from gecmetrics.corpus import Corpus
-from gecmetrics.edits import EditCounts, EditMetric
+from gecmetrics.edits_metric import EditMetric
+from gecmetrics.edits_stats import EditCounts
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.metric import MetricConfig, check_beta
 
@@ -108,6 +109,7 @@ class Errant(EditMetric):
         "references (auto|m2|text), max_tokens (1000 per sentence); needs the errant extra"
     )
     Config = ErrantConfig
+    config: ErrantConfig
     choice_rule: ClassVar[str] = "errant"
     accepts_text_references: ClassVar[bool] = True
 

@@ -20,8 +20,9 @@ import pytest
 from conftest import require_errant
 
 from gecmetrics.corpus import Corpus
-from gecmetrics.edits import EditCounts, EditStatistics, prf
+from gecmetrics.edits_stats import EditCounts, EditStatistics
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.fscore import prf
 from gecmetrics.metrics.errant import Errant, _scored, apply_gold, compare
 from gecmetrics.parse_cache import ParseCache, Progress, cache_root, sentence_key
 
