@@ -149,6 +149,31 @@ def run() -> None:
     except click.ClickException as err:
         click.echo(f"error: {err.format_message()}", err=True)
         sys.exit(err.exit_code)
+    except Exception as err:
+        stop = _signal_behind(err)
+        if stop is None:
+            raise
+        _stop(stop)
+
+
+def _signal_behind(err: BaseException) -> Stopped | None:
+    """The signal that caused ``err``, if any.
+
+    A signal that lands while a C extension initialises (e.g. scipy's, imported
+    lazily in the middle of a run) surfaces as ``ImportError: initialization
+    failed`` chained to the KeyboardInterrupt or :class:`Stopped`; it is still
+    the signal, not a bug.
+    """
+    seen: set[int] = set()
+    cause: BaseException | None = err
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, Stopped):
+            return cause
+        if isinstance(cause, KeyboardInterrupt):
+            return INTERRUPTED
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 if __name__ == "__main__":  # pragma: no cover

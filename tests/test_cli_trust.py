@@ -251,3 +251,32 @@ def test_signal_exit_codes(shared_data, sig, code, word):
     assert err.strip().splitlines() == [f"error: {word} " + ("(Ctrl-C)" if code == 130
                                                              else "(SIGTERM)")]
     assert out == ""
+
+
+def test_a_signal_inside_an_extension_import_is_still_the_signal(monkeypatch, capsys):
+    """Ctrl-C while a C extension initialises arrives as ImportError chained to the
+    KeyboardInterrupt (seen with scipy under load): exit 130, one line, no traceback."""
+    from gecmetrics import cli
+
+    def interrupted_import(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as err:
+            raise ImportError("initialization failed") from err
+
+    monkeypatch.setattr(cli.main, "main", interrupted_import)
+    with pytest.raises(SystemExit) as exit_info:
+        cli.run()
+    assert exit_info.value.code == 130
+    assert capsys.readouterr().err.strip().splitlines() == ["error: interrupted (Ctrl-C)"]
+
+
+def test_an_unrelated_exception_is_not_taken_for_a_signal(monkeypatch):
+    from gecmetrics import cli
+
+    def broken(*args, **kwargs):
+        raise ImportError("a real bug")
+
+    monkeypatch.setattr(cli.main, "main", broken)
+    with pytest.raises(ImportError, match="a real bug"):
+        cli.run()
