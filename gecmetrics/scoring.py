@@ -14,6 +14,7 @@ from .formatting import percent, render, to_json
 from .metric import Metric, SystemResult
 from .readers import read_lines
 from .registry import metric_from_spec
+from .signature import score_signature
 
 
 def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str],
@@ -69,13 +70,36 @@ def score_corpus(corpus: Corpus, metrics: Sequence[Metric], level: str = "corpus
 
 def score_files(specs: Sequence[str], source: str, references: Sequence[str],
                 hypotheses: Sequence[str], betas: Sequence[float], level: str, fmt: str,
-                digits: int, verbose: bool = False, m2: str | None = None) -> str:
+                digits: int, verbose: bool = False, m2: str | None = None,
+                notes: list[str] | None = None) -> str:
+    """The output of ``gecmetrics score``; every result carries its signature.
+
+    JSON objects get a ``signature`` key; tables get one ``signature: ...`` line
+    per distinct signature under the table (a LaTeX comment in LaTeX). TSV stays
+    a bare table for programs; its signature lines are appended to ``notes``
+    (the CLI prints them on stderr).
+    """
     metrics = [metric_from_spec(spec) for spec in specs]  # bad specs fail before reading
     corpus = load_corpus(source, references, hypotheses, m2)
     results = score_corpus(corpus, metrics, level, betas)
+    by_spec = {metric.spec: metric for metric in metrics}
+    refs_from = "text" if references else "m2-lenient"
+    signatures = [str(score_signature(by_spec[r.spec], len(corpus.references), refs_from,
+                                      r.level, r.beta)) for r in results]
     if fmt == "json":
-        return to_json([r.to_json() for r in results])
+        return to_json([{**r.to_json(), "signature": sig}
+                        for r, sig in zip(results, signatures, strict=True)])
     text = format_results(results, fmt, digits)
+    lines = [f"signature: {sig}" for sig in dict.fromkeys(signatures)]
+    if fmt == "tsv":
+        if notes is not None:
+            notes.extend(lines)
+    elif fmt == "latex":
+        text += "\n" + "\n".join(f"% {line}" for line in lines)
+    elif fmt == "markdown":
+        text += "\n\n" + "  \n".join(f"`{line}`" for line in lines)
+    else:
+        text += "\n" + "\n".join(lines)
     if verbose and level == "corpus":
         text += "\n\n" + format_breakdowns(results, fmt, digits)
     return text

@@ -85,9 +85,12 @@ def score(specs, source, references, hypotheses, m2, betas, level, fmt, digits,
     from ..scoring import score_files
 
     betas = [check_beta(b) for b in betas]
+    notes: list[str] = []
     output = score_files(
         specs=list(specs), source=source, references=list(references),
         hypotheses=list(hypotheses), betas=betas, level=level, fmt=fmt,
-        digits=digits, verbose=verbose, m2=m2,
+        digits=digits, verbose=verbose, m2=m2, notes=notes,
     )
     click.echo(output)
+    for note in notes:
+        click.echo(note, err=True)
