@@ -59,10 +59,10 @@ BENCHMARK_STYLES: dict[str, Any] = {
     "conll14": "-",
     "seeda-s": "--",
     "seeda-e": ":",
-    "gmeg-fce": "-.",
-    "gmeg-wiki": (0, (6, 2, 1, 2, 1, 2)),
+    "gmeg-fce": (0, (9, 3)),  # long dashes
+    "gmeg-wiki": "-.",
 }
-SPARE_STYLES: tuple[Any, ...] = ((0, (8, 3)), (0, (3, 1, 1, 1)), (0, (1, 3)), (0, (10, 2, 2, 2)))
+SPARE_STYLES: tuple[Any, ...] = ((0, (3, 1, 1, 1, 1, 1)), (0, (1, 3)), (0, (12, 2, 2, 2)))
 LEVEL_WIDTHS = {"corpus": 1.7, "mean": 0.9, "sentence": 0.9}
 DEFAULT_BETA_STYLE: dict[str, Any] = {"color": "0.45", "linewidth": 0.9, "linestyle": (0, (1, 2))}
 CORRELATIONS = {"pearson": "Pearson r", "spearman": "Spearman ρ", "kendall": "Kendall τ"}
@@ -119,23 +119,24 @@ def _legend(fig: Figure, axes: Sequence[Axes], handles: list, made: bool) -> Non
     into the caller's. Either way outside the data area."""
     if made:
         fig.legend(handles=handles, loc="outside lower center", frameon=False, fontsize=8,
+                   handlelength=3.0,
                    ncols=_columns([h.get_label() for h in handles], fig.get_figwidth()))
     else:
         axes[-1].legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0),
-                        borderaxespad=0.0, frameon=False, fontsize=8)
+                        borderaxespad=0.0, frameon=False, fontsize=8, handlelength=3.0)
 
 
 def _columns(labels: Sequence[str], width: float) -> int:
     """The most legend columns whose entries fit across ``width`` inches.
 
     matplotlib fills a legend column by column, the first ``len % ncols`` columns
-    one entry longer; an entry at 8 pt takes about 0.6 in (handle and spacing)
+    one entry longer; an entry at 8 pt takes about 0.75 in (handle and spacing)
     plus at most 0.075 in per character.
     """
     for ncols in range(len(labels), 1, -1):
         sizes = [len(labels) // ncols + (i < len(labels) % ncols) for i in range(ncols)]
         starts = [sum(sizes[:i]) for i in range(ncols)]
-        need = sum(0.6 + 0.075 * max(len(label) for label in labels[a:a + n])
+        need = sum(0.75 + 0.075 * max(len(label) for label in labels[a:a + n])
                    for a, n in zip(starts, sizes, strict=True))
         if need <= 0.95 * width:
             return ncols
