@@ -10,7 +10,8 @@ written to docs/results/NAME.md; figures go to docs/img/. The page's prose lives
 docs/results.template.md; ``{{NAME}}`` placeholders are replaced by the table
 docs/results/NAME.md, ``{{cmd:NAME}}`` by the command that made it, and a few
 computed blocks (``{{side_by_side}}``, ``{{tuned}}``, ...) by tables built here
-from the outputs. Published values are read from tests/test_meta_acceptance.py.
+from the outputs. Published values are read from data/published/ (gecmetrics.published),
+as the acceptance tests read them.
 
 ERRANT: once the ``errant`` extra is installed, set ``ERRANT=errant:references=text``
 (the GREEN paper's setting) in the environment (or change ``ERRANT`` below); it
@@ -19,7 +20,6 @@ then joins every metric list (with text references it also runs on GMEG).
 
 from __future__ import annotations
 
-import ast
 import json
 import os
 import re
@@ -37,7 +37,6 @@ RESULTS = DOCS / "results"
 IMG = DOCS / "img"
 TEMPLATE = DOCS / "results.template.md"
 PAGE = DOCS / "results.md"
-ACCEPTANCE = ROOT / "tests" / "test_meta_acceptance.py"
 
 # ---- metric sets ---------------------------------------------------------------------
 ERRANT = os.environ.get("ERRANT", "").split()  # e.g. ERRANT=errant:references=text
@@ -65,8 +64,17 @@ SEEDA_ALL = ["--seeda-corpus", "all"]
 BOTH_LEVELS = ["--level", "corpus", "--level", "mean"]
 GRID = ["--sweep-beta", "0:5:0.01"]
 BOOT = ["--bootstrap", "1000", "--compare"]
-# Japanese GREEN paper, Table 2 (CoNLL): the tuned betas (r: 1.67, 1.85; rho: 2.51, 1.96).
-TUNED = {WORD_GREEN: (1.67, 0.790, 2.51, 0.709), CHAR_GREEN: (1.85, 0.803, 1.96, 0.824)}
+
+
+def _tuned() -> dict[str, tuple[float, float, float, float]]:
+    """Japanese GREEN paper, Table 2 (CoNLL): spec -> (beta*(r), r, beta*(rho), rho)."""
+    from gecmetrics.published import load
+
+    return {spec: (v["beta_r"], v["r"], v["beta_rho"], v["rho"])
+            for spec, v in load("green-paper-ja-table2").values.items()}
+
+
+TUNED = _tuned()
 
 # (name, meta-eval arguments); docs/results/NAME.md gets the markdown output.
 RUNS: list[tuple[str, list[str]]] = [
@@ -127,16 +135,15 @@ def tables(markdown: str) -> list[list[dict[str, str]]]:
 
 
 def published() -> tuple[list[tuple], dict]:
-    """TABLE2 and DIFFERENCES of tests/test_meta_acceptance.py (its string constants resolved)."""
-    names: dict = {}
-    for node in ast.parse(ACCEPTANCE.read_text()).body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, ast.Name) and target.id in (
-                    "WORD", "CHAR", "WGLEU", "CGLEU", "M2", "TABLE2", "DIFFERENCES"):
-                names[target.id] = eval(compile(ast.Expression(node.value), str(ACCEPTANCE),
-                                                "eval"), {"__builtins__": {}}, dict(names))
-    return names["TABLE2"], names["DIFFERENCES"]
+    """The GREEN paper's Table 2 rows and the cells we do not reproduce (data/published)."""
+    from gecmetrics.published import load
+
+    table = load("green-paper-table2")
+    rows = [(v["benchmark"], v["spec"], v["level"], v["pearson"], v["spearman"])
+            for v in table.values]
+    differences = {(c["benchmark"], c["spec"], c["level"], c["which"]): c["ours"]
+                   for c in table.extra["not_reproduced"]["cells"]}
+    return rows, differences
 
 
 def normal(spec: str) -> str:
@@ -180,12 +187,13 @@ def side_by_side(ours_json: str) -> tuple[str, str]:
                     same += 1
                     if mark:
                         sys.exit(f"{bench} {spec} {level} {which} now matches; update the "
-                                 "test's DIFFERENCES and the page")
+                                 "not_reproduced cells of data/published/green-paper-table2.json"
+                                 " and the page")
                     cells.append(f"{p:.3f} / {o:.3f}")
                 else:
                     if not mark:
                         sys.exit(f"{bench} {spec} {level} {which}: ours {o:.5f}, published "
-                                 f"{p:.3f}, not listed in the test's DIFFERENCES")
+                                 f"{p:.3f}, not listed in data/published/green-paper-table2.json")
                     cells.append(f"{p:.3f} / **{o:.3f}** {mark}")
                     notes.append((mark, bench, name, spec, level, which, p, o))
         lines.append("| " + " | ".join([name, spec, level] + cells) + " |")

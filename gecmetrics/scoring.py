@@ -16,6 +16,7 @@ from .formatting import percent, render, to_json
 from .metric import Metric, SystemResult
 from .readers import check_one_stdin, describe, read_lines
 from .registry import metric_from_spec
+from .signature import score_signature
 from .validate import beta_options_apply
 
 
@@ -103,15 +104,37 @@ def score_files(specs: Sequence[str], source: str, references: Sequence[str],
                 digits: int, verbose: bool = False, m2: str | None = None,
                 notes: list[str] | None = None,
                 warn: Callable[[str], None] | None = None) -> str:
-    """The formatted results; ``notes`` (if given) receives lines meant for stderr."""
+    """The output of ``gecmetrics score``; every result carries its signature.
+
+    JSON objects get a ``signature`` key; tables get one ``signature: ...`` line
+    per distinct signature under the table (a LaTeX comment in LaTeX). TSV stays
+    a bare table for programs; its signature lines are appended to ``notes``
+    (the CLI prints them on stderr). ``notes`` (if given) receives every line
+    meant for stderr.
+    """
     notes = [] if notes is None else notes
     metrics = [metric_from_spec(spec) for spec in specs]  # bad specs fail before reading
     beta_options_apply(metrics, notes, **{"-b/--beta": bool(betas)})
     corpus = load_corpus(source, references, hypotheses, m2, warn)
     results = score_corpus(corpus, metrics, level, betas)
+    by_spec = {metric.spec: metric for metric in metrics}
+    refs_from = "text" if references else "m2-lenient"
+    signatures = [str(score_signature(by_spec[r.spec], len(corpus.references), refs_from,
+                                      r.level, r.beta)) for r in results]
     if fmt == "json":
-        return to_json([r.to_json() for r in results], notes)
+        return to_json([{**r.to_json(), "signature": sig}
+                        for r, sig in zip(results, signatures, strict=True)], notes)
     text = format_results(results, fmt, digits)
+    lines = [f"signature: {sig}" for sig in dict.fromkeys(signatures)]
+    if fmt == "tsv":
+        if notes is not None:
+            notes.extend(lines)
+    elif fmt == "latex":
+        text += "\n" + "\n".join(f"% {line}" for line in lines)
+    elif fmt == "markdown":
+        text += "\n\n" + "  \n".join(f"`{line}`" for line in lines)
+    else:
+        text += "\n" + "\n".join(lines)
     if verbose and level == "corpus":
         text += "\n\n" + format_breakdowns(results, fmt, digits)
     return text

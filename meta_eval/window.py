@@ -80,36 +80,10 @@ def window_correlations(
 def plot_windows(
     results: Mapping[str, Sequence[WindowResult]], path: str, title: str | None = None
 ) -> None:
-    """Plot Pearson (left) and Spearman (right) per window position, one line a metric.
-
-    Needs matplotlib (``pip install gecmetrics[plot]``); the format follows the
-    file extension of ``path`` (png, pdf, svg).
+    """Write :func:`gecmetrics.meta_eval.plot.window_figure` (Pearson left, Spearman
+    right, one line a metric) to ``path``; the format follows its extension (png,
+    pdf, svg). Needs matplotlib (``pip install gecmetrics[plot]``).
     """
-    try:
-        import matplotlib
+    from .plot import DPI, window_figure
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        from gecmetrics.errors import ConfigError
-
-        raise ConfigError(
-            "plots need matplotlib; install it with `pip install gecmetrics[plot]`"
-        ) from None
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
-    for name, rows in results.items():
-        starts = [r.window_start for r in rows]
-        axes[0].plot(starts, [r.pearson for r in rows], marker="o", label=name)
-        axes[1].plot(starts, [r.spearman for r in rows], marker="o", label=name)
-    for ax, label in zip(axes, ("Pearson r", "Spearman rho"), strict=True):
-        ax.set_xlabel("window start (human rank of its best system)")
-        ax.set_title(label)
-        ax.axhline(0, color="grey", linewidth=0.5)
-        ax.set_ylim(-1.05, 1.05)
-    axes[0].set_ylabel("correlation within the window")
-    axes[1].legend(fontsize="small")
-    if title:
-        fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    window_figure(results, title).savefig(path, dpi=DPI)

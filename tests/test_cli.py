@@ -55,7 +55,7 @@ def test_score_json_contract(files):
     assert len(data) == 2 * 2 * 2  # metrics x betas x hypotheses
     first = data[0]
     assert set(first) == {"metric", "spec", "hypothesis", "beta", "level", "score",
-                          "precision", "recall"}
+                          "precision", "recall", "signature"}
     assert first["metric"] == "wordGREEN" and first["spec"] == "green"
     assert first["hypothesis"] == str(paths["hyp"]) and first["level"] == "corpus"
     for obj in data:

@@ -17,6 +17,7 @@ from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.m2 import read_m2
 from gecmetrics.metrics.m2 import M2, m2_counts
 from gecmetrics.metrics.m2_lattice import GoldEdit, build_lattice, sentence_counts
+from gecmetrics.published import load
 from gecmetrics.readers import read_lines
 from gecmetrics.registry import get_metric
 
@@ -24,23 +25,12 @@ GOLD = CONLL_M2
 needs_data = pytest.mark.real_data  # skips without the data (conftest)
 
 # Ng et al. 2014, "The CoNLL-2014 Shared Task on Grammatical Error Correction",
-# the table of official scores of the 12 teams without alternative answers: P, R, F0.5 (%).
-CONLL2014_TABLE = {
-    "CAMB": (39.71, 30.10, 37.33),
-    "CUUI": (41.78, 24.88, 36.79),
-    "AMU": (41.62, 21.40, 35.01),
-    "POST": (34.51, 21.73, 30.88),
-    "NTHU": (35.08, 18.85, 29.92),
-    "RAC": (33.14, 14.99, 26.68),
-    "UMC": (31.27, 14.46, 25.37),
-    "PKU": (32.21, 13.65, 25.32),
-    "SJTU": (30.11, 5.10, 15.19),
-    "UFC": (70.00, 1.72, 7.84),
-    "IPN": (11.28, 2.85, 7.09),
-    "IITB": (30.77, 1.39, 5.90),
-}
+# the table of official scores of the 12 teams without alternative answers: P, R, F0.5 (%)
+# (data/published/conll2014-overview.json).
+CONLL2014_TABLE = {name: (v["precision"], v["recall"], v["f0.5"])
+                   for name, v in load("conll2014-overview").values.items()}
 # Koyama et al. 2024, GREEN paper (INLG 2024), Table 4, M2 column: F0.5 in percent.
-GREEN_TABLE4_M2 = {"AMU": 35.01, "INPUT": 0.00, "IPN": 7.09, "NULL": 28.01}
+GREEN_TABLE4_M2 = load("green-paper-table4").values["m2"]
 
 
 @pytest.fixture(scope="module")

@@ -18,6 +18,7 @@ from meta_data import benchmark
 from gecmetrics.formatting import fixed
 from gecmetrics.meta_eval.evaluate import Selection, meta_evaluate
 from gecmetrics.meta_eval.sweep import parse_grid, sweep
+from gecmetrics.published import load
 from gecmetrics.registry import metric_from_spec
 
 WORD = "green"
@@ -26,50 +27,25 @@ WGLEU = "gleu:variant=paper"
 CGLEU = "gleu:variant=paper,tokenize=char,n=6"
 M2 = "m2"
 
-# (benchmark, metric spec, level, published r, published rho) -- GREEN paper, Table 2.
-TABLE2 = [
-    ("conll14", WORD, "corpus", 0.741, 0.698),
-    ("conll14", CHAR, "corpus", 0.786, 0.813),
-    ("conll14", WORD, "mean", 0.835, 0.731),
-    ("conll14", CHAR, "mean", 0.834, 0.852),
-    ("seeda-s", WORD, "corpus", 0.920, 0.909),
-    ("seeda-s", CHAR, "corpus", 0.913, 0.881),
-    ("seeda-s", WORD, "mean", 0.922, 0.902),
-    ("seeda-s", CHAR, "mean", 0.928, 0.881),
-    ("seeda-e", WORD, "corpus", 0.911, 0.930),
-    ("seeda-e", CHAR, "corpus", 0.911, 0.909),
-    ("seeda-e", WORD, "mean", 0.920, 0.937),
-    ("seeda-e", CHAR, "mean", 0.930, 0.916),
-    ("conll14", WGLEU, "corpus", 0.696, 0.445),
-    ("conll14", CGLEU, "corpus", 0.606, 0.593),
-    ("conll14", WGLEU, "mean", 0.779, 0.720),
-    ("conll14", CGLEU, "mean", 0.655, 0.665),
-    ("seeda-s", WGLEU, "corpus", 0.870, 0.811),
-    ("seeda-s", CGLEU, "corpus", 0.807, 0.706),
-    ("seeda-s", WGLEU, "mean", 0.926, 0.923),
-    ("seeda-s", CGLEU, "mean", 0.880, 0.853),
-    ("seeda-e", WGLEU, "corpus", 0.891, 0.895),
-    ("seeda-e", CGLEU, "corpus", 0.843, 0.867),
-    ("seeda-e", WGLEU, "mean", 0.915, 0.916),
-    ("seeda-e", CGLEU, "mean", 0.905, 0.937),
-    ("conll14", M2, "corpus", 0.623, 0.687),
-    ("conll14", M2, "mean", 0.872, 0.731),
-    ("seeda-s", M2, "corpus", 0.616, 0.517),
-    ("seeda-s", M2, "mean", 0.797, 0.762),
-    ("seeda-e", M2, "corpus", 0.736, 0.776),
-    ("seeda-e", M2, "mean", 0.869, 0.951),
-]
+# (benchmark, metric spec, level, published r, published rho) -- GREEN paper, Table 2
+# (data/published/green-paper-table2.json).
+_TABLE2 = load("green-paper-table2")
+TABLE2 = [(v["benchmark"], v["spec"], v["level"], v["pearson"], v["spearman"])
+          for v in _TABLE2.values]
 
 # The three cells (of 36) we do not reproduce to the third decimal, with what we
-# get; docs/results.md ("Differences") gives the evidence. Mean-of-sentence GLEU
-# on CoNLL-2014 (13 systems incl. INPUT) is 0.002 higher than published, while the
-# corpus level and all SEEDA cells (no INPUT) match; M2 on SEEDA-E is 0.73547,
-# 0.00003 below the rounding boundary of the published 0.736.
-DIFFERENCES = {
-    ("conll14", WGLEU, "mean", "r"): 0.781,
-    ("conll14", CGLEU, "mean", "r"): 0.657,
-    ("seeda-e", M2, "corpus", "r"): 0.735,
-}
+# get (the file's "not_reproduced"); docs/results.md ("Differences") gives the evidence.
+DIFFERENCES = {(c["benchmark"], c["spec"], c["level"], c["which"]): c["ours"]
+               for c in _TABLE2.extra["not_reproduced"]["cells"]}
+# Japanese GREEN paper, Table 2 (CoNLL): tuned betas.
+TUNED = load("green-paper-ja-table2").values
+
+
+def test_published_table2_is_complete():
+    assert len(TABLE2) == 30 and len({row[:3] for row in TABLE2}) == 30
+    assert {row[1] for row in TABLE2} == {WORD, CHAR, WGLEU, CGLEU, M2}
+    assert set(DIFFERENCES) < {(*row[:3], w) for row in TABLE2 for w in ("r", "rho")}
+
 
 def _selection(name: str) -> Selection:
     return Selection.make(benchmark(name, "all"), None, "ew")
@@ -95,12 +71,13 @@ def test_tuned_betas_from_the_sweep():
     grid = parse_grid("0:5:0.01")
     word = sweep(sel, metric_from_spec(WORD), grid)
     char = sweep(sel, metric_from_spec(CHAR), grid)
-    assert word.best("pearson")[0] == 1.67
-    assert fixed(word.at(1.67), 3) == "0.790"
-    assert fixed(word.at(2.51, "spearman"), 3) == "0.709"
-    assert char.best("pearson")[0] == 1.85
-    assert fixed(char.at(1.96, "spearman"), 3) == "0.824"
-    assert fixed(char.at(1.85), 3) == "0.803"
+    w, c = TUNED[WORD], TUNED[CHAR]
+    assert word.best("pearson")[0] == w["beta_r"]
+    assert fixed(word.at(w["beta_r"]), 3) == fixed(w["r"], 3)
+    assert fixed(word.at(w["beta_rho"], "spearman"), 3) == fixed(w["rho"], 3)
+    assert char.best("pearson")[0] == c["beta_r"]
+    assert fixed(char.at(c["beta_rho"], "spearman"), 3) == fixed(c["rho"], 3)
+    assert fixed(char.at(c["beta_r"]), 3) == fixed(c["r"], 3)
     # The sweep agrees with scoring at single betas; beta = 2 gives Table 2.
     assert fixed(word.at(2.0), 3) == "0.741" and fixed(char.at(2.0, "spearman"), 3) == "0.813"
     assert np.all(np.isfinite(word.pearson[1:]))

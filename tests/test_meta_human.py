@@ -7,6 +7,7 @@ from meta_data import shared_data
 
 from gecmetrics.errors import InputError
 from gecmetrics.meta_eval.human import expected_wins, pairwise_wins, read_judgments, read_scores
+from gecmetrics.published import load
 
 TINY = """<?xml version="1.0" encoding="UTF-8"?>
 <appraise-results>
@@ -69,11 +70,8 @@ def test_bad_xml(tmp_path):
 # Grundkiewicz, Junczys-Dowmunt and Gillian (EMNLP 2015), "Human Evaluation of
 # Grammatical Error Correction Systems", Table 3b: Expected Wins of the CoNLL-2014
 # submissions and INPUT.
-GJG15_EW = {
-    "AMU": 0.628, "RAC": 0.566, "CAMB": 0.561, "CUUI": 0.550, "POST": 0.539, "UFC": 0.513,
-    "PKU": 0.506, "UMC": 0.495, "IITB": 0.485, "SJTU": 0.463, "INPUT": 0.456, "NTHU": 0.437,
-    "IPN": 0.300,
-}
+# (data/published/gjg15-table3b.json)
+GJG15_EW = load("gjg15-table3b").values
 
 
 def test_gjg15_expected_wins_table():
