@@ -265,6 +265,9 @@ def test_a_signal_inside_an_extension_import_is_still_the_signal(monkeypatch, ca
             raise ImportError("initialization failed") from err
 
     monkeypatch.setattr(cli.main, "main", interrupted_import)
+    # run() and its exit path set signal handlers: keep them out of the pytest process
+    # (an ignored SIGINT would be inherited by the subprocesses of later tests).
+    monkeypatch.setattr(signal, "signal", lambda *args: None)
     with pytest.raises(SystemExit) as exit_info:
         cli.run()
     assert exit_info.value.code == 130
@@ -278,5 +281,6 @@ def test_an_unrelated_exception_is_not_taken_for_a_signal(monkeypatch):
         raise ImportError("a real bug")
 
     monkeypatch.setattr(cli.main, "main", broken)
+    monkeypatch.setattr(signal, "signal", lambda *args: None)
     with pytest.raises(ImportError, match="a real bug"):
         cli.run()
