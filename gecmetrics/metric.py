@@ -175,11 +175,9 @@ class Metric(ABC):
 
     def signature(self) -> str:
         """All options spelled out, for reproducibility (like sacrebleu's signature)."""
-        from . import __version__
+        from .signature import metric_signature
 
-        opts = "|".join(f"{f.name}:{getattr(self.config, f.name)}"
-                        for f in dataclasses.fields(self.config))
-        return f"{self.name}|{opts}|version:{__version__}"
+        return str(metric_signature(self))
 
     @property
     def default_beta(self) -> float | None:

@@ -1,0 +1,79 @@
+"""Score signatures: one line naming everything a number depends on.
+
+A score is only comparable with another made with the same metric options,
+the same references read the same way, the same level and the same code
+version (sacrebleu prints such a line for the same reason). A
+:class:`Signature` is that line as data: a head (the metric name) and ordered
+``key:value`` fields, written ``name|key:value|...|version:X``.
+
+This module is the one place that builds them: :func:`metric_signature` for a
+metric's options (what ``Metric.signature()`` returns), :func:`score_signature`
+for one scored result of ``gecmetrics score``; meta-evaluation extends a
+metric's signature with its own fields (benchmark, system set, human ranking,
+seed, resamples) through :meth:`Signature.extend`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .metric import Metric
+
+#: How the references of a corpus were obtained (the ``refs_from`` field).
+REFERENCE_SOURCES = ("text", "m2-lenient", "m2-strict")
+
+
+def _text(value: Any) -> str:
+    """A field value as written in a signature ('|' separates fields, so it becomes '/')."""
+    return str(value).replace("|", "/")
+
+
+@dataclass(frozen=True)
+class Signature:
+    """``name|key:value|...|version:X``; fields keep the order they were added in."""
+
+    name: str
+    fields: tuple[tuple[str, str], ...] = ()
+
+    def extend(self, **fields: Any) -> Signature:
+        """A signature with more fields; a key already present gets the new value in place."""
+        current = dict(self.fields)
+        order = [key for key, _ in self.fields]
+        for key, value in fields.items():
+            if key not in current:
+                order.append(key)
+            current[key] = _text(value)
+        return Signature(self.name, tuple((key, current[key]) for key in order))
+
+    def __getitem__(self, key: str) -> str:
+        return dict(self.fields)[key]
+
+    def __str__(self) -> str:
+        from . import __version__
+
+        parts = [self.name, *(f"{key}:{value}" for key, value in self.fields)]
+        return "|".join([*parts, f"version:{__version__}"])
+
+
+def metric_signature(metric: Metric) -> Signature:
+    """The metric's name and every option of its config, defaults included."""
+    return Signature(metric.name).extend(**{
+        f.name: getattr(metric.config, f.name) for f in dataclasses.fields(metric.config)})
+
+
+def score_signature(metric: Metric, references: int, refs_from: str, level: str,
+                    beta: float | None = None) -> Signature:
+    """The signature of one scored result: options (``beta`` the one used), references, level.
+
+    ``references`` is the number of reference sets, ``refs_from`` one of
+    :data:`REFERENCE_SOURCES`.
+    """
+    if refs_from not in REFERENCE_SOURCES:
+        raise ValueError(f"refs_from must be one of {REFERENCE_SOURCES} (got {refs_from!r})")
+    sig = metric_signature(metric)
+    if beta is not None:
+        sig = sig.extend(beta=float(beta))
+    return sig.extend(refs=references, refs_from=refs_from, level=level)
