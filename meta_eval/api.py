@@ -40,7 +40,7 @@ def meta_evaluate(benchmarks: str | Sequence[str], metrics: str | Metric | Seque
                            metrics=tuple(metrics),
                            explicit=frozenset(options), **options)
     result = run(opts)
-    result.save_plots(notes=list(result.notes))
+    result.save_plots(notes=[*opts.notes, *result.notes])
     return result
 
 
@@ -58,7 +58,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
 
     o = options
     metrics = list(o.metric_objects)
-    notes = list(o.notes)
+    notes: list[str] = []
     betas = list(o.betas) or None
     selections = []
     for name in o.benchmarks:

@@ -299,7 +299,8 @@ class MetaEvaluation:
     ``describe()`` is the line printed above tables); ``correlations``: the
     system-level rows (with intervals and CV beta* when asked for; at a sweep,
     one row per beta); ``comparisons``, ``windows``, ``sentences``, ``sweeps``: the
-    analyses asked for (empty otherwise); ``notes``: what the CLI prints on stderr.
+    analyses asked for (empty otherwise); ``notes``: what the CLI prints on stderr
+    after the results (those about the options are ``options.notes``).
     """
 
     options: MetaEvalOptions

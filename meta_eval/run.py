@@ -31,12 +31,19 @@ def run_meta_eval(benchmarks: Sequence[str], specs: Sequence[str] = (),
     return render_options(opts, fmt)
 
 
-def render_options(options: MetaEvalOptions, fmt: str) -> tuple[str, list[str]]:
+def render_options(options: MetaEvalOptions, fmt: str,
+                   option_notes: bool = True) -> tuple[str, list[str]]:
     """Run ``options``, render the result in ``fmt``, then save the figures asked for
-    (a figure that cannot be saved still lets the caller print the results)."""
+    (a figure that cannot be saved still lets the caller print the results).
+
+    ``option_notes=False``: leave out ``options.notes`` (the CLI prints them before
+    the work, so that they are seen even if reading the data fails).
+    """
     from .api import run
 
     result = run(options)
     output, notes = result.render(fmt)
+    if option_notes:
+        notes[:0] = options.notes
     notes += result.save_plots(output, notes)
     return output, notes

@@ -175,7 +175,10 @@ def meta_eval(ctx, fmt, **params) -> None:
     """
     from ..meta_eval.run import render_options
 
-    output, notes = render_options(options_from_click(ctx), fmt)
+    options = options_from_click(ctx)
+    for note in options.notes:  # before the work: seen even if reading the data fails
+        click.echo(note, err=True)
+    output, notes = render_options(options, fmt, option_notes=False)
     click.echo(output)
     for note in notes:
         click.echo(note, err=True)
