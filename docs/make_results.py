@@ -103,6 +103,7 @@ def shown(args: list[str]) -> str:
 
 def run(args: list[str], data: str) -> tuple[object, float]:
     """The meta-evaluation of ``gecmetrics meta-eval ARGS`` (figures saved) and its time."""
+    import gecmetrics.cli  # noqa: F401 (the commands import the CLI first)
     from gecmetrics.commands.meta_eval import meta_eval, options_from_click
     from gecmetrics.errors import GecMetricsError
     from gecmetrics.meta_eval.api import run as evaluate
