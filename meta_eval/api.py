@@ -35,8 +35,8 @@ def meta_evaluate(benchmarks: str | Sequence[str], metrics: str | Metric | Seque
     """
     if isinstance(metrics, str) or not isinstance(metrics, Sequence):
         metrics = [metrics]
-    opts = MetaEvalOptions(benchmarks=tuple([benchmarks] if isinstance(benchmarks, str)
-                                            else benchmarks),
+    opts = MetaEvalOptions(benchmarks=(benchmarks,) if isinstance(benchmarks, str)
+                           else tuple(benchmarks),
                            metrics=tuple(metrics),
                            explicit=frozenset(options), **options)
     result = run(opts)
@@ -69,12 +69,12 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     notes += check_score_metrics(metrics, selections, o.levels,
                                  bootstrap=o.bootstrap is not None, compare=o.compare,
                                  sentence_level=o.sentence_level)
-    done = {"options": o, "selections": tuple(selections)}
+    chosen = tuple(selections)
 
     if o.mode == "sentence":
-        rows = [row for sel in selections
-                for row in analyses.sentence_level(sel, metrics, betas, o.ties)]
-        return MetaEvaluation(**done, sentences=tuple(rows), notes=tuple(notes))
+        agreements = [row for sel in selections
+                      for row in analyses.sentence_level(sel, metrics, betas, o.ties)]
+        return MetaEvaluation(o, chosen, sentences=tuple(agreements), notes=tuple(notes))
 
     if o.mode == "sweep":
         assert o.grid is not None
@@ -82,7 +82,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
         sweeps = tuple(sweep(sel, metric, grid, level)
                        for sel in selections for metric in metrics for level in o.levels)
         rows = [r for s in sweeps for r in s.results(o.grid)]
-        return MetaEvaluation(**done, correlations=tuple(rows), sweeps=sweeps,
+        return MetaEvaluation(o, chosen, correlations=tuple(rows), sweeps=sweeps,
                               notes=tuple(notes))
 
     results = []
@@ -104,5 +104,5 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
                                                  o.compare_resamples, o.seed_value, cache)
     windowed = (analyses.windows(results, selections, metrics, o.window)
                 if o.window is not None else [])
-    return MetaEvaluation(**done, correlations=tuple(results), comparisons=tuple(compared),
+    return MetaEvaluation(o, chosen, correlations=tuple(results), comparisons=tuple(compared),
                           windows=tuple(windowed), notes=tuple(notes))

@@ -86,7 +86,7 @@ class MetaEvalOptions:
     flag's default. After construction, :attr:`metric_objects` holds the metrics.
     """
 
-    benchmarks: tuple[BenchmarkName, ...]
+    benchmarks: tuple[str, ...]  # BenchmarkName values (checked: one of BENCHMARKS)
     metrics: tuple[str | Metric, ...] = ()
     scores: tuple[str | Metric, ...] = ()
     system_set: SystemSet | None = None

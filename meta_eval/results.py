@@ -105,7 +105,7 @@ class CVBeta:
     """Cross-validated beta* (``--cv-beta``); all None for a metric without beta."""
 
     folds: int
-    seed: int
+    seed: int | None
     beta_star: float | None = None
     beta_star_folds: tuple[float, ...] | None = None
     beta_star_std: float | None = None
@@ -116,7 +116,7 @@ class CVBeta:
     grid: str = ""  # the beta grid as given (START:STOP:STEP), for the signature
 
     def to_json(self) -> dict[str, Any]:
-        out = {"beta_star": _num(self.beta_star),
+        out: dict[str, Any] = {"beta_star": _num(self.beta_star),
                "beta_star_folds": (None if self.beta_star_folds is None
                                    else list(self.beta_star_folds)),
                "beta_star_std": _num(self.beta_star_std),
