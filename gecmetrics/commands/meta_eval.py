@@ -152,7 +152,9 @@ def options_from_click(ctx: click.Context) -> Any:
                    "$GECMETRICS_DATA, else ~/.cache/gecmetrics.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown", "latex", "csv"]),
               default="table", show_default=True,
-              help="JSON: one object per (benchmark, metric, beta, level), full precision.")
+              help="JSON: one object per (benchmark, metric, beta, level), full precision, "
+                   "each with its reproducibility signature; tables: one signature line per "
+                   "distinct signature under the output (CSV: on stderr).")
 @click.pass_context
 @friendly_errors
 def meta_eval(ctx, fmt, **params) -> None:
