@@ -5,8 +5,11 @@
 
 DATA_DIR defaults to $GECMETRICS_DATA, else $XDG_CACHE_HOME/gecmetrics, else
 ~/.cache/gecmetrics (gecmetrics.paths.data_dir). Every table comes
-from one ``gecmetrics meta-eval`` command (printed on the page above the table),
-written to docs/results/NAME.md; figures go to docs/img/. The page's prose lives in
+from one ``gecmetrics meta-eval`` command (printed on the page above the table):
+its arguments are parsed by the CLI's own parser into the same options, run
+through the library (:func:`gecmetrics.meta_eval.api.run`) and rendered as
+Markdown (and JSON for Table 2) from the typed result, written to
+docs/results/NAME.md; figures go to docs/img/. The page's prose lives in
 docs/results.template.md; ``{{NAME}}`` placeholders are replaced by the table
 docs/results/NAME.md, ``{{cmd:NAME}}`` by the command that made it, and a few
 computed blocks (``{{side_by_side}}``, ``{{tuned}}``, ...) by tables built here
@@ -24,7 +27,6 @@ import json
 import os
 import re
 import shlex
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -110,14 +112,26 @@ def shown(args: list[str]) -> str:
     return " ".join(shlex.quote(a) for a in command(args))
 
 
-def run(args: list[str], data: str, fmt: str = "markdown") -> tuple[str, float]:
+def run(args: list[str], data: str) -> tuple[object, float]:
+    """The meta-evaluation of ``gecmetrics meta-eval ARGS`` (figures saved) and its time."""
+    import gecmetrics.cli  # noqa: F401 (the commands import the CLI first)
+    from gecmetrics.commands.meta_eval import meta_eval, options_from_click
+    from gecmetrics.errors import GecMetricsError
+    from gecmetrics.meta_eval.api import run as evaluate
+
     start = time.perf_counter()
-    proc = subprocess.run(command(args, fmt) + ["--data-dir", data], cwd=ROOT,
-                          capture_output=True, text=True)
-    took = time.perf_counter() - start
-    if proc.returncode:
-        sys.exit(f"failed ({proc.returncode}): {shown(args)}\n{proc.stderr}")
-    return proc.stdout.rstrip("\n") + "\n", took
+    try:
+        ctx = meta_eval.make_context("meta-eval", [*args, "--data-dir", data])
+        result = evaluate(options_from_click(ctx))
+        result.save_plots()
+    except GecMetricsError as err:
+        sys.exit(f"failed: {shown(args)}\nerror: {err}")
+    return result, time.perf_counter() - start
+
+
+def text(result: object, fmt: str = "markdown") -> str:
+    """``result`` as the CLI prints it in ``fmt``."""
+    return result.render(fmt)[0].rstrip("\n") + "\n"  # type: ignore[attr-defined]
 
 
 # ---- reading outputs -----------------------------------------------------------------
@@ -300,13 +314,14 @@ def main() -> None:
     else:
         for name, run_args in RUNS:
             print(f"{name}: {shown(run_args)}", file=sys.stderr, flush=True)
-            outputs[name], took = run(run_args, data)
+            result, took = run(run_args, data)
+            outputs[name] = text(result)
             (RESULTS / f"{name}.md").write_text(outputs[name])
+            if name == "table2":  # the same result at full precision
+                table2_json = text(result, "json")
+                (RESULTS / "table2.json").write_text(table2_json)
             times.append((name, took))
             print(f"  {took:.1f} s", file=sys.stderr, flush=True)
-        table2_json, took = run(RUNS[0][1], data, "json")
-        (RESULTS / "table2.json").write_text(table2_json)
-        times.append(("table2 (JSON, full precision)", took))
         (RESULTS / "timings.json").write_text(json.dumps(times) + "\n")
     total = sum(took for _, took in times)
     sbs, diffs = side_by_side(table2_json)

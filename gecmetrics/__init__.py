@@ -20,7 +20,8 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = ["Corpus", "get_metric", "list_metrics", "register_metric", "__version__"]
+__all__ = ["Corpus", "get_metric", "list_metrics", "meta_evaluate", "register_metric",
+           "__version__"]
 
 
 def __getattr__(name: str) -> Any:
@@ -28,6 +29,10 @@ def __getattr__(name: str) -> Any:
         from . import registry
 
         return getattr(registry, name)
+    if name == "meta_evaluate":  # benchmarks and metrics in, a MetaEvaluation out
+        from .meta_eval.api import meta_evaluate
+
+        return meta_evaluate
     if name == "Corpus":
         from .corpus import Corpus
 

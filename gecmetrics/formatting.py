@@ -55,6 +55,23 @@ def render(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str,
                     disable_numparse=True)
 
 
+def signature_lines(signatures: Sequence[str], fmt: str) -> str:
+    """One ``signature: ...`` line per distinct signature, to print under a table.
+
+    LaTeX gets ``%`` comments, Markdown code spans with hard line breaks; CSV and
+    TSV get nothing here (they stay bare tables for programs: callers print the
+    lines on stderr).
+    """
+    lines = [f"signature: {sig}" for sig in dict.fromkeys(signatures) if sig]
+    if not lines or fmt in ("csv", "tsv", "json"):
+        return ""
+    if fmt == "latex":
+        return "\n".join(f"% {line}" for line in lines)
+    if fmt == "markdown":
+        return "  \n".join(f"`{line}`" for line in lines)
+    return "\n".join(lines)
+
+
 # One strict encoder for all objects (sweeps print many): allow_nan=False makes a NaN
 # that escaped json_safe an error instead of the invalid token NaN in the output.
 _JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)

@@ -2,10 +2,10 @@
 
 The statistics live in :mod:`.significance`, :mod:`.pairwise`, :mod:`.window`
 and :mod:`.cv_beta` (pure functions); this module feeds them a selection's
-human scores and a metric's cached per-sentence statistics, and turns the
-results into the JSON objects of ``gecmetrics meta-eval``:
+human scores and a metric's cached per-sentence statistics, and returns the
+typed rows of :mod:`.results` (each with its signature):
 
-* :func:`add_bootstrap`: 95% bootstrap intervals (``pearson_ci`` ...) added to
+* :func:`add_bootstrap`: 95% bootstrap :class:`~.results.Intervals` added to
   the correlation rows;
 * :func:`compare_metrics`: Williams' test and the paired bootstrap for every
   pair of metrics on a benchmark;
@@ -28,12 +28,20 @@ from typing import Any
 import numpy as np
 
 from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.formatting import finite_or_none
 from gecmetrics.metric import Metric
 
+from .correlate import Selection, corpus_label, system_scores
 from .cv_beta import DEFAULT_FOLDS, cv_beta
-from .evaluate import MetaResult, Selection, corpus_label, system_scores
 from .pairwise import TIE_POLICIES, pairwise_agreement
+from .results import (
+    Comparison,
+    CVBeta,
+    Intervals,
+    MetaResult,
+    SentenceAgreement,
+    WindowRow,
+    row_signature,
+)
 from .significance import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -45,14 +53,7 @@ from .window import DEFAULT_WINDOW, window_correlations
 
 __all__ = ["DEFAULT_FOLDS", "DEFAULT_RESAMPLES", "DEFAULT_SEED", "DEFAULT_WINDOW",
            "TIE_POLICIES", "add_bootstrap", "add_cv_beta", "compare_metrics",
-           "score_function", "sentence_level", "windows"]
-
-
-_num = finite_or_none  # NaN (an undefined correlation) -> null in JSON
-
-
-def _pair(values: Sequence[float]) -> list[float | None]:
-    return [_num(float(v)) for v in values]
+           "score_function", "sentence_level", "sign", "windows"]
 
 
 ScoreCache = dict[tuple[Any, ...], dict[bytes, np.ndarray]]
@@ -100,8 +101,24 @@ def _metric_for(results: Sequence[MetaResult], metrics: Sequence[Metric]) -> dic
     return by_spec
 
 
-def _with(result: MetaResult, extra: dict[str, Any]) -> MetaResult:
-    return dataclasses.replace(result, extra={**result.extra, **extra})
+def _signed(result: MetaResult, metric: Metric, selection: Selection) -> MetaResult:
+    """``result`` with its signature, from the analyses it carries."""
+    fields: dict[str, Any] = {}
+    if result.intervals is not None:
+        fields.update(resamples=result.intervals.resamples, seed=result.intervals.seed)
+    if result.cv is not None:
+        fields.update(cv_folds=result.cv.folds, cv_seed=result.cv.seed,
+                      cv_grid=result.cv.grid)
+    return dataclasses.replace(result, signature=row_signature(
+        metric, selection, result.level, result.beta, **fields))
+
+
+def sign(results: Sequence[MetaResult], selections: Sequence[Selection],
+         metrics: Sequence[Metric]) -> list[MetaResult]:
+    """Every row with its signature (metric, references, benchmark, analyses' settings)."""
+    by_name = {sel.benchmark.name: sel for sel in selections}
+    by_spec = _metric_for(results, metrics)
+    return [_signed(r, by_spec[r.spec], by_name[r.benchmark]) for r in results]
 
 
 # -- bootstrap intervals -------------------------------------------------------------
@@ -111,8 +128,8 @@ def add_bootstrap(results: Sequence[MetaResult], selections: Sequence[Selection]
                   metrics: Sequence[Metric], n_resamples: int = DEFAULT_RESAMPLES,
                   seed: int = DEFAULT_SEED, cache: ScoreCache | None = None
                   ) -> list[MetaResult]:
-    """Each row with ``pearson_ci``, ``spearman_ci``, ``kendall_ci`` (95% percentile
-    bootstrap over test sentences), ``bootstrap`` (resamples) and ``seed``."""
+    """Each row with its 95% percentile bootstrap :class:`~.results.Intervals` over the
+    test sentences (JSON: ``pearson_ci`` ... ``bootstrap`` (resamples) and ``seed``)."""
     by_name = {sel.benchmark.name: sel for sel in selections}
     by_spec = _metric_for(results, metrics)
     out = []
@@ -122,10 +139,8 @@ def add_bootstrap(results: Sequence[MetaResult], selections: Sequence[Selection]
         metric.statistics(sel.benchmark.corpus).precompute([r.beta])
         ci = bootstrap_ci(score_function(metric, sel, r.beta, r.level, cache), sel.human,
                           sel.benchmark.corpus.num_sentences, n_resamples, seed)
-        out.append(_with(r, {
-            "pearson_ci": _pair(ci.pearson_ci), "spearman_ci": _pair(ci.spearman_ci),
-            "kendall_ci": _pair(ci.kendall_ci), "bootstrap": ci.n_resamples, "seed": ci.seed,
-        }))
+        out.append(dataclasses.replace(r, intervals=Intervals(
+            ci.pearson_ci, ci.spearman_ci, ci.kendall_ci, ci.n_resamples, ci.seed)))
     return out
 
 
@@ -135,8 +150,9 @@ def add_bootstrap(results: Sequence[MetaResult], selections: Sequence[Selection]
 def compare_metrics(selection: Selection, metrics: Sequence[Metric],
                     betas: Sequence[float] | None = None, levels: Sequence[str] = ("corpus",),
                     n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-                    cache: ScoreCache | None = None) -> list[dict[str, Any]]:
-    """One object per pair of (metric, beta) configurations of different metrics.
+                    cache: ScoreCache | None = None) -> list[Comparison]:
+    """One :class:`~.results.Comparison` per pair of (metric, beta) configurations of
+    different metrics.
 
     ``williams_p``: Williams' test (one-sided, in the observed direction) for the
     difference of the two Pearson correlations, which share the human scores;
@@ -163,19 +179,15 @@ def compare_metrics(selection: Selection, metrics: Sequence[Metric],
                 pb = paired_bootstrap_test(score_function(ma, selection, ba, level, cache),
                                            score_function(mb, selection, bb, level, cache),
                                            selection.human, n, n_resamples, seed, "pearson")
-                out.append({
-                    "analysis": "compare", "benchmark": selection.benchmark.name,
-                    "human": selection.human_kind, "systems": selection.system_set,
-                    "corpus": corpus_label(selection.benchmark), "level": level,
-                    "n_systems": len(selection.systems),
-                    "metric_a": ma.display_name, "spec_a": ma.spec, "beta_a": ba,
-                    "metric_b": mb.display_name, "spec_b": mb.spec, "beta_b": bb,
-                    "pearson_a": _num(w.r_a), "pearson_b": _num(w.r_b),
-                    "pearson_ab": _num(w.r_ab), "williams_t": _num(w.t),
-                    "williams_p": _num(w.p), "bootstrap_p": _num(pb.p),
-                    "delta_ci": _pair(pb.delta_ci), "bootstrap": n_resamples, "seed": pb.seed,
-                    "one_sided": True,
-                })
+                signature = " vs ".join(
+                    row_signature(m, selection, level, b, resamples=n_resamples, seed=pb.seed)
+                    for m, b in ((ma, ba), (mb, bb)))
+                out.append(Comparison(
+                    selection.benchmark.name, selection.human_kind, selection.system_set,
+                    corpus_label(selection.benchmark), level, len(selection.systems),
+                    ma.display_name, ma.spec, ba, mb.display_name, mb.spec, bb,
+                    w.r_a, w.r_b, w.r_ab, w.t, w.p, pb.p, pb.delta_ci, n_resamples, pb.seed,
+                    signature))
     return out
 
 
@@ -193,7 +205,7 @@ def _sentence_columns(selection: Selection) -> dict[int, int]:
 
 def sentence_level(selection: Selection, metrics: Sequence[Metric],
                    betas: Sequence[float] | None = None, ties: str = "seeda"
-                   ) -> list[dict[str, Any]]:
+                   ) -> list[SentenceAgreement]:
     """Pairwise sentence-level agreement of every metric (and beta) with the raw human
     rankings of the benchmark, restricted to the selection's system set."""
     if ties not in TIE_POLICIES:
@@ -220,17 +232,13 @@ def sentence_level(selection: Selection, metrics: Sequence[Metric],
             for row, name in enumerate(stats.systems):
                 score[name] = dict(zip(sentences.tolist(), matrix[row].tolist(), strict=True))
             res = pairwise_agreement(items, score, systems=selection.systems, ties=ties)
-            out.append({
-                "analysis": "sentence", "benchmark": bench.name,
-                "human": bench.info.get("judgments_kind", "judgments"),
-                "systems": selection.system_set, "corpus": corpus_label(bench),
-                "metric": metric.display_name, "spec": metric.spec, "beta": beta,
-                "n_systems": len(selection.systems), "ties": ties,
-                "accuracy": _num(res.accuracy), "kendall_like": _num(res.kendall_like),
-                "n_pairs": res.n_pairs, "concordant": res.concordant,
-                "discordant": res.discordant, "metric_ties": res.metric_ties,
-                "n_items": res.n_items,
-            })
+            human = bench.info.get("judgments_kind", "judgments")
+            out.append(SentenceAgreement(
+                bench.name, human, selection.system_set, corpus_label(bench),
+                metric.display_name, metric.spec, beta, len(selection.systems), ties,
+                res.accuracy, res.kendall_like, res.n_pairs, res.concordant, res.discordant,
+                res.metric_ties, res.n_items,
+                row_signature(metric, selection, "sentence", beta, human=human, ties=ties)))
     return out
 
 
@@ -238,7 +246,7 @@ def sentence_level(selection: Selection, metrics: Sequence[Metric],
 
 
 def windows(results: Sequence[MetaResult], selections: Sequence[Selection],
-            metrics: Sequence[Metric], window: int = DEFAULT_WINDOW) -> list[dict[str, Any]]:
+            metrics: Sequence[Metric], window: int = DEFAULT_WINDOW) -> list[WindowRow]:
     """Window analysis of every correlation row: systems sorted by human score, Pearson
     and Spearman within each run of ``window`` consecutive systems."""
     by_name = {sel.benchmark.name: sel for sel in selections}
@@ -252,12 +260,12 @@ def windows(results: Sequence[MetaResult], selections: Sequence[Selection],
         scores = system_scores(by_spec[r.spec], sel, r.beta, r.level)
         human = dict(zip(sel.systems, sel.human.tolist(), strict=True))
         metric = dict(zip(sel.systems, scores.tolist(), strict=True))
+        signature = row_signature(by_spec[r.spec], sel, r.level, r.beta, window=window)
         for w in window_correlations(metric, human, window):
-            out.append({
-                "analysis": "window", "benchmark": r.benchmark, "human": r.human,
-                "systems": r.systems, "corpus": r.corpus, "metric": r.metric, "spec": r.spec,
-                "beta": r.beta, "level": r.level, "window": window, **w.to_json(),
-            })
+            out.append(WindowRow(
+                r.benchmark, r.human, r.systems, r.corpus, r.metric, r.spec, r.beta, r.level,
+                window, w.window_start, tuple(w.systems_in_window), w.pearson, w.spearman,
+                signature))
     return out
 
 
@@ -275,27 +283,29 @@ def _score_at_beta(metric: Metric, selection: Selection, level: str
 
 def add_cv_beta(results: Sequence[MetaResult], selections: Sequence[Selection],
                 metrics: Sequence[Metric], grid: np.ndarray, k: int = DEFAULT_FOLDS,
-                seed: int = DEFAULT_SEED) -> list[MetaResult]:
-    """Each row with ``beta_star`` (mean of the k folds' optima on their training
-    parts, criterion Pearson), ``beta_star_folds``, ``beta_star_std`` and the
-    correlations at beta* on all sentences; null for metrics without beta."""
+                seed: int = DEFAULT_SEED, grid_text: str = "") -> list[MetaResult]:
+    """Each row with its :class:`~.results.CVBeta`: ``beta_star`` (mean of the k folds'
+    optima on their training parts, criterion Pearson), the fold optima, their standard
+    deviation and the correlations at beta* on all sentences; None for metrics without
+    beta. ``grid_text``: how the grid was given, for the signature."""
     by_name = {sel.benchmark.name: sel for sel in selections}
     by_spec = _metric_for(results, metrics)
-    cache: dict[tuple[str, str, str], dict[str, Any]] = {}
+    cache: dict[tuple[str, str, str], CVBeta] = {}
     out = []
     for r in results:
         key = (r.benchmark, r.spec, r.level)
         if key not in cache:
             sel, metric = by_name[r.benchmark], by_spec[r.spec]
             if not metric.has_beta:
-                cache[key] = {"beta_star": None, "beta_star_folds": None, "beta_star_std": None,
-                              "pearson_at_beta_star": None, "spearman_at_beta_star": None,
-                              "kendall_at_beta_star": None, "cv_folds": k, "cv_seed": seed}
+                cache[key] = CVBeta(k, seed, grid=grid_text)
             else:
                 stats = metric.statistics(sel.benchmark.corpus)
                 stats.precompute(list(grid))
                 res = cv_beta(_score_at_beta(metric, sel, r.level), sel.human, grid,
                               sel.benchmark.corpus.num_sentences, k, seed)
-                cache[key] = {k_: _num(v) for k_, v in res.to_json().items()}
-        out.append(_with(r, cache[key]))
+                cache[key] = CVBeta(res.k, res.seed, res.beta_star,
+                                    tuple(res.beta_star_folds), res.beta_star_std,
+                                    res.pearson, res.spearman, res.kendall, res.criterion,
+                                    grid=grid_text)
+        out.append(dataclasses.replace(r, cv=cache[key]))
     return out

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
+    from .results import WindowRow
     from .sweep import Sweep
     from .window import WindowResult
 
@@ -290,4 +291,25 @@ def plot_sweeps(sweeps: Sequence[Sweep], path: str | os.PathLike[str],
     """Write :func:`sweep_figure` to ``path`` (.png, .svg or .pdf); return the path."""
     path = check_plot_path(path)
     sweep_figure(sweeps, title).savefig(path, dpi=DPI)
+    return path
+
+
+def plot_window_rows(rows: Sequence[WindowRow], path: str) -> str:
+    """The window analysis of ``gecmetrics meta-eval --window``: one line per benchmark
+    and metric (labelled by spec when two specs share a display name)."""
+    from .window import WindowResult, plot_windows
+
+    grouped: dict[str, list[WindowResult]] = {}
+    specs: dict[str, set[str]] = {}
+    for w in rows:
+        specs.setdefault(w.metric, set()).add(w.spec)
+    for w in rows:
+        beta = "" if w.beta is None else f" β={w.beta:g}"
+        # Two specs with one display name (gleu, gleu:variant=paper) are two lines.
+        name = w.metric if len(specs[w.metric]) == 1 else w.spec
+        label = f"{w.benchmark} {name}{beta}" + ("" if w.level == "corpus" else f" ({w.level})")
+        grouped.setdefault(label, []).append(WindowResult(
+            w.window_start, list(w.systems_in_window), w.pearson, w.spearman))
+    plot_windows(grouped, path, title=f"window analysis ({rows[0].window} systems)"
+                 if rows else None)
     return path

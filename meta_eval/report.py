@@ -1,18 +1,21 @@
-"""Tables and JSON for meta-evaluation results.
+"""Renderers of a :class:`~.results.MetaEvaluation`: table, Markdown, LaTeX, CSV, JSON.
 
-Tables have one row per metric (and beta and level) and, per benchmark, an
-r and a rho column; the best value of each column is marked (``*``, bold in
-Markdown). Each benchmark's setting (human scores, system set, corpus) is
-printed above the table (as ``%`` comments in LaTeX; on stderr for CSV).
+Nothing is computed here. Tables have one row per metric (and beta and level)
+and, per benchmark, an r and a rho column; the best value of each column is
+marked (``*``, bold in Markdown). Each benchmark's setting (human scores,
+system set, corpus) is printed above the table (as ``%`` comments in LaTeX; on
+stderr for CSV), and one ``signature: ...`` line per distinct row signature
+under the output (on stderr for CSV, which stays a bare table for programs).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gecmetrics.formatting import fixed, render, to_json
+from gecmetrics.formatting import fixed, render, signature_lines, to_json
 
-from .evaluate import MetaResult, Selection
+from .correlate import Selection
+from .results import Comparison, MetaEvaluation, MetaResult, SentenceAgreement, WindowRow
 from .sweep import Sweep
 
 DIGITS = 3
@@ -55,7 +58,7 @@ def _interval(values: Sequence[float | None] | None) -> str:
 def results_table(results: Sequence[MetaResult], benchmarks: Sequence[str], fmt: str) -> str:
     """Rows: (metric, beta, level); columns: each benchmark's r and rho (and their 95%
     bootstrap intervals when the rows have them)."""
-    with_ci = any("pearson_ci" in r.extra for r in results)
+    with_ci = any(r.intervals is not None for r in results)
     levels = list(dict.fromkeys(r.level for r in results))
     keys = list(dict.fromkeys((r.metric, r.spec, r.beta, r.level) for r in results))
     index = {(r.metric, r.spec, r.beta, r.level, r.benchmark): r for r in results}
@@ -75,8 +78,9 @@ def results_table(results: Sequence[MetaResult], benchmarks: Sequence[str], fmt:
         for bench in benchmarks:
             r = index.get((metric, spec, beta, level, bench))
             if with_ci:
-                row += ([fixed(r.pearson, DIGITS), _interval(r.extra.get("pearson_ci")),
-                         fixed(r.spearman, DIGITS), _interval(r.extra.get("spearman_ci"))]
+                ci = r.intervals if r else None
+                row += ([fixed(r.pearson, DIGITS), _interval(ci.pearson if ci else None),
+                         fixed(r.spearman, DIGITS), _interval(ci.spearman if ci else None)]
                         if r else ["-"] * 4)
             else:
                 row += ([fixed(r.pearson, DIGITS), fixed(r.spearman, DIGITS)]
@@ -116,10 +120,6 @@ def sweep_table(sweeps: Sequence[Sweep], benchmarks: Sequence[str], fmt: str) ->
     return render(headers, cells, fmt, align)
 
 
-def results_json(results: Sequence[MetaResult], notes: list[str] | None = None) -> str:
-    return to_json([r.to_json() for r in results], notes)
-
-
 def _b(value: float | None) -> str:
     return "-" if value is None else f"{value:g}"
 
@@ -135,43 +135,43 @@ def cv_table(results: Sequence[MetaResult], fmt: str) -> str:
     seen, cells = set(), []
     for r in results:
         key = (r.benchmark, r.spec, r.level)
-        if key in seen or "beta_star" not in r.extra:
+        if key in seen or r.cv is None:
             continue
         seen.add(key)
-        e = r.extra
-        if e["beta_star"] is None:
+        cv = r.cv
+        if cv.beta_star is None or cv.beta_star_folds is None or cv.beta_star_std is None:
             cells.append([r.benchmark, r.metric, r.spec, r.level, "-", "-", "(no β)", "-", "-"])
             continue
-        folds = e["beta_star_folds"]
-        cells.append([r.benchmark, r.metric, r.spec, r.level, f"{e['beta_star']:.3f}",
-                      f"{e['beta_star_std']:.3f}", f"{min(folds):g}-{max(folds):g}",
-                      fixed(e["pearson_at_beta_star"], DIGITS),
-                      fixed(e["spearman_at_beta_star"], DIGITS)])
+        folds = cv.beta_star_folds
+        cells.append([r.benchmark, r.metric, r.spec, r.level, f"{cv.beta_star:.3f}",
+                      f"{cv.beta_star_std:.3f}", f"{min(folds):g}-{max(folds):g}",
+                      fixed(cv.pearson, DIGITS), fixed(cv.spearman, DIGITS)])
     return render(headers, cells, fmt, ["left"] * 4 + ["right"] * 5)
 
 
-def compare_table(rows: Sequence[dict], fmt: str) -> str:
+def compare_table(rows: Sequence[Comparison], fmt: str) -> str:
     headers = ["benchmark", "level", "metric A", "β A", "metric B", "β B", "r A", "r B",
                "r(A,B)", "Williams p", "bootstrap p", "Δr 95% CI"]
-    cells = [[c["benchmark"], c["level"], c["spec_a"], _b(c["beta_a"]), c["spec_b"],
-              _b(c["beta_b"]), fixed(c["pearson_a"], DIGITS), fixed(c["pearson_b"], DIGITS),
-              fixed(c["pearson_ab"], DIGITS), _p(c["williams_p"]), _p(c["bootstrap_p"]),
-              _interval(c["delta_ci"])] for c in rows]
+    cells = [[c.benchmark, c.level, c.spec_a, _b(c.beta_a), c.spec_b, _b(c.beta_b),
+              fixed(c.pearson_a, DIGITS), fixed(c.pearson_b, DIGITS),
+              fixed(c.pearson_ab, DIGITS), _p(c.williams_p), _p(c.bootstrap_p),
+              _interval(c.delta_ci)] for c in rows]
     return render(headers, cells, fmt, ["left"] * 6 + ["right"] * 6)
 
 
-def window_table(rows: Sequence[dict], fmt: str) -> str:
+def window_table(rows: Sequence[WindowRow], fmt: str) -> str:
     headers = ["benchmark", "metric", "spec", "β", "level", "from rank", "systems", "r", "ρ"]
-    cells = [[w["benchmark"], w["metric"], w["spec"], _b(w["beta"]), w["level"],
-              w["window_start"], " ".join(w["systems_in_window"]), fixed(w["pearson"], DIGITS),
-              fixed(w["spearman"], DIGITS)] for w in rows]
+    cells = [[w.benchmark, w.metric, w.spec, _b(w.beta), w.level, w.window_start,
+              " ".join(w.systems_in_window), fixed(w.pearson, DIGITS),
+              fixed(w.spearman, DIGITS)] for w in rows]
     return render(headers, cells, fmt, ["left"] * 5 + ["right", "left", "right", "right"])
 
 
-def sentence_table(rows: Sequence[dict], benchmarks: Sequence[str], fmt: str) -> str:
+def sentence_table(rows: Sequence[SentenceAgreement], benchmarks: Sequence[str],
+                   fmt: str) -> str:
     """Rows: (metric, beta); columns per benchmark: accuracy and Kendall-like tau."""
-    keys = list(dict.fromkeys((s["metric"], s["spec"], s["beta"]) for s in rows))
-    index = {(s["metric"], s["spec"], s["beta"], s["benchmark"]): s for s in rows}
+    keys = list(dict.fromkeys((s.metric, s.spec, s.beta) for s in rows))
+    index = {(s.metric, s.spec, s.beta, s.benchmark): s for s in rows}
     headers = ["metric", "spec", "β"]
     for bench in benchmarks:
         headers += [f"{bench} acc", f"{bench} τ"]
@@ -180,23 +180,112 @@ def sentence_table(rows: Sequence[dict], benchmarks: Sequence[str], fmt: str) ->
         row = [metric, spec, _b(beta)]
         for bench in benchmarks:
             s = index.get((metric, spec, beta, bench))
-            row += ([fixed(s["accuracy"], DIGITS), fixed(s["kendall_like"], DIGITS)]
+            row += ([fixed(s.accuracy, DIGITS), fixed(s.kendall_like, DIGITS)]
                     if s else ["-", "-"])
         cells.append(row)
     _mark(cells, range(3, len(headers)), fmt)
     return render(headers, cells, fmt, ["left"] * 3 + ["right"] * (len(headers) - 3))
 
 
-def sentence_preamble(rows: Sequence[dict], fmt: str) -> str:
-    lines = {}
+def sentence_preamble(rows: Sequence[SentenceAgreement], fmt: str) -> str:
+    lines: dict[str, str] = {}
     for s in rows:
-        pairs = "" if s["ties"] == "exclude" else f", {s['n_pairs']} human comparisons"
-        lines.setdefault(s["benchmark"], (
-            f"{s['benchmark']}: sentence level, human={s['human']} judgments "
-            f"({s['n_items']} ranking items{pairs}), systems={s['systems']} "
-            f"({s['n_systems']}), corpus={s['corpus']}, ties={s['ties']}"))
+        pairs = "" if s.ties == "exclude" else f", {s.n_pairs} human comparisons"
+        lines.setdefault(s.benchmark, (
+            f"{s.benchmark}: sentence level, human={s.human} judgments "
+            f"({s.n_items} ranking items{pairs}), systems={s.systems} "
+            f"({s.n_systems}), corpus={s.corpus}, ties={s.ties}"))
     if fmt == "latex":
         return "\n".join(f"% {line}" for line in lines.values())
     if fmt == "markdown":
         return "\n".join(f"- {line}" for line in lines.values())
     return "\n".join(lines.values())
+
+
+# -- the whole output ----------------------------------------------------------------------
+
+
+def render_evaluation(result: MetaEvaluation, fmt: str = "table") -> tuple[str, list[str]]:
+    """The output of ``gecmetrics meta-eval --format fmt`` and its lines for stderr."""
+    notes = list(result.notes)
+    if fmt == "json":
+        return to_json(result.to_json(), notes), notes
+    o, names = result.options, result.benchmarks
+    if o.mode == "sentence":
+        rows = result.sentences
+        out = _with_head(sentence_preamble(rows, fmt), sentence_table(rows, names, fmt),
+                         fmt, notes)
+    elif o.mode == "sweep":
+        assert o.grid is not None
+        table = sweep_table(result.sweeps, names, fmt)
+        out = _with_preamble(result.selections, table, fmt, notes,
+                             f", β grid {o.grid} ({_grid_points(o.grid)} points)")
+    else:
+        out = _system_level(result, fmt, notes)
+    return _with_signatures(out, result.signatures(), fmt, notes), notes
+
+
+def _grid_points(grid: str) -> int:
+    from .sweep import parse_grid
+
+    return len(parse_grid(grid))
+
+
+def _system_level(result: MetaEvaluation, fmt: str, notes: list[str]) -> str:
+    o = result.options
+    table = results_table(result.correlations, result.benchmarks, fmt)
+    sections = []
+    if o.cv_folds is not None:
+        sections.append((f"Cross-validated β* ({o.cv_folds} folds of test sentences, seed "
+                         f"{o.seed_value}, grid {o.cv_grid_text}, optimum of r on each "
+                         "training part; β* = their mean)", cv_table(result.correlations, fmt)))
+    if result.comparisons:
+        sections.append((f"Metric pairs: Williams' test on r and paired bootstrap "
+                         f"({o.compare_resamples} resamples, seed {o.seed_value}); "
+                         "one-sided p-values", compare_table(result.comparisons, fmt)))
+    if result.windows:
+        sections.append((f"Window analysis ({o.window} consecutive systems by human score)",
+                         window_table(result.windows, fmt)))
+    extra = (f", 95% bootstrap intervals ({o.bootstrap} resamples, seed {o.seed_value})"
+             if o.bootstrap is not None else "")
+    out = _with_preamble(result.selections, table, fmt, notes, extra)
+    return _append_sections(out, sections, fmt)
+
+
+def _with_signatures(out: str, signatures: Sequence[str], fmt: str, notes: list[str]) -> str:
+    if fmt == "csv":
+        notes.extend(f"signature: {sig}" for sig in dict.fromkeys(signatures) if sig)
+        return out
+    lines = signature_lines(signatures, fmt)
+    if not lines:
+        return out
+    return f"{out}\n\n{lines}" if fmt == "markdown" else f"{out}\n{lines}"
+
+
+def _append_sections(out: str, sections: Sequence[tuple[str, str]], fmt: str) -> str:
+    for title, table in sections:
+        if fmt == "markdown":
+            out += f"\n\n**{title}**\n\n{table}"
+        elif fmt == "latex":
+            out += f"\n\n% {title}\n{table}"
+        else:
+            out += f"\n\n{title}\n{table}"
+    return out
+
+
+def _with_head(head: str, table: str, fmt: str, notes: list[str]) -> str:
+    if fmt == "csv":
+        notes[:0] = head.splitlines()
+        return table
+    return f"{head}\n\n{table}" if fmt == "markdown" else f"{head}\n{table}"
+
+
+def _with_preamble(selections: Sequence[Selection], table: str, fmt: str, notes: list[str],
+                   extra: str = "") -> str:
+    head = preamble(selections, fmt, extra)
+    if fmt == "csv":
+        notes[:0] = head.splitlines()
+        return table
+    marker = "best per column in bold" if fmt == "markdown" else "* best per column"
+    return f"{head}\n\n{table}\n\n{marker}" if fmt == "markdown" else f"{head}\n{table}\n{marker}"
+

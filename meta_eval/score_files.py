@@ -49,7 +49,7 @@ from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
 from gecmetrics.readers import read_lines
 
-from .evaluate import Selection
+from .correlate import Selection
 
 ORDERS = ("higher", "lower")
 OPTIONS = ("order", "spec", "beta")

@@ -16,8 +16,9 @@ from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric
 from gecmetrics.validate import parse_beta_grid
 
+from .correlate import Selection, corpus_label, system_scores
 from .correlation import correlation_curves
-from .evaluate import MetaResult, Selection, corpus_label, system_scores
+from .results import MetaResult
 
 DEFAULT_GRID = "0:5:0.01"
 
@@ -59,13 +60,18 @@ class Sweep:
     def label(self) -> str:
         return f"{self.selection.benchmark.name} {self.metric.display_name}"
 
-    def results(self) -> list[MetaResult]:
+    def results(self, grid: str | None = None) -> list[MetaResult]:
+        """One row per beta; ``grid`` (the grid as given) goes into their signature."""
+        from .results import row_signature
+
         sel, m = self.selection, self.metric
+        signature = row_signature(m, sel, self.level, grid if m.has_beta else None)
         return [
             MetaResult(sel.benchmark.name, sel.human_kind, sel.system_set,
                        corpus_label(sel.benchmark), m.display_name, m.spec,
                        None if b != b else float(b),
-                       self.level, len(sel.systems), float(r), float(rho), float(tau))
+                       self.level, len(sel.systems), float(r), float(rho), float(tau),
+                       signature=signature)
             for b, r, rho, tau in zip(self.betas, self.pearson, self.spearman, self.kendall,
                                       strict=True)
         ]

@@ -17,8 +17,8 @@ from gecmetrics import get_metric
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.meta_eval import correlation as corr
 from gecmetrics.meta_eval import significance as sig
+from gecmetrics.meta_eval.correlate import metric_betas
 from gecmetrics.meta_eval.cv_beta import best_beta
-from gecmetrics.meta_eval.evaluate import metric_betas
 from gecmetrics.meta_eval.human import pairwise_wins, rank_pairs, read_judgments
 from gecmetrics.meta_eval.pairwise import human_pairs
 from gecmetrics.meta_eval.window import window_correlations

@@ -16,7 +16,7 @@ import pytest
 from meta_data import benchmark
 
 from gecmetrics.formatting import fixed
-from gecmetrics.meta_eval.evaluate import Selection, meta_evaluate
+from gecmetrics.meta_eval.correlate import Selection, meta_evaluate
 from gecmetrics.meta_eval.sweep import parse_grid, sweep
 from gecmetrics.published import load
 from gecmetrics.registry import metric_from_spec

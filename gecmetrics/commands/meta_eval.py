@@ -9,16 +9,14 @@ import click
 
 from ..cli import explicit, friendly_errors
 
-BENCHMARKS = ("conll14", "seeda-s", "seeda-e", "gmeg-fce", "gmeg-wiki", "gmeg-yahoo")
-SYSTEM_SETS = ("base", "+INPUT", "+source", "+fluency", "+REF-F_GPT-3.5", "all")
-TIES = ("seeda", "discordant", "neutral", "exclude")
-DEFAULT_RESAMPLES = 1000
-DEFAULT_GRID = "0:5:0.01"
-
-
-GMEG = ("gmeg-fce", "gmeg-wiki", "gmeg-yahoo")
-SEEDA = ("seeda-s", "seeda-e")
-HUMAN_OF = {"ew": ("conll14", *SEEDA), "ts": ("conll14", *SEEDA), "rating": GMEG}
+# The choices live with the options (light to import: --help must stay fast).
+from ..meta_eval.options import (  # noqa: E402
+    BENCHMARKS,
+    DEFAULT_GRID,
+    DEFAULT_RESAMPLES,
+    SYSTEM_SETS,
+    TIES,
+)
 
 
 class MetaEvalCommand(click.Command):
@@ -56,28 +54,28 @@ def _int(text: str, option: str) -> int:
         raise ConfigError(f"{option} takes a whole number (got {text!r})") from None
 
 
-def check_explicit_options(ctx: click.Context, benchmarks: list[str], notes: list[str]) -> None:
-    """Options whose defaults are real values (so run_meta_eval cannot tell whether
-    they were asked for) must apply to something when given explicitly."""
-    from ..errors import ConfigError
-    from ..validate import applies_to, needs
+def options_from_click(ctx: click.Context) -> Any:
+    """The :class:`MetaEvalOptions` of a parsed ``meta-eval`` command line.
 
-    given, p = explicit(ctx), ctx.params
-    if "split" in given:
-        applies_to("--split", benchmarks, GMEG, "the GMEG benchmarks", notes)
-    if "seeda_corpus" in given:
-        applies_to("--seeda-corpus", benchmarks, SEEDA, "seeda-s and seeda-e", notes)
-    if "ties" in given:
-        needs("--ties", "--sentence-level", p["sentence_level"])
-    if "levels" in given and p["sentence_level"]:
-        raise ConfigError("--level does not apply to --sentence-level (it scores "
-                               "sentences); drop --level")
-    if p["human"] is not None:
-        wrong = [b for b in benchmarks if b not in HUMAN_OF[p["human"]]]
-        if wrong:
-            kinds = [k for k, names in HUMAN_OF.items() if wrong[0] in names]
-            raise ConfigError(f"--human: benchmark {wrong[0]} has no human scores "
-                              f"{p['human']!r}; choose one of: {', '.join(kinds)}")
+    Options given on the command line are passed as ``explicit``, so an option
+    with a real default that applies to nothing chosen is an error (see
+    :mod:`gecmetrics.meta_eval.options`). ``docs/make_results.py`` builds its runs
+    through this too, so the commands printed on the results page are what ran.
+    """
+    from ..meta_eval.options import MetaEvalOptions
+
+    p, given = ctx.params, explicit(ctx)
+    names = {"specs": "metrics", "score_files": "scores"}
+    return MetaEvalOptions(
+        benchmarks=tuple(p["benchmarks"]), metrics=tuple(p["specs"]),
+        scores=tuple(p["score_files"]), system_set=p["system_set"], human=p["human"],
+        levels=tuple(p["levels"]), betas=tuple(p["betas"]), grid=p["grid"], plot=p["plot"],
+        seeda_corpus=p["seeda_corpus"], split=p["split"], bootstrap=p["bootstrap"],
+        seed=p["seed"], compare=p["compare"], sentence_level=p["sentence_level"],
+        ties=p["ties"], window=p["window"], window_plot=p["window_plot"],
+        cv_folds=p["cv_folds"], cv_grid=p["cv_grid"], data_dir=p["data_dir"],
+        explicit=frozenset(names.get(name, name) for name in given
+                           if name not in ("fmt",)))
 
 
 @click.command(cls=MetaEvalCommand)
@@ -154,12 +152,12 @@ def check_explicit_options(ctx: click.Context, benchmarks: list[str], notes: lis
                    "$GECMETRICS_DATA, else $XDG_CACHE_HOME/gecmetrics, else ~/.cache/gecmetrics.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown", "latex", "csv"]),
               default="table", show_default=True,
-              help="JSON: one object per (benchmark, metric, beta, level), full precision.")
+              help="JSON: one object per (benchmark, metric, beta, level), full precision, "
+                   "each with its reproducibility signature; tables: one signature line per "
+                   "distinct signature under the output (CSV: on stderr).")
 @click.pass_context
 @friendly_errors
-def meta_eval(ctx, benchmarks, specs, system_set, human, levels, betas, grid, plot, seeda_corpus,
-              split, bootstrap, seed, compare, sentence_level, ties, window, window_plot,
-              cv_folds, cv_grid, data_dir, fmt, score_files) -> None:
+def meta_eval(ctx, fmt, **params) -> None:
     """Correlate metrics with human rankings (Pearson r, Spearman ρ, Kendall τ).
 
     Each system of a benchmark is scored by each metric; the system scores are
@@ -177,24 +175,12 @@ def meta_eval(ctx, benchmarks, specs, system_set, human, levels, betas, grid, pl
       gecmetrics meta-eval conll14 -m green --cv-beta 10
       gecmetrics meta-eval seeda-s -m green --scores mymetric=my_scores.json --bootstrap
     """
-    from ..meta_eval.run import run_meta_eval
-    from ..meta_eval.score_files import parse_scores_option
+    from ..meta_eval.run import render_options
 
-    benchmarks = list(dict.fromkeys(benchmarks))
-    early: list[str] = []
-    check_explicit_options(ctx, benchmarks, early)
-    for note in early:
+    options = options_from_click(ctx)
+    for note in options.notes:  # before the work: seen even if reading the data fails
         click.echo(note, err=True)
-    output, notes = run_meta_eval(
-        benchmarks=benchmarks, specs=list(specs), system_set=system_set,
-        human=human, levels=list(dict.fromkeys(levels)) or ["corpus"], betas=list(betas),
-        grid=grid if grid is not None else (DEFAULT_GRID if plot is not None else None),
-        plot=plot, seeda_corpus=seeda_corpus,
-        data_dir=data_dir, fmt=fmt, split=split, bootstrap=bootstrap, seed=seed,
-        compare=compare, sentence_level=sentence_level, ties=ties, window=window,
-        window_plot=window_plot, cv_folds=cv_folds, cv_grid=cv_grid,
-        scores=[parse_scores_option(text) for text in score_files],
-    )
+    output, notes = render_options(options, fmt, option_notes=False)
     click.echo(output)
     for note in notes:
         click.echo(note, err=True)

@@ -1,5 +1,8 @@
 """Score a benchmark's systems with metrics and correlate them with the humans.
 
+(The module was ``evaluate`` before :func:`gecmetrics.meta_eval.evaluate`, the
+library's entry point, took the name.)
+
 System scores come from a metric's cached statistics: ``corpus`` level is the
 metric's corpus score, ``mean`` level the mean of its sentence scores. Betas
 only matter for metrics that have one; for the others ``beta`` is ``None``.
@@ -8,17 +11,16 @@ only matter for metrics that have one; for the others ``beta`` is ``None``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 
 from gecmetrics.errors import ConfigError
-from gecmetrics.formatting import finite_or_none
 from gecmetrics.metric import Metric
 
 from .benchmarks import Benchmark
 from .correlation import correlate
+from .results import MetaResult
 
 SYSTEM_LEVELS = ("corpus", "mean")
 HUMAN_KINDS = ("ew", "ts", "rating")
@@ -54,38 +56,6 @@ class Selection:
         b = self.benchmark
         return (f"{b.name}: human={self.human_kind}, systems={self.system_set} "
                 f"({len(self.systems)}), {b.setting}")
-
-
-@dataclass(frozen=True)
-class MetaResult:
-    """One (benchmark, metric, beta, level) correlation: a row of the CLI's JSON."""
-
-    benchmark: str
-    human: str
-    systems: str
-    corpus: str
-    metric: str
-    spec: str
-    beta: float | None
-    level: str
-    n_systems: int
-    pearson: float
-    spearman: float
-    kendall: float
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)  # intervals, beta* ...
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "benchmark": self.benchmark, "human": self.human, "systems": self.systems,
-            "corpus": self.corpus, "metric": self.metric, "spec": self.spec,
-            "beta": self.beta, "level": self.level, "n_systems": self.n_systems,
-            "pearson": _num(self.pearson), "spearman": _num(self.spearman),
-            "kendall": _num(self.kendall), **self.extra,
-        }
-
-
-def _num(value: float) -> float | None:
-    return finite_or_none(float(value))  # NaN -> null in JSON
 
 
 def metric_betas(metric: Metric, betas: Sequence[float] | None) -> list[float | None]:

@@ -1,0 +1,108 @@
+"""Meta-evaluation as a library: options in, one typed :class:`MetaEvaluation` out.
+
+    >>> import gecmetrics
+    >>> result = gecmetrics.meta_evaluate(["conll14"], ["green"], data_dir=DIR)
+    >>> result.to_frame()[["benchmark", "spec", "beta", "pearson", "spearman"]]
+
+``gecmetrics meta-eval`` is :func:`run` plus a renderer (:mod:`.report`): the CLI
+builds :class:`~.options.MetaEvalOptions` from its flags, this module loads the
+benchmarks, scores and correlates, and runs the analyses asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from .options import MetaEvalOptions
+from .results import MetaEvaluation
+
+if TYPE_CHECKING:
+    from gecmetrics.metric import Metric
+
+
+def meta_evaluate(benchmarks: str | Sequence[str], metrics: str | Metric | Sequence[Any] = (),
+                  **options: Any) -> MetaEvaluation:
+    """Correlate ``metrics`` with the human rankings of ``benchmarks``.
+
+    ``metrics``: spec strings (``"green:tokenize=char,n=6"``) or :class:`Metric`
+    objects (:func:`~.score_files.scores_metric` for scores computed elsewhere);
+    ``options``: the fields of :class:`~.options.MetaEvalOptions` (= the flags of
+    ``gecmetrics meta-eval``: ``levels``, ``betas``, ``bootstrap``, ``compare``,
+    ``data_dir`` ...), checked before any data is read (a bad value raises
+    :class:`~gecmetrics.errors.ConfigError` with the CLI's one-line message).
+    Figures asked for (``plot``, ``window_plot``) are saved before returning.
+    """
+    if isinstance(metrics, str) or not isinstance(metrics, Sequence):
+        metrics = [metrics]
+    opts = MetaEvalOptions(benchmarks=(benchmarks,) if isinstance(benchmarks, str)
+                           else tuple(benchmarks),
+                           metrics=tuple(metrics),
+                           explicit=frozenset(options), **options)
+    result = run(opts)
+    result.save_plots(notes=[*opts.notes, *result.notes])
+    return result
+
+
+def run(options: MetaEvalOptions) -> MetaEvaluation:
+    """Everything ``options`` ask for, computed; figures are not drawn (see
+    :meth:`MetaEvaluation.save_plots`)."""
+    from gecmetrics.validate import check_window
+
+    from . import analyses
+    from .benchmarks import load_benchmark
+    from .correlate import Selection
+    from .correlate import meta_evaluate as correlate_selection
+    from .score_files import check_score_metrics
+    from .sweep import parse_grid, sweep
+
+    o = options
+    metrics = list(o.metric_objects)
+    notes: list[str] = []
+    betas = list(o.betas) or None
+    selections = []
+    for name in o.benchmarks:
+        bench = load_benchmark(name, o.data_dir, seeda_corpus=o.seeda_corpus, split=o.split)
+        selections.append(Selection.make(bench, o.system_set, o.human))
+        if o.window is not None:  # the data is read, nothing scored yet
+            check_window(o.window, len(selections[-1].systems), name)
+    notes += check_score_metrics(metrics, selections, o.levels,
+                                 bootstrap=o.bootstrap is not None, compare=o.compare,
+                                 sentence_level=o.sentence_level)
+    chosen = tuple(selections)
+
+    if o.mode == "sentence":
+        agreements = [row for sel in selections
+                      for row in analyses.sentence_level(sel, metrics, betas, o.ties)]
+        return MetaEvaluation(o, chosen, sentences=tuple(agreements), notes=tuple(notes))
+
+    if o.mode == "sweep":
+        assert o.grid is not None
+        grid = parse_grid(o.grid)
+        sweeps = tuple(sweep(sel, metric, grid, level)
+                       for sel in selections for metric in metrics for level in o.levels)
+        rows = [r for s in sweeps for r in s.results(o.grid)]
+        return MetaEvaluation(o, chosen, correlations=tuple(rows), sweeps=sweeps,
+                              notes=tuple(notes))
+
+    results = []
+    for sel in selections:
+        results += correlate_selection(sel, metrics, betas, o.levels)
+    cache: dict = {}  # resampled system scores, shared by bootstrap and compare
+    if o.bootstrap is not None:
+        results = analyses.add_bootstrap(results, selections, metrics, o.bootstrap,
+                                         o.seed_value, cache)
+    if o.cv_folds is not None:
+        results = analyses.add_cv_beta(results, selections, metrics,
+                                       parse_grid(o.cv_grid_text, "--cv-grid"), o.cv_folds,
+                                       o.seed_value, o.cv_grid_text)
+    results = analyses.sign(results, selections, metrics)
+    compared = []
+    if o.compare:
+        for sel in selections:
+            compared += analyses.compare_metrics(sel, metrics, betas, o.levels,
+                                                 o.compare_resamples, o.seed_value, cache)
+    windowed = (analyses.windows(results, selections, metrics, o.window)
+                if o.window is not None else [])
+    return MetaEvaluation(o, chosen, correlations=tuple(results), comparisons=tuple(compared),
+                          windows=tuple(windowed), notes=tuple(notes))

@@ -1,0 +1,280 @@
+"""Every option of a meta-evaluation, in one frozen dataclass checked once.
+
+:class:`MetaEvalOptions` is what ``gecmetrics meta-eval`` builds from its flags
+and what :func:`gecmetrics.meta_evaluate` builds from its keywords, so both
+accept and refuse the same things with the same one-line messages (they name
+the CLI flags, which the docs describe). ``__post_init__`` runs every check
+that needs no data (the value checks of :mod:`gecmetrics.validate`, which
+options combine, which apply to what was chosen) and resolves the metric specs,
+so a typo costs nothing; checks that need the data (window size against the
+number of systems, score files against the corpus) run when the data is read.
+
+Options whose defaults are real values (``split``, ``seeda_corpus``, ``ties``,
+``levels``) cannot tell "asked for" from "default": ``explicit`` names those
+the caller gave (the CLI: flags on the command line; the API: keywords passed),
+and an explicit one that applies to nothing chosen is an error.
+
+This module imports nothing heavy at import time: the CLI reads its choices
+(``BENCHMARKS``, ``SYSTEM_SETS`` ...) while building ``--help``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Literal, get_args
+
+from gecmetrics.errors import ConfigError
+
+if TYPE_CHECKING:
+    from gecmetrics.metric import Metric
+
+BenchmarkName = Literal["conll14", "seeda-s", "seeda-e", "gmeg-fce", "gmeg-wiki", "gmeg-yahoo"]
+SystemSet = Literal["base", "+INPUT", "+source", "+fluency", "+REF-F_GPT-3.5", "all"]
+HumanKind = Literal["ew", "ts", "rating"]
+Level = Literal["corpus", "mean"]
+SeedaCorpus = Literal["subset", "all"]
+Split = Literal["test", "dev"]
+Ties = Literal["seeda", "discordant", "neutral", "exclude"]
+
+BENCHMARKS: tuple[str, ...] = get_args(BenchmarkName)
+SYSTEM_SETS: tuple[str, ...] = get_args(SystemSet)
+HUMAN_KINDS: tuple[str, ...] = get_args(HumanKind)
+LEVELS: tuple[str, ...] = get_args(Level)
+SEEDA_CORPORA: tuple[str, ...] = get_args(SeedaCorpus)
+SPLITS: tuple[str, ...] = get_args(Split)
+TIES: tuple[str, ...] = get_args(Ties)
+
+GMEG = ("gmeg-fce", "gmeg-wiki", "gmeg-yahoo")
+SEEDA = ("seeda-s", "seeda-e")
+HUMAN_OF = {"ew": ("conll14", *SEEDA), "ts": ("conll14", *SEEDA), "rating": GMEG}
+
+# Defaults of the options that take an optional value (the CLI flag alone, or True here).
+DEFAULT_RESAMPLES = 1000
+DEFAULT_GRID = "0:5:0.01"
+DEFAULT_WINDOW = 4
+DEFAULT_FOLDS = 10
+DEFAULT_SEED = 12345
+
+
+def _choice(option: str, value: Any, allowed: Sequence[str]) -> None:
+    if value not in allowed:
+        raise ConfigError(f"{option} must be one of {', '.join(allowed)} (got {value!r})")
+
+
+def _count(option: str, value: Any, default: int) -> int | None:
+    """``None`` (off), ``True`` (the flag alone: ``default``) or a whole number."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        return default
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int):
+        raise ConfigError(f"{option} takes a whole number (got {value!r})")
+    return value
+
+
+@dataclass(frozen=True)
+class MetaEvalOptions:
+    """The options of one meta-evaluation (field = CLI flag; see docs/meta-eval.md).
+
+    ``metrics``: spec strings (``"green:tokenize=char"``) or :class:`Metric`
+    objects (a :class:`~.score_files.ScoresMetric` included); ``scores``:
+    ``"NAME=PATH[:OPTS]"`` texts of ``--scores`` or metrics, evaluated after
+    ``metrics``. ``bootstrap``/``window``/``cv_folds`` accept ``True`` for the
+    flag's default. After construction, :attr:`metric_objects` holds the metrics.
+    """
+
+    benchmarks: tuple[str, ...]  # BenchmarkName values (checked: one of BENCHMARKS)
+    metrics: tuple[str | Metric, ...] = ()
+    scores: tuple[str | Metric, ...] = ()
+    system_set: SystemSet | None = None
+    human: HumanKind | None = None
+    levels: tuple[Level, ...] = ("corpus",)
+    betas: tuple[float, ...] = ()
+    grid: str | None = None
+    plot: str | None = None
+    seeda_corpus: SeedaCorpus = "subset"
+    split: Split = "test"
+    bootstrap: int | None = None
+    seed: int | None = None
+    compare: bool = False
+    sentence_level: bool = False
+    ties: Ties = "seeda"
+    window: int | None = None
+    window_plot: str | None = None
+    cv_folds: int | None = None
+    cv_grid: str | None = None
+    data_dir: str | None = None
+    explicit: frozenset[str] = frozenset()
+    metric_objects: tuple[Metric, ...] = field(init=False, repr=False, compare=False)
+    notes: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__.__get__(self)  # a frozen dataclass: normalise in place
+        if isinstance(self.benchmarks, str):
+            set_("benchmarks", (self.benchmarks,))
+        set_("benchmarks", tuple(dict.fromkeys(self.benchmarks)))
+        for name in ("metrics", "scores", "betas"):
+            value = getattr(self, name)
+            set_(name, (value,) if isinstance(value, str) else tuple(value))
+        levels = (self.levels,) if isinstance(self.levels, str) else self.levels
+        set_("levels", tuple(dict.fromkeys(levels)) or ("corpus",))
+        set_("explicit", frozenset(self.explicit))
+        set_("bootstrap", _count("--bootstrap", self.bootstrap, DEFAULT_RESAMPLES))
+        set_("window", _count("--window", self.window, DEFAULT_WINDOW))
+        set_("cv_folds", _count("--cv-beta", self.cv_folds, DEFAULT_FOLDS))
+        if self.seed is not None:
+            set_("seed", _count("--seed", self.seed, DEFAULT_SEED))
+        if self.grid is None and self.plot is not None:  # --plot implies a sweep
+            set_("grid", DEFAULT_GRID)
+        unknown = self.explicit - {f.name for f in fields(self)}
+        if unknown:
+            raise ConfigError(f"unknown meta-evaluation option {sorted(unknown)[0]!r}; "
+                              f"known: {', '.join(f.name for f in fields(self) if f.init)}")
+        notes: list[str] = []
+        self._check_choices()
+        self._check_explicit(notes)
+        set_("metric_objects", self._resolve_metrics())
+        self._check_values(notes)
+        set_("notes", tuple(notes))
+
+    # -- the checks, in the order the CLI has always run them -----------------------------
+
+    def _check_choices(self) -> None:
+        """Enumerated values (click checks them for the CLI; Python callers get one line)."""
+        if not self.benchmarks:
+            raise ConfigError("no benchmark given; choose one or more of: "
+                              f"{', '.join(BENCHMARKS)}")
+        for name in self.benchmarks:
+            _choice("benchmark", name, BENCHMARKS)
+        for level in self.levels:
+            _choice("--level", level, LEVELS)
+        if self.system_set is not None:
+            _choice("--systems", self.system_set, SYSTEM_SETS)
+        if self.human is not None:
+            _choice("--human", self.human, HUMAN_KINDS)
+        _choice("--seeda-corpus", self.seeda_corpus, SEEDA_CORPORA)
+        _choice("--split", self.split, SPLITS)
+        _choice("--ties", self.ties, TIES)
+
+    def _check_explicit(self, notes: list[str]) -> None:
+        """Options given explicitly must apply to something chosen."""
+        from gecmetrics.validate import applies_to, needs
+
+        given, benchmarks = self.explicit, list(self.benchmarks)
+        if "split" in given:
+            applies_to("--split", benchmarks, GMEG, "the GMEG benchmarks", notes)
+        if "seeda_corpus" in given:
+            applies_to("--seeda-corpus", benchmarks, SEEDA, "seeda-s and seeda-e", notes)
+        if "ties" in given:
+            needs("--ties", "--sentence-level", self.sentence_level)
+        if "levels" in given and self.sentence_level:
+            raise ConfigError("--level does not apply to --sentence-level (it scores "
+                              "sentences); drop --level")
+        if self.human is not None:
+            wrong = [b for b in benchmarks if b not in HUMAN_OF[self.human]]
+            if wrong:
+                kinds = [k for k, names in HUMAN_OF.items() if wrong[0] in names]
+                raise ConfigError(f"--human: benchmark {wrong[0]} has no human scores "
+                                  f"{self.human!r}; choose one of: {', '.join(kinds)}")
+
+    def _resolve_metrics(self) -> tuple[Metric, ...]:
+        """Score files are read first (as the CLI always did), then specs are parsed."""
+        from gecmetrics.metric import Metric
+        from gecmetrics.registry import metric_from_spec
+
+        from .score_files import parse_scores_option
+
+        def one(item: Any, parse: Any, what: str) -> Metric:
+            if isinstance(item, Metric):
+                return item
+            if isinstance(item, str):
+                return parse(item)
+            raise ConfigError(f"{what} takes spec strings or Metric objects (got {item!r})")
+
+        scores = [one(s, parse_scores_option, "scores") for s in self.scores]
+        metrics = [one(s, metric_from_spec, "metrics") for s in self.metrics] + scores
+        if not metrics:
+            raise ConfigError("no metric given; add -m SPEC (e.g. -m green) and/or "
+                              "--scores NAME=PATH")
+        return tuple(metrics)
+
+    def _check_values(self, notes: list[str]) -> None:
+        from gecmetrics.validate import (
+            beta_options_apply,
+            check_beta,
+            check_folds,
+            check_plot_file,
+            check_resamples,
+            check_seed,
+            check_window,
+            needs,
+            parse_beta_grid,
+        )
+
+        metrics = self.metric_objects
+        object.__setattr__(self, "betas", tuple(check_beta(b, "-b/--beta") for b in self.betas))
+        if self.betas and self.grid is not None:
+            raise ConfigError("give either -b/--beta or --sweep-beta/--plot, not both")
+        beta_options_apply(metrics, notes, **{"-b/--beta": bool(self.betas),
+                                              "--sweep-beta/--plot": self.grid is not None,
+                                              "--cv-beta": self.cv_folds is not None})
+        extras = {"--bootstrap": self.bootstrap is not None, "--compare": self.compare,
+                  "--window": self.window is not None, "--cv-beta": self.cv_folds is not None}
+        asked = [name for name, on in extras.items() if on]
+        if self.grid is not None and asked:
+            raise ConfigError(f"{asked[0]} works at the given betas; it cannot be combined "
+                              "with --sweep-beta/--plot")
+        if self.sentence_level and (asked or self.grid is not None):
+            raise ConfigError(f"--sentence-level cannot be combined with "
+                              f"{(asked or ['--sweep-beta/--plot'])[0]}")
+        if self.compare and len(metrics) < 2:
+            raise ConfigError("--compare needs at least two metrics (-m A -m B)")
+        if self.bootstrap is not None:
+            check_resamples(self.bootstrap)
+        if self.window is not None:
+            check_window(self.window)
+        if self.cv_folds is not None:
+            check_folds(self.cv_folds)
+        if self.window_plot is not None:
+            needs("--window-plot", "--window W", self.window is not None)
+        if self.cv_grid is not None:
+            needs("--cv-grid", "--cv-beta K", self.cv_folds is not None)
+        if self.seed is not None:
+            needs("--seed", "--bootstrap, --compare or --cv-beta (the analyses that draw at "
+                  "random)", self.bootstrap is not None or self.compare
+                  or self.cv_folds is not None)
+            check_seed(self.seed)
+        if self.grid is not None:
+            parse_beta_grid(self.grid)
+        if self.cv_folds is not None:
+            parse_beta_grid(self.cv_grid_text, "--cv-grid")
+        if self.plot is not None:
+            check_plot_file(self.plot, "--plot")  # fail before the work, not after
+        if self.window_plot is not None:
+            check_plot_file(self.window_plot, "--window-plot")
+
+    # -- derived values ------------------------------------------------------------------
+
+    @property
+    def seed_value(self) -> int:
+        """The seed the random analyses use (``seed`` or the default, 12345)."""
+        return DEFAULT_SEED if self.seed is None else self.seed
+
+    @property
+    def cv_grid_text(self) -> str:
+        return DEFAULT_GRID if self.cv_grid is None else self.cv_grid
+
+    @property
+    def compare_resamples(self) -> int:
+        """Resamples of ``--compare``: those of ``--bootstrap``, else the default."""
+        return self.bootstrap or DEFAULT_RESAMPLES
+
+    @property
+    def mode(self) -> Literal["sentence", "sweep", "system"]:
+        """Which output: sentence-level agreement, a beta sweep, or system-level rows."""
+        if self.sentence_level:
+            return "sentence"
+        return "sweep" if self.grid is not None else "system"

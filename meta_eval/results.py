@@ -1,0 +1,407 @@
+"""What a meta-evaluation returns: typed rows and one :class:`MetaEvaluation`.
+
+Every number of ``gecmetrics meta-eval`` lives in one of these frozen
+dataclasses, and every output is rendered from them: ``to_json()`` of each row
+is exactly the object the CLI has always printed (same keys, same order; new
+keys only appended, such as ``signature``), :meth:`MetaEvaluation.to_frame` is a
+long pandas table of the same values, and :mod:`.report` draws the text tables.
+
+* :class:`MetaResult`: one correlation of a metric (at a beta and level) with
+  the human scores of a benchmark's system set, with its bootstrap
+  :class:`Intervals` and cross-validated :class:`CVBeta` when asked for;
+* :class:`Comparison`: Williams' test and the paired bootstrap for two metrics;
+* :class:`WindowRow`: the correlation within one window of systems;
+* :class:`SentenceAgreement`: pairwise sentence-level agreement;
+* :class:`~.sweep.Sweep`: the correlations at every beta of a grid.
+
+Each row carries a signature (:func:`row_signature`): the metric's own
+signature (:mod:`gecmetrics.signature`) extended with what the meta-evaluation
+adds (references and how they were read, level, benchmark, system set, corpus,
+human scores, and seed and resamples where the analysis draws at random).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from gecmetrics.formatting import finite_or_none
+
+if TYPE_CHECKING:
+    from gecmetrics.metric import Metric
+
+    from .correlate import Selection
+    from .options import MetaEvalOptions
+    from .sweep import Sweep
+
+
+def _num(value: float | None) -> float | None:
+    """NaN (an undefined correlation) -> None, as JSON has no NaN."""
+    return None if value is None else finite_or_none(float(value))
+
+
+def _pair(values: Sequence[float | None]) -> list[float | None]:
+    return [_num(v) for v in values]
+
+
+# -- signatures ---------------------------------------------------------------------------
+
+
+def refs_from(selection: Selection) -> str:
+    """How the benchmark's references were obtained: from its M2 file (the lenient
+    reading, :meth:`gecmetrics.m2.M2File.references`) or as text files."""
+    return "text" if selection.benchmark.corpus.m2 is None else "m2-lenient"
+
+
+def row_signature(metric: Metric, selection: Selection, level: str,
+                  beta: float | str | None = None, human: str | None = None,
+                  **analysis: Any) -> str:
+    """The signature of one meta-evaluation row.
+
+    ``beta``: the beta used (a sweep gives its grid text); ``human``: the human
+    scores when they are not the selection's system-level kind (sentence-level
+    judgments); ``analysis``: fields of the analysis (resamples, seed, window ...).
+    """
+    from gecmetrics.signature import metric_signature
+
+    sig = metric_signature(metric)
+    if beta is not None:
+        sig = sig.extend(beta=beta if isinstance(beta, str) else float(beta))
+    corpus = selection.benchmark.corpus
+    return str(sig.extend(
+        refs=len(corpus.references), refs_from=refs_from(selection), level=level,
+        benchmark=selection.benchmark.name, systems=selection.system_set,
+        corpus=corpus_label(selection), human=human or selection.human_kind, **analysis))
+
+
+def corpus_label(selection: Selection) -> str:
+    from .correlate import corpus_label as label
+
+    return label(selection.benchmark)
+
+
+# -- rows -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Intervals:
+    """95% percentile bootstrap intervals over the test sentences (``--bootstrap``)."""
+
+    pearson: tuple[float, float]
+    spearman: tuple[float, float]
+    kendall: tuple[float, float]
+    resamples: int
+    seed: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pearson_ci": _pair(self.pearson), "spearman_ci": _pair(self.spearman),
+                "kendall_ci": _pair(self.kendall), "bootstrap": self.resamples,
+                "seed": self.seed}
+
+
+@dataclass(frozen=True)
+class CVBeta:
+    """Cross-validated beta* (``--cv-beta``); all None for a metric without beta."""
+
+    folds: int
+    seed: int | None
+    beta_star: float | None = None
+    beta_star_folds: tuple[float, ...] | None = None
+    beta_star_std: float | None = None
+    pearson: float | None = None  # at beta*, on all sentences
+    spearman: float | None = None
+    kendall: float | None = None
+    criterion: str | None = None  # None: the metric has no beta
+    grid: str = ""  # the beta grid as given (START:STOP:STEP), for the signature
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"beta_star": _num(self.beta_star),
+               "beta_star_folds": (None if self.beta_star_folds is None
+                                   else list(self.beta_star_folds)),
+               "beta_star_std": _num(self.beta_star_std),
+               "pearson_at_beta_star": _num(self.pearson),
+               "spearman_at_beta_star": _num(self.spearman),
+               "kendall_at_beta_star": _num(self.kendall),
+               "cv_folds": self.folds, "cv_seed": self.seed}
+        if self.criterion is not None:
+            out["cv_criterion"] = self.criterion
+        return out
+
+
+@dataclass(frozen=True)
+class MetaResult:
+    """One (benchmark, metric, beta, level) correlation: a row of the CLI's JSON."""
+
+    benchmark: str
+    human: str
+    systems: str
+    corpus: str
+    metric: str
+    spec: str
+    beta: float | None
+    level: str
+    n_systems: int
+    pearson: float
+    spearman: float
+    kendall: float
+    intervals: Intervals | None = None
+    cv: CVBeta | None = None
+    signature: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out = {
+            "benchmark": self.benchmark, "human": self.human, "systems": self.systems,
+            "corpus": self.corpus, "metric": self.metric, "spec": self.spec,
+            "beta": self.beta, "level": self.level, "n_systems": self.n_systems,
+            "pearson": _num(self.pearson), "spearman": _num(self.spearman),
+            "kendall": _num(self.kendall),
+        }
+        if self.intervals is not None:
+            out.update(self.intervals.to_json())
+        if self.cv is not None:
+            out.update(self.cv.to_json())
+        if self.signature:
+            out["signature"] = self.signature
+        return out
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two metric configurations on one benchmark (``--compare``); p-values one-sided.
+
+    ``williams_p``: Williams' test for the difference of the two Pearson r, which
+    share the human scores; ``bootstrap_p``: share of paired resamples in which
+    the metric with the higher r on all sentences does not have the higher r.
+    """
+
+    benchmark: str
+    human: str
+    systems: str
+    corpus: str
+    level: str
+    n_systems: int
+    metric_a: str
+    spec_a: str
+    beta_a: float | None
+    metric_b: str
+    spec_b: str
+    beta_b: float | None
+    pearson_a: float
+    pearson_b: float
+    pearson_ab: float
+    williams_t: float
+    williams_p: float
+    bootstrap_p: float
+    delta_ci: tuple[float, float]
+    resamples: int
+    seed: int
+    signature: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "analysis": "compare", "benchmark": self.benchmark, "human": self.human,
+            "systems": self.systems, "corpus": self.corpus, "level": self.level,
+            "n_systems": self.n_systems,
+            "metric_a": self.metric_a, "spec_a": self.spec_a, "beta_a": self.beta_a,
+            "metric_b": self.metric_b, "spec_b": self.spec_b, "beta_b": self.beta_b,
+            "pearson_a": _num(self.pearson_a), "pearson_b": _num(self.pearson_b),
+            "pearson_ab": _num(self.pearson_ab), "williams_t": _num(self.williams_t),
+            "williams_p": _num(self.williams_p), "bootstrap_p": _num(self.bootstrap_p),
+            "delta_ci": _pair(self.delta_ci), "bootstrap": self.resamples, "seed": self.seed,
+            "one_sided": True,
+        }
+        if self.signature:
+            out["signature"] = self.signature
+        return out
+
+
+@dataclass(frozen=True)
+class WindowRow:
+    """Pearson and Spearman within one window of systems of similar human score."""
+
+    benchmark: str
+    human: str
+    systems: str
+    corpus: str
+    metric: str
+    spec: str
+    beta: float | None
+    level: str
+    window: int
+    window_start: int  # 1-based human rank of the window's best system
+    systems_in_window: tuple[str, ...]  # best first
+    pearson: float
+    spearman: float
+    signature: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "analysis": "window", "benchmark": self.benchmark, "human": self.human,
+            "systems": self.systems, "corpus": self.corpus, "metric": self.metric,
+            "spec": self.spec, "beta": self.beta, "level": self.level, "window": self.window,
+            "window_start": self.window_start, "systems_in_window": list(self.systems_in_window),
+            "pearson": _num(self.pearson), "spearman": _num(self.spearman),
+        }
+        if self.signature:
+            out["signature"] = self.signature
+        return out
+
+
+@dataclass(frozen=True)
+class SentenceAgreement:
+    """Pairwise agreement of a metric's sentence scores with the raw human rankings."""
+
+    benchmark: str
+    human: str  # the judgments: sent / edit (SEEDA), gjg15, segment (GMEG)
+    systems: str
+    corpus: str
+    metric: str
+    spec: str
+    beta: float | None
+    n_systems: int
+    ties: str
+    accuracy: float
+    kendall_like: float
+    n_pairs: int
+    concordant: int
+    discordant: int
+    metric_ties: int
+    n_items: int
+    signature: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "analysis": "sentence", "benchmark": self.benchmark, "human": self.human,
+            "systems": self.systems, "corpus": self.corpus, "metric": self.metric,
+            "spec": self.spec, "beta": self.beta, "n_systems": self.n_systems,
+            "ties": self.ties, "accuracy": _num(self.accuracy),
+            "kendall_like": _num(self.kendall_like), "n_pairs": self.n_pairs,
+            "concordant": self.concordant, "discordant": self.discordant,
+            "metric_ties": self.metric_ties, "n_items": self.n_items,
+        }
+        if self.signature:
+            out["signature"] = self.signature
+        return out
+
+
+Row = MetaResult | Comparison | WindowRow | SentenceAgreement
+
+
+# -- the whole result ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MetaEvaluation:
+    """Everything one meta-evaluation computed, as typed data.
+
+    ``selections``: per benchmark, the systems and human scores correlated (their
+    ``describe()`` is the line printed above tables); ``correlations``: the
+    system-level rows (with intervals and CV beta* when asked for; at a sweep,
+    one row per beta); ``comparisons``, ``windows``, ``sentences``, ``sweeps``: the
+    analyses asked for (empty otherwise); ``notes``: what the CLI prints on stderr
+    after the results (those about the options are ``options.notes``).
+    """
+
+    options: MetaEvalOptions
+    selections: tuple[Selection, ...]
+    correlations: tuple[MetaResult, ...] = ()
+    comparisons: tuple[Comparison, ...] = ()
+    windows: tuple[WindowRow, ...] = ()
+    sentences: tuple[SentenceAgreement, ...] = ()
+    sweeps: tuple[Sweep, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def benchmarks(self) -> list[str]:
+        return [sel.benchmark.name for sel in self.selections]
+
+    def describe(self) -> list[str]:
+        """One line per benchmark: human scores, system set, corpus."""
+        return [sel.describe() for sel in self.selections]
+
+    def rows(self) -> list[Row]:
+        """Every row in the order of the JSON output."""
+        if self.options.mode == "sentence":
+            return list(self.sentences)
+        return [*self.correlations, *self.comparisons, *self.windows]
+
+    def signatures(self) -> list[str]:
+        """The distinct signatures of the rows, in order of first appearance."""
+        return list(dict.fromkeys(r.signature for r in self.rows()))
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """The objects of ``gecmetrics meta-eval --format json``, in its order."""
+        return [r.to_json() for r in self.rows()]
+
+    def to_frame(self) -> Any:
+        """A long pandas DataFrame: one row per (benchmark, human, system set, corpus,
+        metric spec, beta, level, analysis) (and window position), its values as columns.
+
+        ``analysis`` is ``correlation`` (or ``sweep`` at a beta sweep), ``compare``,
+        ``window`` or ``sentence``; a two-element interval ``X_ci`` becomes the
+        columns ``X_ci_low`` and ``X_ci_high``; a comparison's metric A fills
+        ``metric``, ``spec``, ``beta`` and ``pearson`` (B: ``spec_b`` ...).
+        Sentence-level rows have level ``sentence``.
+        """
+        import pandas as pd
+
+        plain = "sweep" if self.options.mode == "sweep" else "correlation"
+        records = []
+        for obj in self.to_json():
+            rec: dict[str, Any] = {"analysis": obj.get("analysis", plain)}
+            for key, value in obj.items():
+                if key == "analysis":
+                    continue
+                if key.endswith("_ci") and isinstance(value, list):
+                    rec[f"{key}_low"], rec[f"{key}_high"] = value
+                elif isinstance(value, list):
+                    rec[key] = tuple(value)
+                else:
+                    rec[key] = value
+            if rec["analysis"] == "compare":
+                rec.update(metric=obj["metric_a"], spec=obj["spec_a"], beta=obj["beta_a"],
+                           pearson=obj["pearson_a"])
+            if rec["analysis"] == "sentence":
+                rec["level"] = "sentence"
+            records.append(rec)
+        first = ["benchmark", "human", "systems", "corpus", "metric", "spec", "beta", "level",
+                 "analysis", "n_systems", "pearson", "spearman", "kendall"]
+        frame = pd.DataFrame.from_records(records)
+        for column in first:
+            if column not in frame.columns:
+                frame[column] = None
+        return frame[first + [c for c in frame.columns if c not in first]]
+
+    def render(self, fmt: str = "table") -> tuple[str, list[str]]:
+        """The CLI's output in ``fmt`` and the lines for stderr (notes; CSV: its preamble)."""
+        from .report import render_evaluation
+
+        return render_evaluation(self, fmt)
+
+    def save_plots(self, output: str = "", notes: list[str] | None = None) -> list[str]:
+        """Draw the figures asked for (``plot``, ``window_plot``); return notes naming them.
+
+        If saving fails after the work (the disk filled up, the folder vanished) a
+        :class:`~gecmetrics.errors.PartialOutputError` carries ``output`` and ``notes``,
+        so the CLI still prints the results (minutes of work) before the one-line error.
+        """
+        from gecmetrics.errors import PartialOutputError
+
+        from .plot import plot_sweeps, plot_window_rows
+
+        figures: list[tuple[str, str, Any]] = []
+        if self.options.plot is not None:
+            figures.append(("plot", self.options.plot, lambda p: plot_sweeps(self.sweeps, p)))
+        if self.options.window_plot is not None:
+            figures.append(("window plot", self.options.window_plot,
+                            lambda p: plot_window_rows(self.windows, p)))
+        written = []
+        for what, path, draw in figures:
+            try:
+                written.append(f"{what} written to {draw(path)}")
+            except OSError as err:
+                raise PartialOutputError(f"{what} {path} could not be written "
+                                         f"({err.strerror or err}); the results are above",
+                                         output, [*(notes or []), *written]) from None
+        return written
