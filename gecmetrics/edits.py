@@ -50,7 +50,7 @@ import numpy as np
 
 from .corpus import Corpus
 from .errors import ConfigError, InputError
-from .metric import Metric, Score, Statistics
+from .metric import C, Metric, Score, Statistics
 from .span_edit import SpanEdit
 
 # --------------------------------------------------------------------------
@@ -203,6 +203,8 @@ CHOICE_RULES: dict[str, Callable[..., list[int]]] = {"m2": _choose_m2, "errant":
 class EditStatistics(Statistics):
     """Scores of every system from per-(system, sentence, annotator) edit counts."""
 
+    default_beta = 0.5  # the beta of M2 and ERRANT; their instances bind their own
+
     def __init__(self, counts: EditCounts, rule: str = "m2") -> None:
         if rule not in CHOICE_RULES:
             raise ConfigError(f"unknown annotator choice rule {rule!r}; "
@@ -236,7 +238,7 @@ class EditStatistics(Statistics):
         return tuple(np.take_along_axis(x, ch, axis=2)[..., 0] for x in (c.tp, c.fp, c.fn))
 
     def corpus(self, beta: float | None, sentences: np.ndarray | None = None) -> list[Score]:
-        beta = 0.5 if beta is None else beta
+        beta = self.resolve_beta(beta)
         tp, fp, fn = self.chosen(beta)
         if sentences is not None:
             idx = np.asarray(sentences, dtype=np.int64)
@@ -252,7 +254,7 @@ class EditStatistics(Statistics):
         return out
 
     def corpus_scores(self, beta: float | None, sentences: np.ndarray | None = None) -> np.ndarray:
-        beta = 0.5 if beta is None else beta
+        beta = self.resolve_beta(beta)
         tp, fp, fn = self.chosen(beta)
         if sentences is not None:
             idx = np.asarray(sentences, dtype=np.int64)
@@ -265,7 +267,7 @@ class EditStatistics(Statistics):
 
         A sentence with no hypothesis edit and no gold edit scores 1.0 (P = R = 1).
         """
-        beta = 0.5 if beta is None else beta
+        beta = self.resolve_beta(beta)
         tp, fp, fn = self.chosen(beta, running=False)
         out = np.empty(tp.shape, dtype=np.float64)
         for idx in np.ndindex(tp.shape):
@@ -296,7 +298,7 @@ class EditStatistics(Statistics):
 # Metrics
 
 
-class EditMetric(Metric):
+class EditMetric(Metric[C]):
     """Base of edit-based metrics: subclasses implement :meth:`edit_counts`.
 
     References come as M2 annotations (``corpus.m2``, e.g. from ``--m2``);
@@ -312,9 +314,6 @@ class EditMetric(Metric):
     def edit_counts(self, corpus: Corpus) -> EditCounts:
         """TP, FP, FN of every (system, sentence, annotator) of ``corpus``."""
 
-    def cache_key(self) -> tuple:
-        return (self.name, self.config)
-
     def statistics(self, corpus: Corpus) -> EditStatistics:
         if corpus.m2 is None and not self.accepts_text_references:
             raise InputError(
@@ -322,8 +321,8 @@ class EditMetric(Metric):
                 "(`gecmetrics score --m2 FILE.m2` instead of -r); benchmarks with text "
                 "references only (GMEG) cannot be scored with it"
             )
-        return corpus.cached(self.cache_key(),
-                             lambda: EditStatistics(self.edit_counts(corpus), self.choice_rule))
+        return self.cached_statistics(
+            corpus, lambda: EditStatistics(self.edit_counts(corpus), self.choice_rule))
 
 
 def gold_of(corpus: Corpus) -> list[dict[int, list]]:

@@ -128,7 +128,7 @@ def intersections(corpus: Corpus, tokenize: str, max_n: int) -> Intersections:
     A request for a smaller n than already computed reuses the larger result.
     """
     tokenizer(tokenize)  # validate early
-    cache = corpus._cache.setdefault(("ngram-intersections", tokenize), {})
+    cache: dict[int, Intersections] = corpus.cached(("ngram-intersections", tokenize), dict)
     for n_done, result in cache.items():
         if n_done >= max_n:
             return _truncate(result, max_n) if n_done > max_n else result

