@@ -344,6 +344,8 @@ def make_config(config_cls: type[C], options: Mapping[str, Any], metric: str) ->
 def _coerce(raw: Any, hint: Any, key: str, metric: str) -> Any:
     if not isinstance(raw, str):
         return raw
+    if typing.get_origin(hint) is Literal:
+        return raw  # the config's validate() names the choices
     kinds = typing.get_args(hint) or (hint,)
     if type(None) in kinds and raw.lower() in ("none", "null"):
         return None
@@ -358,7 +360,7 @@ def _coerce(raw: Any, hint: Any, key: str, metric: str) -> Any:
                 return kind(raw)
             except ValueError:
                 continue
-        elif kind is str:
+        elif kind is str or (typing.get_origin(kind) is Literal and raw in typing.get_args(kind)):
             return raw
     type_name = " or ".join(getattr(k, "__name__", str(k)) for k in kinds)
     raise ConfigError(f"option {key}={raw!r} of metric {metric!r} must be {type_name}")

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import itertools
 import os
+import typing
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -72,12 +74,16 @@ def chrf_word_tokens(line: str) -> list[str]:
     return out
 
 
+#: The tokenizer names that options such as ``tokenize=`` accept.
+Tokenize = Literal["word", "char", "char-nospace", "chrf-word"]
+
 TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
     "word": word_tokens,
     "char": char_tokens,
     "char-nospace": char_nospace_tokens,
     "chrf-word": chrf_word_tokens,
 }
+assert tuple(TOKENIZERS) == typing.get_args(Tokenize)
 
 
 def tokenizer(name: str) -> Callable[[str], list[str]]:

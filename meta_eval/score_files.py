@@ -40,7 +40,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
-from typing import Any
+from typing import Any, Literal, cast, get_args
 
 import numpy as np
 
@@ -51,7 +51,8 @@ from gecmetrics.readers import read_lines
 
 from .evaluate import Selection
 
-ORDERS = ("higher", "lower")
+Order = Literal["higher", "lower"]
+ORDERS: tuple[Order, ...] = get_args(Order)
 OPTIONS = ("order", "spec", "beta")
 SPEC_PREFIX = "scores:"
 OPTION_HELP = "write --scores NAME=PATH[:order=lower][,beta=B][,spec=SPEC]"
@@ -331,7 +332,7 @@ class ScoresConfig(MetricConfig):
 
     label: str = "scores"
     source: str = "in-memory scores"
-    order: str = "higher"
+    order: Order = "higher"
 
     def validate(self) -> None:
         if self.order not in ORDERS:
@@ -391,7 +392,8 @@ class ScoresMetric(Metric[ScoresConfig]):
     has_beta = False
 
     def __init__(self, label: str, table: ScoreTable, order: str = "higher") -> None:
-        super().__init__(ScoresConfig(label, table.source, order))
+        # Any string is accepted here; ScoresConfig.validate rejects the unknown ones.
+        super().__init__(ScoresConfig(label, table.source, cast(Order, order)))
         self.label, self.order, self.table = label, order, table
 
     @property

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, get_args
 
 import numpy as np
 
@@ -78,11 +78,15 @@ ALIGN_BYTES_PER_CELL = 40
 ErrantEdit = tuple[int, int, str, str]
 
 
+#: Where ERRANT's gold edits come from: the M2 file when given (auto), or which.
+ReferenceSource = Literal["auto", "m2", "text"]
+
+
 @dataclass(frozen=True)
 class ErrantConfig(MetricConfig):
     beta: float = field(default=0.5, metadata=LAST_STEP)
     model: str = ""
-    references: str = "auto"
+    references: ReferenceSource = "auto"
     max_tokens: int = MAX_TOKENS
 
     def validate(self) -> None:
@@ -93,7 +97,7 @@ class ErrantConfig(MetricConfig):
                               f"(got {self.max_tokens!r})")
         if not isinstance(self.model, str):
             raise ConfigError("errant option model must be the name or path of a spaCy pipeline")
-        if self.references not in ("auto", "m2", "text"):
+        if self.references not in get_args(ReferenceSource):
             raise ConfigError(f"errant option references must be auto, m2 or text "
                               f"(got {self.references!r})")
 

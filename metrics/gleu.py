@@ -38,19 +38,21 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Literal, get_args
 
 import numpy as np
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
-from gecmetrics.ngrams import Intersections, intersections, tokenizer
+from gecmetrics.ngrams import Intersections, Tokenize, intersections, tokenizer
 
 from .green import lexicographic_argmax
 
-VARIANTS = ("official", "paper")
-MODES = ("sampling", "max")
+Variant = Literal["official", "paper"]
+Mode = Literal["sampling", "max"]
+VARIANTS: tuple[Variant, ...] = get_args(Variant)
+MODES: tuple[Mode, ...] = get_args(Mode)
 OFFICIAL_SEED = "official"
 
 #: About how many bytes of draws (and of their 0/1 float matrix) one block of
@@ -67,12 +69,12 @@ DRAWS_CACHE_BYTES = 32 << 20
 
 @dataclass(frozen=True)
 class GleuConfig(MetricConfig):
-    tokenize: str = "word"
+    tokenize: Tokenize = "word"
     n: int = 4
-    variant: str = "official"
-    mode: str = "sampling"
+    variant: Variant = "official"
+    mode: Mode = "sampling"
     iterations: int = 500
-    seed: int | str = OFFICIAL_SEED
+    seed: int | Literal["official"] = OFFICIAL_SEED
 
     def validate(self) -> None:
         tokenizer(self.tokenize)

@@ -41,7 +41,7 @@ from gecmetrics.metric import (
     Statistics,
     check_beta,
 )
-from gecmetrics.ngrams import Intersections, intersections, tokenizer
+from gecmetrics.ngrams import Intersections, Tokenize, intersections, tokenizer
 
 REGIONS = ("TD", "TI", "TK", "OD", "OI", "UD", "UI")
 
@@ -52,7 +52,7 @@ _BETA_MIN = 0.01
 
 @dataclass(frozen=True)
 class GreenConfig(MetricConfig):
-    tokenize: str = "word"
+    tokenize: Tokenize = "word"
     n: int = 4
     beta: float = field(default=2.0, metadata=LAST_STEP)
 
