@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ..cli import explicit, friendly_errors
+from .common import explicit, friendly_errors
 
 BENCHMARKS = ("conll14", "seeda-s", "seeda-e", "gmeg-fce", "gmeg-wiki", "gmeg-yahoo")
 SYSTEM_SETS = ("base", "+INPUT", "+source", "+fluency", "+REF-F_GPT-3.5", "all")

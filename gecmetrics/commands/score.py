@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..cli import explicit, friendly_errors
+from .common import explicit, friendly_errors
 
 LEVEL_HELP = (
     "corpus: one score from summed statistics; sentence: one per line; "
