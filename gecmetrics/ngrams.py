@@ -24,7 +24,7 @@ import itertools
 import os
 import typing
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -158,7 +158,7 @@ def _truncate(full: Intersections, max_n: int) -> Intersections:
 def compute_intersections(
     sources: Sequence[str],
     references: Sequence[Sequence[str]],
-    hypotheses: dict[str, Sequence[str]],
+    hypotheses: Mapping[str, Sequence[str]],
     tokenize: str,
     max_n: int,
     backend: str | None = None,

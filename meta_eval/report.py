@@ -188,7 +188,7 @@ def sentence_table(rows: Sequence[dict], benchmarks: Sequence[str], fmt: str) ->
 
 
 def sentence_preamble(rows: Sequence[dict], fmt: str) -> str:
-    lines = {}
+    lines: dict[str, str] = {}
     for s in rows:
         pairs = "" if s["ties"] == "exclude" else f", {s['n_pairs']} human comparisons"
         lines.setdefault(s["benchmark"], (

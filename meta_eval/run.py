@@ -136,7 +136,7 @@ def run_meta_eval(benchmarks: Sequence[str], specs: Sequence[str], system_set: s
         cache: dict = {}  # resampled system scores, shared by --bootstrap and --compare
         if bootstrap is not None:
             results = add_bootstrap(results, selections, metrics, bootstrap, seed, cache)
-        if cv_folds is not None:
+        if cv_folds is not None and cv_betas is not None:  # the grid exists with folds
             results = add_cv_beta(results, selections, metrics, cv_betas, cv_folds, seed)
         compared = []
         if compare:

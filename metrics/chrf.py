@@ -121,7 +121,8 @@ class ChrfStatistics(Statistics):
             self._by_ref(beta)
         return self._choice[beta]
 
-    def sums(self, beta: float | None = None, sentences: np.ndarray | None = None):
+    def sums(self, beta: float | None = None, sentences: np.ndarray | None = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Corpus sums of (hyp, ref, match) with the chosen references: each (H, O)."""
         choice = self.choice(beta)
         idx = (np.arange(self.hyp.shape[1]) if sentences is None
@@ -168,7 +169,7 @@ def _lowercased(corpus: Corpus) -> Corpus:
     )
 
 
-def chrf_counts(corpus: Corpus, config: ChrfConfig):
+def chrf_counts(corpus: Corpus, config: ChrfConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(hyp, ref, match) counts per order, char orders then word orders."""
     if config.lowercase:
         corpus = corpus.cached(("lowercased",), lambda: _lowercased(corpus))

@@ -53,7 +53,7 @@ Variant = Literal["official", "paper"]
 Mode = Literal["sampling", "max"]
 VARIANTS: tuple[Variant, ...] = get_args(Variant)
 MODES: tuple[Mode, ...] = get_args(Mode)
-OFFICIAL_SEED = "official"
+OFFICIAL_SEED: Literal["official"] = "official"
 
 #: About how many bytes of draws (and of their 0/1 float matrix) one block of
 #: sampling rounds may take; the block is at least :data:`PAIRWISE_LEAF` rounds.
@@ -90,7 +90,7 @@ class GleuConfig(MetricConfig):
             raise ConfigError(
                 f"gleu option iterations must be an integer >= 1 (got {self.iterations!r})"
             )
-        if self.seed != OFFICIAL_SEED and not (_is_int(self.seed) and self.seed >= 0):
+        if self.seed != OFFICIAL_SEED and not (_is_int(self.seed) and int(self.seed) >= 0):
             raise ConfigError(
                 f"gleu option seed must be 'official' or an integer >= 0 (got {self.seed!r})"
             )
