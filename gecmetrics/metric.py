@@ -39,10 +39,7 @@ import numpy as np
 
 from .corpus import Corpus
 from .errors import ConfigError
-from .validate import check_beta  # noqa: F401 (re-exported: metrics import it from here)
-
-Level = Literal["corpus", "sentence", "mean"]
-LEVELS: tuple[Level, ...] = typing.get_args(Level)
+from .validate import LEVELS, Level, check_beta  # noqa: F401 (re-exported: metrics use them)
 
 #: Field metadata of a config option that only enters the last step (the
 #: formula from summed statistics), not the counting: such a field is left out

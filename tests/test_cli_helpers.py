@@ -33,3 +33,12 @@ def test_a_command_imports_on_its_own_and_the_old_names_still_work():
 
     assert cli.friendly_errors is common.friendly_errors
     assert cli.explicit is common.explicit and cli.Stopped is common.Stopped
+
+
+def test_score_level_choices_are_the_metric_levels():
+    from gecmetrics.commands.score import score
+    from gecmetrics.metric import LEVELS, Metric
+
+    level = next(p for p in score.params if p.name == "level")
+    assert tuple(level.type.choices) == LEVELS == ("corpus", "sentence", "mean")
+    assert Metric.evaluate.__defaults__[0] in LEVELS

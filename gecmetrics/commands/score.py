@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..validate import LEVELS
 from .common import explicit, friendly_errors
 
 LEVEL_HELP = (
@@ -58,7 +59,7 @@ class GreedyCommand(click.Command):
 @click.option("-b", "--beta", "betas", multiple=True, metavar="BETA",
               help="F-beta weight for every metric that has one (repeat for several; "
                    "default: each metric's own, e.g. 2.0 for GREEN).")
-@click.option("--level", type=click.Choice(["corpus", "sentence", "mean"]), default="corpus",
+@click.option("--level", type=click.Choice(LEVELS), default="corpus",
               show_default=True, help=LEVEL_HELP)
 @click.option("--format", "fmt", type=click.Choice(["table", "tsv", "json", "markdown", "latex"]),
               default="table", show_default=True,
