@@ -4,43 +4,60 @@ A :class:`Corpus` is what every metric scores. It is checked once when made
 (equal lengths, at least one reference) and it carries a cache, so that work
 shared by several metrics (tokenisation, n-gram intersection counts) is done
 once per corpus however many metrics, systems and betas are scored.
+
+Because of that cache a corpus is immutable: its texts are tuples, the
+hypotheses a read-only mapping, and assigning an attribute raises. A changed
+output or another system is a new corpus (``Corpus.build`` or the
+constructor), which scores afresh; a mutable corpus would silently return the
+statistics of what it held before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, TypeVar
 
 from .errors import InputError
 from .readers import check_same_length
 
+T = TypeVar("T")
 
-@dataclass(eq=False)
+
+@dataclass(frozen=True, eq=False)
 class Corpus:
-    """Aligned sources, references (one list per reference set) and hypotheses.
+    """Aligned sources, references (one tuple per reference set) and hypotheses.
 
     ``hypotheses`` maps a system name (for files: the path as given) to its
-    output. ``m2`` optionally holds the parsed gold edits that the references
-    were derived from, for edit-based metrics.
+    output; the constructor accepts any sequences and mapping and keeps
+    read-only copies. ``m2`` optionally holds the parsed gold edits that the
+    references were derived from, for edit-based metrics.
     """
 
-    sources: list[str]
-    references: list[list[str]]
-    hypotheses: dict[str, list[str]]
+    sources: Sequence[str]
+    references: Sequence[Sequence[str]]
+    hypotheses: Mapping[str, Sequence[str]]
     m2: Any = None
-    _cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+    _cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.sources = list(self.sources)
-        self.references = [list(ref) for ref in self.references]
-        self.hypotheses = {name: list(hyp) for name, hyp in self.hypotheses.items()}
+        # Read-only copies, so that nothing outside can change what the cache describes.
+        set_field = object.__setattr__
+        set_field(self, "sources", tuple(self.sources))
+        set_field(self, "references", tuple(tuple(ref) for ref in self.references))
+        set_field(self, "hypotheses", MappingProxyType(
+            {name: tuple(hyp) for name, hyp in self.hypotheses.items()}))
         if not self.references:
             raise InputError("no reference given; pass at least one reference set (-r/--m2)")
-        named = [("the source", self.sources)]
+        named: list[tuple[str, Sequence[str]]] = [("the source", self.sources)]
         named += [(f"reference {k}", ref) for k, ref in enumerate(self.references)]
         named += [(f"hypothesis {name}", hyp) for name, hyp in self.hypotheses.items()]
         check_same_length(named)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the constructor's arguments (the read-only mapping cannot be pickled)."""
+        return (type(self), (self.sources, self.references, dict(self.hypotheses), self.m2))
 
     @classmethod
     def build(
@@ -71,11 +88,17 @@ class Corpus:
     def system_names(self) -> list[str]:
         return list(self.hypotheses)
 
-    def cached(self, key: Any, compute: Any) -> Any:
-        """Return ``compute()`` once per ``key`` for this corpus."""
-        if key not in self._cache:
-            self._cache[key] = compute()
-        return self._cache[key]
+    def cached(self, key: Any, compute: Callable[[], T]) -> T:
+        """Return ``compute()`` once per ``key`` for this corpus.
+
+        The only way to the cache. ``key`` must name everything ``compute``
+        depends on besides the corpus (metrics derive it from their config:
+        :meth:`gecmetrics.metric.Metric.cache_key`).
+        """
+        cache = self._cache
+        if key not in cache:
+            cache[key] = compute()
+        return cache[key]
 
 
 def _as_list_of_lists(value: Sequence[Any], what: str) -> list[list[str]]:

@@ -17,10 +17,10 @@ from .corpus import Corpus
 from .edits import SpanEdit
 from .edits_stats import EditCounts, EditStatistics
 from .errors import InputError
-from .metric import Metric
+from .metric import C, Metric
 
 
-class EditMetric(Metric):
+class EditMetric(Metric[C]):
     """Base of edit-based metrics: subclasses implement :meth:`edit_counts`.
 
     References come as M2 annotations (``corpus.m2``, e.g. from ``--m2``);

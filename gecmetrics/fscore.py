@@ -50,7 +50,7 @@ def cumulative_gmean(x: np.ndarray) -> np.ndarray:
     return np.exp(np.cumsum(logs, axis=-1) / orders)
 
 
-def f_alpha(p: np.ndarray, r: np.ndarray, alpha: float) -> np.ndarray:
+def f_alpha(p: np.ndarray, r: np.ndarray, alpha: float | np.ndarray) -> np.ndarray:
     """F from precision and recall; 0 where either is 0."""
     p = np.asarray(p, dtype=np.float64)
     r = np.asarray(r, dtype=np.float64)

@@ -10,25 +10,42 @@ statistics into scores at three levels:
 
 Because the statistics are kept per sentence, a bootstrap resample is a
 gather (``sentences=``) and a beta sweep is a loop over the cheap last step.
+
+Two rules hold for every metric:
+
+* **beta**: ``beta=None`` passed to any :class:`Statistics` method means the
+  beta configured on the metric *instance* that made the statistics
+  (:attr:`Statistics.default_beta`); metrics without a beta ignore ``beta``.
+  So ``metric.statistics(c).corpus_scores(None)`` equals ``metric.evaluate(c)``.
+* **cache key**: statistics are cached on the corpus under
+  :meth:`Metric.cache_key`, derived from every config field except those
+  marked ``counting=False`` (:data:`LAST_STEP`), which only enter the final
+  formula and are bound to the statistics object instead. A new option is in
+  the key unless it is marked, so it can never return stale statistics.
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 import numpy as np
 
 from .corpus import Corpus
 from .errors import ConfigError
-from .validate import check_beta  # noqa: F401 (re-exported: metrics import it from here)
+from .validate import LEVELS, Level, check_beta  # noqa: F401 (re-exported: metrics use them)
 
-LEVELS = ("corpus", "sentence", "mean")
+#: Field metadata of a config option that only enters the last step (the
+#: formula from summed statistics), not the counting: such a field is left out
+#: of :meth:`Metric.cache_key` and bound to the statistics object instead. Only
+#: ``beta`` is such a field; :meth:`Statistics.bound` is what binds it.
+LAST_STEP: Mapping[str, Any] = {"counting": False}
 
 
 class LazyDetails(Mapping[str, Any]):
@@ -46,7 +63,7 @@ class LazyDetails(Mapping[str, Any]):
     def __getitem__(self, key: str) -> Any:
         return self._get()[key]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._get())
 
     def __len__(self) -> int:
@@ -100,9 +117,37 @@ class SystemResult:
 
 
 class Statistics(ABC):
-    """Per-sentence sufficient statistics of every system, for one metric."""
+    """Per-sentence sufficient statistics of every system, for one metric.
+
+    Every method taking ``beta`` reads ``None`` as :attr:`default_beta`, the
+    beta of the metric instance that made the object (see :meth:`bound`);
+    statistics of metrics without a beta ignore ``beta`` altogether.
+    """
 
     systems: tuple[str, ...]
+    #: The beta that ``beta=None`` stands for. Subclasses set their metric's
+    #: config default; :meth:`Metric.statistics` binds the instance's value.
+    default_beta: float | None = None
+
+    def resolve_beta(self, beta: float | None) -> float:
+        """``beta``, or :attr:`default_beta` when ``None``: the one rule for every metric."""
+        chosen = self.default_beta if beta is None else beta
+        if chosen is None:
+            raise ConfigError(f"{type(self).__name__} has no beta; give one explicitly")
+        return float(chosen)
+
+    def bound(self, beta: float | None) -> Statistics:
+        """These statistics with ``beta=None`` meaning ``beta``.
+
+        A shallow copy when ``beta`` differs: the arrays and the per-beta caches
+        (all keyed by explicit betas) are shared, so metric instances differing
+        only in beta share one computation.
+        """
+        if beta is None or beta == self.default_beta:
+            return self
+        out = copy.copy(self)
+        out.default_beta = beta
+        return out
 
     @abstractmethod
     def corpus(self, beta: float | None, sentences: np.ndarray | None = None) -> list[Score]:
@@ -142,15 +187,26 @@ class MetricConfig:
         self.validate()
 
 
-class Metric(ABC):
+C = TypeVar("C", bound=MetricConfig)
+S = TypeVar("S", bound=Statistics)
+
+
+def counting_options(config: MetricConfig) -> tuple[Any, ...]:
+    """The values of every field of ``config`` not marked :data:`LAST_STEP`, in order."""
+    return tuple(getattr(config, f.name) for f in dataclasses.fields(config)
+                 if f.metadata.get("counting", True))
+
+
+class Metric(ABC, Generic[C]):
     """Base class of all metrics. Subclasses set ``name``, ``Config``, ``description``."""
 
     name: ClassVar[str]
     description: ClassVar[str]
-    Config: ClassVar[type[MetricConfig]] = MetricConfig
+    Config: ClassVar[type[Any]] = MetricConfig
     has_beta: ClassVar[bool] = False
+    config: C
 
-    def __init__(self, config: MetricConfig | None = None, **options: Any) -> None:
+    def __init__(self, config: C | None = None, **options: Any) -> None:
         if config is None:
             config = make_config(self.Config, options, self.name)
         elif options:
@@ -186,7 +242,25 @@ class Metric(ABC):
     # -- scoring ------------------------------------------------------------
     @abstractmethod
     def statistics(self, corpus: Corpus) -> Statistics:
-        """Compute (or fetch from the corpus cache) this metric's statistics."""
+        """Compute (or fetch from the corpus cache) this metric's statistics.
+
+        Implementations go through :meth:`cached_statistics`, so that the key is
+        derived and ``beta=None`` means this instance's beta.
+        """
+
+    def cache_key(self) -> tuple[Any, ...]:
+        """The corpus-cache key of this metric's statistics, derived from the config.
+
+        The metric's class and every config field that affects counting
+        (:func:`counting_options`); fields marked :data:`LAST_STEP` (beta) are
+        left out, since :meth:`cached_statistics` binds them to the result.
+        """
+        return (type(self), counting_options(self.config))
+
+    def cached_statistics(self, corpus: Corpus, compute: Callable[[], S]) -> S:
+        """``compute()`` once per corpus and :meth:`cache_key`, bound to this instance's beta."""
+        stats = corpus.cached(self.cache_key(), compute)
+        return typing.cast(S, stats.bound(self.default_beta)) if self.has_beta else stats
 
     def evaluate(
         self,
@@ -249,7 +323,7 @@ class Metric(ABC):
                             sc.precision, sc.recall, details=sc.details)
 
 
-def make_config(config_cls: type[MetricConfig], options: Mapping[str, Any], metric: str):
+def make_config(config_cls: type[C], options: Mapping[str, Any], metric: str) -> C:
     """Build ``config_cls`` from options, converting strings to the field types."""
     fields = {f.name: f for f in dataclasses.fields(config_cls)}
     hints = typing.get_type_hints(config_cls)
@@ -265,6 +339,8 @@ def make_config(config_cls: type[MetricConfig], options: Mapping[str, Any], metr
 def _coerce(raw: Any, hint: Any, key: str, metric: str) -> Any:
     if not isinstance(raw, str):
         return raw
+    if typing.get_origin(hint) is Literal:
+        return raw  # the config's validate() names the choices
     kinds = typing.get_args(hint) or (hint,)
     if type(None) in kinds and raw.lower() in ("none", "null"):
         return None
@@ -279,7 +355,7 @@ def _coerce(raw: Any, hint: Any, key: str, metric: str) -> Any:
                 return kind(raw)
             except ValueError:
                 continue
-        elif kind is str:
+        elif kind is str or (typing.get_origin(kind) is Literal and raw in typing.get_args(kind)):
             return raw
     type_name = " or ".join(getattr(k, "__name__", str(k)) for k in kinds)
     raise ConfigError(f"option {key}={raw!r} of metric {metric!r} must be {type_name}")

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import itertools
 import os
+import typing
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -72,12 +74,16 @@ def chrf_word_tokens(line: str) -> list[str]:
     return out
 
 
+#: The tokenizer names that options such as ``tokenize=`` accept.
+Tokenize = Literal["word", "char", "char-nospace", "chrf-word"]
+
 TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
     "word": word_tokens,
     "char": char_tokens,
     "char-nospace": char_nospace_tokens,
     "chrf-word": chrf_word_tokens,
 }
+assert tuple(TOKENIZERS) == typing.get_args(Tokenize)
 
 
 def tokenizer(name: str) -> Callable[[str], list[str]]:
@@ -128,7 +134,7 @@ def intersections(corpus: Corpus, tokenize: str, max_n: int) -> Intersections:
     A request for a smaller n than already computed reuses the larger result.
     """
     tokenizer(tokenize)  # validate early
-    cache = corpus._cache.setdefault(("ngram-intersections", tokenize), {})
+    cache: dict[int, Intersections] = corpus.cached(("ngram-intersections", tokenize), dict)
     for n_done, result in cache.items():
         if n_done >= max_n:
             return _truncate(result, max_n) if n_done > max_n else result
@@ -152,7 +158,7 @@ def _truncate(full: Intersections, max_n: int) -> Intersections:
 def compute_intersections(
     sources: Sequence[str],
     references: Sequence[Sequence[str]],
-    hypotheses: dict[str, Sequence[str]],
+    hypotheses: Mapping[str, Sequence[str]],
     tokenize: str,
     max_n: int,
     backend: str | None = None,

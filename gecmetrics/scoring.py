@@ -173,9 +173,12 @@ def format_results(results: Sequence[SystemResult], fmt: str, digits: int) -> st
     for name in systems:
         row = [name]
         for g, rs in groups.items():
-            r = rs.get(name)
-            values = [r.precision, r.recall, r.score] if with_pr[g] else [r.score]
-            row += [percent(v, digits) if r else "-" for v in values]
+            res = rs.get(name)
+            if res is None:
+                row += ["-"] * (3 if with_pr[g] else 1)
+                continue
+            values = [res.precision, res.recall, res.score] if with_pr[g] else [res.score]
+            row += [percent(v, digits) for v in values]
         rows.append(row)
     return render(headers, rows, fmt, ["left"] + ["right"] * (len(headers) - 1))
 

@@ -27,9 +27,14 @@ import math
 import os
 import tempfile
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Literal, get_args
 
 from .errors import ConfigError
+
+#: The levels a metric scores at (``Metric.evaluate``, ``score --level``): here,
+#: free of numpy, so that the CLI derives its choices from it and starts fast.
+Level = Literal["corpus", "sentence", "mean"]
+LEVELS: tuple[Level, ...] = get_args(Level)
 
 MAX_BETA = 1e100
 MAX_GRID_POINTS = 100_001

@@ -40,7 +40,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
-from typing import Any
+from typing import Any, Literal, cast, get_args
 
 import numpy as np
 
@@ -51,7 +51,8 @@ from gecmetrics.readers import read_lines
 
 from .correlate import Selection
 
-ORDERS = ("higher", "lower")
+Order = Literal["higher", "lower"]
+ORDERS: tuple[Order, ...] = get_args(Order)
 OPTIONS = ("order", "spec", "beta")
 SPEC_PREFIX = "scores:"
 OPTION_HELP = "write --scores NAME=PATH[:order=lower][,beta=B][,spec=SPEC]"
@@ -331,7 +332,7 @@ class ScoresConfig(MetricConfig):
 
     label: str = "scores"
     source: str = "in-memory scores"
-    order: str = "higher"
+    order: Order = "higher"
 
     def validate(self) -> None:
         if self.order not in ORDERS:
@@ -378,7 +379,7 @@ class FileStatistics(Statistics):
         return self._system.copy()
 
 
-class ScoresMetric(Metric):
+class ScoresMetric(Metric[ScoresConfig]):
     """A metric whose scores are given (read from a file or passed as a mapping).
 
     Display name: the user's NAME; spec ``scores:NAME``. It has no beta, so
@@ -391,7 +392,8 @@ class ScoresMetric(Metric):
     has_beta = False
 
     def __init__(self, label: str, table: ScoreTable, order: str = "higher") -> None:
-        super().__init__(ScoresConfig(label, table.source, order))
+        # Any string is accepted here; ScoresConfig.validate rejects the unknown ones.
+        super().__init__(ScoresConfig(label, table.source, cast(Order, order)))
         self.label, self.order, self.table = label, order, table
 
     @property
@@ -406,9 +408,18 @@ class ScoresMetric(Metric):
     def sentence_level(self) -> bool:
         return self.table.sentence_level
 
+    def cache_key(self) -> tuple[Any, ...]:
+        """This instance: the scores themselves live in ``table``, not in the config.
+
+        Two metrics with the same name, source and order may hold different
+        tables (e.g. two in-memory mappings), so the config alone would be a
+        stale key. There is no beta: the statistics ignore ``beta``.
+        """
+        return (type(self), self)
+
     def statistics(self, corpus: Corpus) -> FileStatistics:
         """The scores as statistics of ``corpus``; checked against its systems and length."""
-        return corpus.cached(("scores", self), lambda: self._statistics(corpus))
+        return self.cached_statistics(corpus, lambda: self._statistics(corpus))
 
     def _statistics(self, corpus: Corpus) -> FileStatistics:
         self._fits(corpus)

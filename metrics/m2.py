@@ -18,7 +18,7 @@ annotator choice. See docs/metrics/m2.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 import numpy as np
@@ -27,7 +27,7 @@ from gecmetrics.corpus import Corpus
 from gecmetrics.edits_metric import EditMetric, gold_of
 from gecmetrics.edits_stats import EditCounts
 from gecmetrics.errors import ConfigError
-from gecmetrics.metric import MetricConfig, check_beta
+from gecmetrics.metric import LAST_STEP, MetricConfig, check_beta
 
 from .m2_lattice import (
     MAX_LATTICE_EDGES,
@@ -40,7 +40,7 @@ from .m2_lattice import (
 
 @dataclass(frozen=True)
 class M2Config(MetricConfig):
-    beta: float = 0.5
+    beta: float = field(default=0.5, metadata=LAST_STEP)
     max_unchanged_words: int = 2
     ignore_whitespace_casing: bool = False
     max_lattice_edges: int = MAX_LATTICE_EDGES
@@ -57,7 +57,7 @@ class M2Config(MetricConfig):
             raise ConfigError(f"m2 option max_lattice_edges must be an integer >= 1 (got {e!r})")
 
 
-class M2(EditMetric):
+class M2(EditMetric[M2Config]):
     """The MaxMatch scorer (M2), as the official CoNLL-2014 scorer computes it."""
 
     name: ClassVar[str] = "m2"
@@ -73,10 +73,6 @@ class M2(EditMetric):
     @property
     def display_name(self) -> str:
         return "M2"
-
-    def cache_key(self) -> tuple:
-        cfg = self.config
-        return ("m2", cfg.max_unchanged_words, cfg.ignore_whitespace_casing)
 
     def edit_counts(self, corpus: Corpus) -> EditCounts:
         cfg = self.config

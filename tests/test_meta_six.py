@@ -69,7 +69,7 @@ def test_gmeg_loads_seven_systems_four_references_and_the_csv_ratings(domain, sp
     bench = gmeg(domain, split)
     src, refs, hyps, human = independent_gmeg(domain, split)
     assert bench.corpus.num_sentences == n == len(src)
-    assert bench.corpus.references == refs
+    assert [list(ref) for ref in bench.corpus.references] == refs  # tuples: immutable corpus
     assert set(bench.corpus.hypotheses) == set(SYSTEMS) | {"source"}
     assert "source+error" not in bench.corpus.hypotheses and "ref" not in bench.systems()
     assert bench.systems() == [*SYSTEMS, "source"] and bench.systems("base") == SYSTEMS

@@ -51,6 +51,6 @@ def test_corpus_length_mismatch_names_the_list():
 
 def test_corpus_build_accepts_common_shapes():
     c = Corpus.build(["s"], ["r"], ["h"])
-    assert c.references == [["r"]] and c.hypotheses == {"sys0": ["h"]}
+    assert c.references == (("r",),) and c.hypotheses == {"sys0": ("h",)}
     c = Corpus.build(["s"], [["r"], ["q"]], {"A": ["h"]})
     assert len(c.references) == 2 and c.system_names == ["A"]

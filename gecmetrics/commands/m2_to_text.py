@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..cli import friendly_errors
+from .common import friendly_errors
 
 
 @click.command("m2-to-text")

@@ -7,8 +7,6 @@ from typing import Any
 
 import click
 
-from ..cli import explicit, friendly_errors
-
 # The choices live with the options (light to import: --help must stay fast).
 from ..meta_eval.options import (  # noqa: E402
     BENCHMARKS,
@@ -17,6 +15,7 @@ from ..meta_eval.options import (  # noqa: E402
     SYSTEM_SETS,
     TIES,
 )
+from .common import explicit, friendly_errors
 
 
 class MetaEvalCommand(click.Command):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ..cli import explicit, friendly_errors
+from ..validate import LEVELS
+from .common import explicit, friendly_errors
 
 LEVEL_HELP = (
     "corpus: one score from summed statistics; sentence: one per line; "
@@ -58,7 +59,7 @@ class GreedyCommand(click.Command):
 @click.option("-b", "--beta", "betas", multiple=True, metavar="BETA",
               help="F-beta weight for every metric that has one (repeat for several; "
                    "default: each metric's own, e.g. 2.0 for GREEN).")
-@click.option("--level", type=click.Choice(["corpus", "sentence", "mean"]), default="corpus",
+@click.option("--level", type=click.Choice(LEVELS), default="corpus",
               show_default=True, help=LEVEL_HELP)
 @click.option("--format", "fmt", type=click.Choice(["table", "tsv", "json", "markdown", "latex"]),
               default="table", show_default=True,

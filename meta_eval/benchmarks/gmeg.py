@@ -84,7 +84,11 @@ def segment_items(segment: dict[str, list[float | None]], systems: list[str]) ->
     items = []
     n = len(next(iter(segment.values()))) if segment else 0
     for sentence in range(n):
-        rated = {s: segment[s][sentence] for s in systems if segment[s][sentence] is not None}
+        rated: dict[str, float] = {}
+        for s in systems:
+            value = segment[s][sentence]
+            if value is not None:
+                rated[s] = value
         values = sorted(set(rated.values()), reverse=True)
         groups = tuple((rank, tuple(s for s in systems if rated.get(s) == value))
                        for rank, value in enumerate(values, start=1))

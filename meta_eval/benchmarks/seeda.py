@@ -20,6 +20,7 @@ GPT-3.5; ``+INPUT`` drops REF-F and GPT-3.5; ``+fluency`` (SEEDA's
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -70,7 +71,7 @@ def corpus_positions(root: Path, which: str) -> tuple[int, ...]:
                                   root / desc["outputs"] / which / "INPUT.txt"))
 
 
-def subset_positions(lines: list[str], sources: list[str], where: object) -> list[int]:
+def subset_positions(lines: Sequence[str], sources: Sequence[str], where: object) -> list[int]:
     """0-based position in ``sources`` of each subset line, in order; loud on a mismatch."""
     index: dict[str, list[int]] = {}
     for i, line in enumerate(sources):
