@@ -37,10 +37,6 @@ class EditMetric(Metric[C]):
     def edit_counts(self, corpus: Corpus) -> EditCounts:
         """TP, FP, FN of every (system, sentence, annotator) of ``corpus``."""
 
-    def cache_key(self) -> tuple:
-        """What the counts depend on: metrics with equal keys share them on a corpus."""
-        return (self.name, self.config)
-
     def statistics(self, corpus: Corpus) -> EditStatistics:
         if corpus.m2 is None and not self.accepts_text_references:
             raise InputError(
@@ -48,8 +44,8 @@ class EditMetric(Metric[C]):
                 "(`gecmetrics score --m2 FILE.m2` instead of -r); benchmarks with text "
                 "references only (GMEG) cannot be scored with it"
             )
-        return corpus.cached(self.cache_key(),
-                             lambda: EditStatistics(self.edit_counts(corpus), self.choice_rule))
+        return self.cached_statistics(
+            corpus, lambda: EditStatistics(self.edit_counts(corpus), self.choice_rule))
 
 
 def gold_of(corpus: Corpus) -> list[dict[int, list[SpanEdit]]]:

@@ -68,6 +68,8 @@ class EditStatistics(Statistics):
     when the counts have types.
     """
 
+    default_beta = 0.5  # the beta of M2 and ERRANT; their instances bind their own
+
     def __init__(self, counts: EditCounts, rule: str = "m2") -> None:
         if rule not in CHOICE_RULES:
             raise ConfigError(f"unknown annotator choice rule {rule!r}; "
@@ -119,7 +121,7 @@ class EditStatistics(Statistics):
         return stacked.sum(axis=1)
 
     def corpus(self, beta: float | None, sentences: np.ndarray | None = None) -> list[Score]:
-        beta = 0.5 if beta is None else beta
+        beta = self.resolve_beta(beta)
         out = []
         for h, (t, f_, n) in enumerate(self.totals(beta, sentences).tolist()):
             p, r, f = prf(t, f_, n, beta)
@@ -130,7 +132,7 @@ class EditStatistics(Statistics):
         return out
 
     def corpus_scores(self, beta: float | None, sentences: np.ndarray | None = None) -> np.ndarray:
-        beta = 0.5 if beta is None else beta
+        beta = self.resolve_beta(beta)
         return np.array([prf(t, f_, n, beta)[2]
                          for t, f_, n in self.totals(beta, sentences).tolist()])
 
@@ -139,7 +141,7 @@ class EditStatistics(Statistics):
 
         A sentence with no hypothesis edit and no gold edit scores 1.0 (P = R = 1).
         """
-        beta = 0.5 if beta is None else beta
+        beta = self.resolve_beta(beta)
         tp, fp, fn = self.chosen(beta, running=False)
         out = np.empty(tp.shape, dtype=np.float64)
         for idx in np.ndindex(tp.shape):
