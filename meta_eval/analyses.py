@@ -109,6 +109,8 @@ def _signed(result: MetaResult, metric: Metric, selection: Selection) -> MetaRes
     if result.cv is not None:
         fields.update(cv_folds=result.cv.folds, cv_seed=result.cv.seed,
                       cv_grid=result.cv.grid)
+    if result.aggregation is not None:
+        fields.update(result.aggregation.signature_fields())
     return dataclasses.replace(result, signature=row_signature(
         metric, selection, result.level, result.beta, **fields))
 
@@ -257,10 +259,12 @@ def windows(results: Sequence[MetaResult], selections: Sequence[Selection],
         if window > len(sel.systems) or window < 2:
             raise ConfigError(f"--window must be between 2 and the number of systems "
                               f"({len(sel.systems)} in {sel.benchmark.name}); got {window}")
-        scores = system_scores(by_spec[r.spec], sel, r.beta, r.level)
+        scores = (np.asarray(r.aggregation.scores) if r.aggregation is not None
+                  else system_scores(by_spec[r.spec], sel, r.beta, r.level))
         human = dict(zip(sel.systems, sel.human.tolist(), strict=True))
         metric = dict(zip(sel.systems, scores.tolist(), strict=True))
-        signature = row_signature(by_spec[r.spec], sel, r.level, r.beta, window=window)
+        extra = r.aggregation.signature_fields() if r.aggregation is not None else {}
+        signature = row_signature(by_spec[r.spec], sel, r.level, r.beta, window=window, **extra)
         for w in window_correlations(metric, human, window):
             out.append(WindowRow(
                 r.benchmark, r.human, r.systems, r.corpus, r.metric, r.spec, r.beta, r.level,

@@ -20,6 +20,9 @@ from .results import MetaEvaluation
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
+    from .correlate import Selection
+    from .results import MetaResult
+
 
 def meta_evaluate(benchmarks: str | Sequence[str], metrics: str | Metric | Sequence[Any] = (),
                   **options: Any) -> MetaEvaluation:
@@ -50,9 +53,9 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     from gecmetrics.validate import check_window
 
     from . import analyses
+    from .aggregate import check_sentence_scores
     from .benchmarks import load_benchmark
     from .correlate import Selection
-    from .correlate import meta_evaluate as correlate_selection
     from .score_files import check_score_metrics
     from .sweep import parse_grid, sweep
 
@@ -66,6 +69,12 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
         selections.append(Selection.make(bench, o.system_set, o.human))
         if o.window is not None:  # the data is read, nothing scored yet
             check_window(o.window, len(selections[-1].systems), name)
+        if o.subsets is not None and o.subsets > len(selections[-1].systems):
+            from gecmetrics.errors import ConfigError
+
+            raise ConfigError(f"--subsets must be between 3 and the number of systems "
+                              f"({len(selections[-1].systems)} in {name}); got {o.subsets}")
+    check_sentence_scores(metrics, o.levels)
     notes += check_score_metrics(metrics, selections, o.levels,
                                  bootstrap=o.bootstrap is not None, compare=o.compare,
                                  sentence_level=o.sentence_level)
@@ -87,7 +96,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
 
     results = []
     for sel in selections:
-        results += correlate_selection(sel, metrics, betas, o.levels)
+        results += correlate_levels(sel, metrics, betas, o)
     cache: dict = {}  # resampled system scores, shared by bootstrap and compare
     if o.bootstrap is not None:
         results = analyses.add_bootstrap(results, selections, metrics, o.bootstrap,
@@ -104,5 +113,30 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
                                                  o.compare_resamples, o.seed_value, cache)
     windowed = (analyses.windows(results, selections, metrics, o.window)
                 if o.window is not None else [])
+    subsets = []
+    if o.subsets is not None:
+        from .subsets import subset_rows
+
+        subsets = subset_rows(results, selections, metrics, o.subsets, o.subsets_max,
+                              o.seed_value)
     return MetaEvaluation(o, chosen, correlations=tuple(results), comparisons=tuple(compared),
-                          windows=tuple(windowed), notes=tuple(notes))
+                          windows=tuple(windowed), notes=tuple(notes), subsets=tuple(subsets))
+
+
+def correlate_levels(selection: Selection, metrics: Sequence[Metric],
+                     betas: Sequence[float] | None, options: MetaEvalOptions
+                     ) -> list[MetaResult]:
+    """The correlation rows of every metric, level and beta (in that order): corpus and
+    mean from :mod:`.correlate`, ew and trueskill from :mod:`.aggregate`."""
+    from .aggregate import AGGREGATION_LEVELS, correlate_aggregated
+    from .correlate import meta_evaluate as correlate_selection
+
+    out = []
+    for metric in metrics:
+        for level in options.levels:
+            if level in AGGREGATION_LEVELS:
+                out += correlate_aggregated(selection, [metric], betas, level,
+                                            options.aggregate_settings())
+            else:
+                out += correlate_selection(selection, [metric], betas, [level])
+    return out

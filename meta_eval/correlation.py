@@ -180,6 +180,44 @@ def correlation_curves(scores: ArrayLike, human: ArrayLike) -> dict[str, np.ndar
     return {name: function(x, y) for name, function in ROW_FUNCTIONS.items()}
 
 
+# -- rows against rows: each metric vector with its own human vector ---------------------
+
+
+def paired_rows(scores: ArrayLike, human: ArrayLike, correlation: str = "pearson"
+                ) -> np.ndarray:
+    """The named correlation of row b of ``scores`` with row b of ``human`` (both (B, n)):
+    for analyses whose rows hold different systems (``--subsets``: one subset a row).
+
+    The same formulas as the ``*_rows`` functions (centring, average ranks, tau-b),
+    NaN where a metric or human row is constant.
+    """
+    x = np.asarray(scores, dtype=float)
+    y = np.asarray(human, dtype=float)
+    if x.ndim != 2 or x.shape != y.shape or x.shape[1] < 2:
+        raise InputError(f"paired rows need two (B, n) arrays with n >= 2; got {x.shape} "
+                         f"and {y.shape}")
+    if correlation not in CORRELATIONS:
+        raise ConfigError(
+            f"unknown correlation {correlation!r}; choose from {', '.join(CORRELATIONS)}")
+    constant = constant_rows(x) | constant_rows(y)
+    if correlation == "kendall":
+        i, j = np.triu_indices(x.shape[1], k=1)
+        sx, sy = np.sign(x[:, i] - x[:, j]), np.sign(y[:, i] - y[:, j])
+        n0 = i.size
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = (sx * sy).sum(axis=1) / np.sqrt(
+                (n0 - (sx == 0).sum(axis=1)) * (n0 - (sy == 0).sum(axis=1)))
+    else:
+        if correlation == "spearman":
+            x, y = _average_ranks(x), _average_ranks(y)
+        xc, yc = _centred(x), _centred(y)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = (xc * yc).sum(axis=1) / np.sqrt((xc * xc).sum(axis=1) * (yc * yc).sum(axis=1))
+        out = np.clip(out, -1.0, 1.0)
+    out[constant] = np.nan
+    return np.asarray(out)
+
+
 # -- one metric score vector ---------------------------------------------------------------
 
 

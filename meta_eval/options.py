@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 BenchmarkName = Literal["conll14", "seeda-s", "seeda-e", "gmeg-fce", "gmeg-wiki", "gmeg-yahoo"]
 SystemSet = Literal["base", "+INPUT", "+source", "+fluency", "+REF-F_GPT-3.5", "all"]
 HumanKind = Literal["ew", "ts", "rating"]
-Level = Literal["corpus", "mean"]
+Level = Literal["corpus", "mean", "ew", "trueskill"]
+AggregateItems = Literal["judged", "all"]
 SeedaCorpus = Literal["subset", "all"]
 Split = Literal["test", "dev"]
 Ties = Literal["seeda", "discordant", "neutral", "exclude"]
@@ -44,6 +45,9 @@ LEVELS: tuple[str, ...] = get_args(Level)
 SEEDA_CORPORA: tuple[str, ...] = get_args(SeedaCorpus)
 SPLITS: tuple[str, ...] = get_args(Split)
 TIES: tuple[str, ...] = get_args(Ties)
+AGGREGATE_ITEMS: tuple[str, ...] = get_args(AggregateItems)
+# Levels whose system scores aggregate pairwise comparisons of sentence scores (.aggregate).
+AGGREGATION_LEVELS = ("ew", "trueskill")
 
 GMEG = ("gmeg-fce", "gmeg-wiki", "gmeg-yahoo")
 SEEDA = ("seeda-s", "seeda-e")
@@ -55,6 +59,9 @@ DEFAULT_GRID = "0:5:0.01"
 DEFAULT_WINDOW = 4
 DEFAULT_FOLDS = 10
 DEFAULT_SEED = 12345
+DEFAULT_TRUESKILL_RUNS = 10
+MAX_TRUESKILL_RUNS = 10_000
+DEFAULT_SUBSETS_MAX = 1000
 
 
 def _choice(option: str, value: Any, allowed: Sequence[str]) -> None:
@@ -107,6 +114,11 @@ class MetaEvalOptions:
     cv_folds: int | None = None
     cv_grid: str | None = None
     data_dir: str | None = None
+    aggregate_items: AggregateItems = "judged"
+    trueskill_runs: int = DEFAULT_TRUESKILL_RUNS
+    subsets: int | None = None
+    subsets_max: int = DEFAULT_SUBSETS_MAX
+    subsets_plot: str | None = None
     explicit: frozenset[str] = frozenset()
     metric_objects: tuple[Metric, ...] = field(init=False, repr=False, compare=False)
     notes: tuple[str, ...] = field(init=False, repr=False, compare=False)
@@ -125,6 +137,10 @@ class MetaEvalOptions:
         set_("bootstrap", _count("--bootstrap", self.bootstrap, DEFAULT_RESAMPLES))
         set_("window", _count("--window", self.window, DEFAULT_WINDOW))
         set_("cv_folds", _count("--cv-beta", self.cv_folds, DEFAULT_FOLDS))
+        set_("trueskill_runs", _count("--trueskill-runs", self.trueskill_runs,
+                                      DEFAULT_TRUESKILL_RUNS))
+        set_("subsets", _count("--subsets", self.subsets, 0))
+        set_("subsets_max", _count("--subsets-max", self.subsets_max, DEFAULT_SUBSETS_MAX))
         if self.seed is not None:
             set_("seed", _count("--seed", self.seed, DEFAULT_SEED))
         if self.grid is None and self.plot is not None:  # --plot implies a sweep
@@ -158,6 +174,7 @@ class MetaEvalOptions:
         _choice("--seeda-corpus", self.seeda_corpus, SEEDA_CORPORA)
         _choice("--split", self.split, SPLITS)
         _choice("--ties", self.ties, TIES)
+        _choice("--aggregate-items", self.aggregate_items, AGGREGATE_ITEMS)
 
     def _check_explicit(self, notes: list[str]) -> None:
         """Options given explicitly must apply to something chosen."""
@@ -168,8 +185,21 @@ class MetaEvalOptions:
             applies_to("--split", benchmarks, GMEG, "the GMEG benchmarks", notes)
         if "seeda_corpus" in given:
             applies_to("--seeda-corpus", benchmarks, SEEDA, "seeda-s and seeda-e", notes)
+        aggregated = self.aggregation_levels
         if "ties" in given:
-            needs("--ties", "--sentence-level", self.sentence_level)
+            needs("--ties", "--sentence-level or --level ew/trueskill",
+                  self.sentence_level or bool(aggregated))
+        if aggregated and self.ties == "discordant":
+            raise ConfigError(f"--ties discordant does not apply to --level {aggregated[0]} "
+                              "(a metric tie has no human judgment to disagree with); choose "
+                              "seeda, neutral or exclude")
+        if "aggregate_items" in given:
+            needs("--aggregate-items", "--level ew or --level trueskill", bool(aggregated))
+        if "trueskill_runs" in given:
+            needs("--trueskill-runs", "--level trueskill", "trueskill" in self.levels)
+        for option, name in (("--subsets-max", "subsets_max"), ("--subsets-plot", "subsets_plot")):
+            if name in given:
+                needs(option, "--subsets K", self.subsets is not None)
         if "levels" in given and self.sentence_level:
             raise ConfigError("--level does not apply to --sentence-level (it scores "
                               "sentences); drop --level")
@@ -243,10 +273,12 @@ class MetaEvalOptions:
         if self.cv_grid is not None:
             needs("--cv-grid", "--cv-beta K", self.cv_folds is not None)
         if self.seed is not None:
-            needs("--seed", "--bootstrap, --compare or --cv-beta (the analyses that draw at "
-                  "random)", self.bootstrap is not None or self.compare
-                  or self.cv_folds is not None)
+            needs("--seed", "--bootstrap, --compare, --cv-beta, --level trueskill or --subsets "
+                  "(the analyses that draw at random)", self.bootstrap is not None or self.compare
+                  or self.cv_folds is not None or "trueskill" in self.levels
+                  or self.subsets is not None)
             check_seed(self.seed)
+        self._check_aggregation_and_subsets(asked)
         if self.grid is not None:
             parse_beta_grid(self.grid)
         if self.cv_folds is not None:
@@ -256,7 +288,52 @@ class MetaEvalOptions:
         if self.window_plot is not None:
             check_plot_file(self.window_plot, "--window-plot")
 
+    def _check_aggregation_and_subsets(self, asked: list[str]) -> None:
+        """--level ew/trueskill rebuild system scores from sentence comparisons: the
+        analyses that resample or re-score sentences cannot follow them (one line says
+        which); --subsets needs system-level rows."""
+        from gecmetrics.validate import check_int_range, check_plot_file
+
+        aggregated = self.aggregation_levels
+        if aggregated:
+            blocked = [a for a in asked if a != "--window"]
+            if self.grid is not None:
+                blocked.append("--sweep-beta/--plot")
+            if blocked:
+                raise ConfigError(f"{blocked[0]} is not available at --level {aggregated[0]} "
+                                  "(it would re-aggregate every resample or beta); use --level "
+                                  f"corpus or mean with {blocked[0]}, or drop it")
+        check_int_range(self.trueskill_runs, "--trueskill-runs", 0, MAX_TRUESKILL_RUNS,
+                        "a number of runs (0: one run in the data's order)")
+        if self.subsets is not None:
+            if self.sentence_level or self.grid is not None:
+                raise ConfigError("--subsets works on system-level correlations; it cannot be "
+                                  "combined with " + ("--sentence-level" if self.sentence_level
+                                                      else "--sweep-beta/--plot"))
+            check_int_range(self.subsets, "--subsets", 3, 10_000,
+                            "a number of systems per subset")
+        check_int_range(self.subsets_max, "--subsets-max", 1, 1_000_000, "a number of subsets")
+        if self.subsets_plot is not None:
+            check_plot_file(self.subsets_plot, "--subsets-plot")
+
     # -- derived values ------------------------------------------------------------------
+
+    @property
+    def aggregation_levels(self) -> list[str]:
+        """The levels asked for that aggregate comparisons (ew, trueskill)."""
+        return [level for level in self.levels if level in AGGREGATION_LEVELS]
+
+    def aggregate_settings(self) -> Any:
+        """The :class:`~.aggregate.AggregateSettings` of these options (``ties``: as
+        given, else ``neutral``)."""
+        from .aggregate import AggregateSettings
+
+        # A metric tie is a draw unless --ties says otherwise: the seeda rule (a loss for
+        # the alphabetically earlier system) would rank systems by name wherever outputs
+        # coincide (GJG15's items group identical outputs: AMU would lose them all).
+        ties = self.ties if "ties" in self.explicit else "neutral"
+        return AggregateSettings(self.aggregate_items, ties, self.trueskill_runs,
+                                 self.seed_value)
 
     @property
     def seed_value(self) -> int:

@@ -16,6 +16,7 @@ from gecmetrics.formatting import fixed, render, signature_lines, to_json
 
 from .correlate import Selection
 from .results import Comparison, MetaEvaluation, MetaResult, SentenceAgreement, WindowRow
+from .subsets import SubsetRow
 from .sweep import Sweep
 
 DIGITS = 3
@@ -167,6 +168,16 @@ def window_table(rows: Sequence[WindowRow], fmt: str) -> str:
     return render(headers, cells, fmt, ["left"] * 5 + ["right", "left", "right", "right"])
 
 
+def subsets_table(rows: Sequence[SubsetRow], fmt: str) -> str:
+    headers = ["benchmark", "metric", "spec", "β", "level", "subsets", "min", "Q1", "median",
+               "Q3", "max", "best"]
+    cells = [[r.benchmark, r.metric, r.spec, _b(r.beta), r.level, r.n_subsets,
+              *(fixed(r.summary["pearson"][q], DIGITS)
+                for q in ("min", "q1", "median", "q3", "max")),
+              f"{100 * r.best_share['pearson']:.1f}%"] for r in rows]
+    return render(headers, cells, fmt, ["left"] * 5 + ["right"] * 7)
+
+
 def sentence_table(rows: Sequence[SentenceAgreement], benchmarks: Sequence[str],
                    fmt: str) -> str:
     """Rows: (metric, beta); columns per benchmark: accuracy and Kendall-like tau."""
@@ -246,6 +257,13 @@ def _system_level(result: MetaEvaluation, fmt: str, notes: list[str]) -> str:
     if result.windows:
         sections.append((f"Window analysis ({o.window} consecutive systems by human score)",
                          window_table(result.windows, fmt)))
+    if result.subsets:
+        first = result.subsets[0]
+        how = ("every subset" if first.exhaustive
+               else f"{o.subsets_max} random subsets (seed {o.seed_value})")
+        sections.append((f"System-set robustness: r over {how} of {o.subsets} systems; "
+                         "best = share of subsets in which the row has the highest r",
+                         subsets_table(result.subsets, fmt)))
     extra = (f", 95% bootstrap intervals ({o.bootstrap} resamples, seed {o.seed_value})"
              if o.bootstrap is not None else "")
     out = _with_preamble(result.selections, table, fmt, notes, extra)

@@ -31,8 +31,10 @@ from gecmetrics.formatting import finite_or_none
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
+    from .aggregate import Aggregation
     from .correlate import Selection
     from .options import MetaEvalOptions
+    from .subsets import SubsetRow
     from .sweep import Sweep
 
 
@@ -148,6 +150,7 @@ class MetaResult:
     intervals: Intervals | None = None
     cv: CVBeta | None = None
     signature: str = ""
+    aggregation: Aggregation | None = None  # --level ew / trueskill: how, and the spread
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -161,6 +164,8 @@ class MetaResult:
             out.update(self.intervals.to_json())
         if self.cv is not None:
             out.update(self.cv.to_json())
+        if self.aggregation is not None:
+            out.update(self.aggregation.to_json())
         if self.signature:
             out["signature"] = self.signature
         return out
@@ -311,6 +316,7 @@ class MetaEvaluation:
     sentences: tuple[SentenceAgreement, ...] = ()
     sweeps: tuple[Sweep, ...] = ()
     notes: tuple[str, ...] = ()
+    subsets: tuple[SubsetRow, ...] = ()  # --subsets K (meta_eval/subsets.py)
 
     @property
     def benchmarks(self) -> list[str]:
@@ -320,11 +326,11 @@ class MetaEvaluation:
         """One line per benchmark: human scores, system set, corpus."""
         return [sel.describe() for sel in self.selections]
 
-    def rows(self) -> list[Row]:
+    def rows(self) -> list[Row | SubsetRow]:
         """Every row in the order of the JSON output."""
         if self.options.mode == "sentence":
             return list(self.sentences)
-        return [*self.correlations, *self.comparisons, *self.windows]
+        return [*self.correlations, *self.comparisons, *self.windows, *self.subsets]
 
     def signatures(self) -> list[str]:
         """The distinct signatures of the rows, in order of first appearance."""
@@ -339,7 +345,7 @@ class MetaEvaluation:
         metric spec, beta, level, analysis) (and window position), its values as columns.
 
         ``analysis`` is ``correlation`` (or ``sweep`` at a beta sweep), ``compare``,
-        ``window`` or ``sentence``; a two-element interval ``X_ci`` becomes the
+        ``window``, ``sentence`` or ``subsets``; a two-element interval ``X_ci`` becomes the
         columns ``X_ci_low`` and ``X_ci_high``; a comparison's metric A fills
         ``metric``, ``spec``, ``beta`` and ``pearson`` (B: ``spec_b`` ...).
         Sentence-level rows have level ``sentence``.
@@ -396,6 +402,11 @@ class MetaEvaluation:
         if self.options.window_plot is not None:
             figures.append(("window plot", self.options.window_plot,
                             lambda p: plot_window_rows(self.windows, p)))
+        if self.options.subsets_plot is not None:
+            from .subsets import plot_subsets
+
+            figures.append(("subsets plot", self.options.subsets_plot,
+                            lambda p: plot_subsets(self.subsets, p)))
         written = []
         for what, path, draw in figures:
             try:

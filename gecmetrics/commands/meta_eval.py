@@ -9,9 +9,13 @@ import click
 
 # The choices live with the options (light to import: --help must stay fast).
 from ..meta_eval.options import (  # noqa: E402
+    AGGREGATE_ITEMS,
     BENCHMARKS,
     DEFAULT_GRID,
     DEFAULT_RESAMPLES,
+    DEFAULT_SUBSETS_MAX,
+    DEFAULT_TRUESKILL_RUNS,
+    LEVELS,
     SYSTEM_SETS,
     TIES,
 )
@@ -73,6 +77,8 @@ def options_from_click(ctx: click.Context) -> Any:
         seed=p["seed"], compare=p["compare"], sentence_level=p["sentence_level"],
         ties=p["ties"], window=p["window"], window_plot=p["window_plot"],
         cv_folds=p["cv_folds"], cv_grid=p["cv_grid"], data_dir=p["data_dir"],
+        aggregate_items=p["aggregate_items"], trueskill_runs=p["trueskill_runs"],
+        subsets=p["subsets"], subsets_max=p["subsets_max"], subsets_plot=p["subsets_plot"],
         explicit=frozenset(names.get(name, name) for name in given
                            if name not in ("fmt",)))
 
@@ -98,9 +104,19 @@ def options_from_click(ctx: click.Context) -> Any:
               help="Human system scores: Expected Wins (conll14: recomputed from the "
                    "judgments) or TrueSkill (published); GMEG has only its ratings "
                    "(rating). [default: ew; GMEG: rating]")
-@click.option("--level", "levels", type=click.Choice(["corpus", "mean"]), multiple=True,
-              help="System score: the metric's corpus score, or the mean of its sentence "
-                   "scores. Repeat for both. [default: corpus]")
+@click.option("--level", "levels", type=click.Choice(LEVELS), multiple=True,
+              help="System score: the metric's corpus score, the mean of its sentence "
+                   "scores, or its sentence scores compared pairwise and aggregated as the "
+                   "humans' judgments are: Expected Wins (ew) or TrueSkill (trueskill). "
+                   "Repeatable. [default: corpus]")
+@click.option("--aggregate-items", type=click.Choice(AGGREGATE_ITEMS), default="judged",
+              show_default=True,
+              help="--level ew/trueskill: compare systems on the ranking items the humans "
+                   "judged (judged) or on every sentence and every pair of systems (all).")
+@click.option("--trueskill-runs", type=int, default=DEFAULT_TRUESKILL_RUNS, show_default=True,
+              metavar="R",
+              help="--level trueskill: rate the comparisons in R seeded random orders and "
+                   "average (0: once, in the data's order, as gec-metrics).")
 @click.option("-b", "--beta", "betas", multiple=True, metavar="BETA",
               help="Beta for every metric that has one (repeat for several; default: each "
                    "metric's own).")
@@ -133,8 +149,9 @@ def options_from_click(ctx: click.Context) -> Any:
                    "(SEEDA, conll14/GJG15; GMEG: its segment ratings): accuracy and "
                    "Kendall-like tau.")
 @click.option("--ties", type=click.Choice(TIES), default="seeda", show_default=True,
-              help="--sentence-level: how a metric tie counts (seeda: a loss for the system "
-                   "earlier in alphabetical order, as SEEDA's corr_sentence.py).")
+              help="--sentence-level and --level ew/trueskill: how a metric tie counts "
+                   "(seeda: a loss for the system earlier in alphabetical order, as SEEDA's "
+                   "corr_sentence.py; neutral: a draw, the default at ew/trueskill).")
 @click.option("--window", type=int, is_flag=False, flag_value=4, default=None, metavar="W",
               help="Window analysis: r and rho within each run of W systems of similar human "
                    "score (alone: 4, as SEEDA).")
@@ -146,6 +163,15 @@ def options_from_click(ctx: click.Context) -> Any:
                    "10; 2 to 100), beta* = their mean, with r and rho at beta*.")
 @click.option("--cv-grid", default=None, metavar="START:STOP:STEP",
               help="--cv-beta: the beta grid. [default: 0:5:0.01]")
+@click.option("--subsets", type=int, default=None, metavar="K",
+              help="System-set robustness: each correlation over every subset of K systems "
+                   "(or --subsets-max random ones): quartiles and the share of subsets in "
+                   "which each metric is best.")
+@click.option("--subsets-max", type=int, default=DEFAULT_SUBSETS_MAX, show_default=True,
+              metavar="N",
+              help="--subsets: draw N seeded random subsets when there are more than N.")
+@click.option("--subsets-plot", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Box plot of the --subsets correlations per metric (.png, .svg or .pdf).")
 @click.option("--data-dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Folder with the benchmark data (laid out as upstream). Default: "
                    "$GECMETRICS_DATA, else $XDG_CACHE_HOME/gecmetrics, else ~/.cache/gecmetrics.")
@@ -173,6 +199,8 @@ def meta_eval(ctx, fmt, **params) -> None:
       gecmetrics meta-eval seeda-s -m green --window 4 --window-plot windows.png
       gecmetrics meta-eval conll14 -m green --cv-beta 10
       gecmetrics meta-eval seeda-s -m green --scores mymetric=my_scores.json --bootstrap
+      gecmetrics meta-eval seeda-s -m green -m gleu --level corpus --level trueskill
+      gecmetrics meta-eval seeda-s -m green -m gleu --subsets 8 --subsets-plot subsets.png
     """
     from ..meta_eval.run import render_options
 

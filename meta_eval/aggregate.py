@@ -1,0 +1,375 @@
+"""Human-like aggregation of a metric's sentence scores: ``--level ew`` and ``--level trueskill``.
+
+Humans rank GEC systems by comparing outputs of the same sentence pairwise and
+aggregating the comparisons with a rating algorithm (Expected Wins, TrueSkill);
+metrics usually average or pool sentence statistics instead. Goto, Sakai and
+Watanabe (ACL 2025, "Rethinking Evaluation Metrics for Grammatical Error
+Correction: Why Use a Different Evaluation Process than Human?") aggregate the
+metric the human way: each pair of outputs of one sentence becomes a comparison
+won by the output with the higher sentence score, and the comparisons go
+through the same rating algorithm as the human judgments. This module does that:
+
+* :func:`comparisons`: which pairs are compared. ``items="judged"``: exactly the
+  ranking items the humans judged (every pair of distinct systems of each
+  ranking item, restricted to the system set: SEEDA ``judgments_{sent,edit}.xml``,
+  GJG15 ``judgments.xml``, GMEG the systems rated on each segment);
+  ``items="all"``: every corpus sentence and every pair of systems (what
+  gec-metrics' ``rank_systems(aggregation=...)`` does), sentence by sentence, the
+  pairs in alphabetical order of the names;
+* :func:`outcomes`: who won each comparison, with the tie policy ``ties``
+  (``neutral``, the default: a draw, which TrueSkill rates as a draw and Expected
+  Wins leaves out, as gec-metrics does; ``seeda``: a loss for the alphabetically
+  earlier system, the sentence-level meta-evaluation's rule; ``exclude``: dropped);
+* :func:`expected_wins_scores` (vectorised; the same formula as
+  :func:`.human.expected_wins`, which the tests use as its oracle) and
+  :func:`trueskill_mus` (the closed-form two-player TrueSkill update with the
+  ``trueskill`` package's own normal functions, so it equals ``TrueSkill.rate``
+  to rounding; settings of gec-metrics and the GJG15/WMT scripts: mu 0, sigma
+  0.5, beta 0.25, tau 0, draw probability 0.25). TrueSkill depends on the order of
+  the comparisons: ``runs`` seeded random orders are rated and their means
+  averaged (the spread across runs is reported); ``runs=0`` rates once in the
+  data's own order (gec-metrics' choice, for reproducing it).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from gecmetrics.errors import ConfigError, InputError
+
+from .correlation import correlate, correlation_rows
+from .results import MetaResult
+
+if TYPE_CHECKING:
+    from gecmetrics.metric import Metric
+
+    from .correlate import Selection
+
+AGGREGATION_LEVELS = ("ew", "trueskill")
+AGGREGATE_ITEMS = ("judged", "all")
+AGGREGATION_TIES = ("seeda", "neutral", "exclude")
+DEFAULT_ITEMS = "judged"
+DEFAULT_TRUESKILL_RUNS = 10
+MAX_TRUESKILL_RUNS = 10_000
+
+# TrueSkill environment of gec-metrics' run_trueskill (and of the WMT/GJG15 scripts):
+# scores on a 0-centred scale, sigma 0.5, performance noise beta = sigma / 2, no
+# dynamics (tau 0: the systems do not change while they are rated).
+TS_MU = 0.0
+TS_SIGMA = 0.5
+TS_BETA = 0.25
+TS_TAU = 0.0
+TS_DRAW_PROBABILITY = 0.25
+
+
+@dataclass(frozen=True)
+class Comparisons:
+    """The comparisons to rate: comparison k is ``systems[a[k]]`` vs ``systems[b[k]]``
+    on corpus sentence (column) ``column[k]``, in rating order."""
+
+    systems: tuple[str, ...]  # the selection's systems, in its order
+    column: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    items: str  # judged / all
+    n_items: int  # ranking items (judged) or sentences (all) giving a comparison
+
+    def __len__(self) -> int:
+        return len(self.column)
+
+
+def _sentence_columns(selection: Selection) -> dict[int, int]:
+    from .analyses import _sentence_columns as columns
+
+    return columns(selection)
+
+
+def comparisons(selection: Selection, items: str = DEFAULT_ITEMS) -> Comparisons:
+    """The pairs of systems to compare (see the module docstring)."""
+    if items not in AGGREGATE_ITEMS:
+        raise ConfigError(f"--aggregate-items must be one of {', '.join(AGGREGATE_ITEMS)} "
+                          f"(got {items!r})")
+    bench = selection.benchmark
+    systems = tuple(selection.systems)
+    index = {name: i for i, name in enumerate(systems)}
+    column: list[int] = []
+    a: list[int] = []
+    b: list[int] = []
+    n_items = 0
+    if items == "all":
+        ordered = sorted(systems)
+        pairs = [(index[x], index[y]) for x, y in itertools.combinations(ordered, 2)]
+        for col in range(bench.corpus.num_sentences):
+            column.extend([col] * len(pairs))
+            a.extend(p for p, _ in pairs)
+            b.extend(q for _, q in pairs)
+        n_items = bench.corpus.num_sentences if pairs else 0
+    else:
+        judged = bench.info.get("judgments")
+        if not judged:
+            raise ConfigError(f"benchmark {bench.name} has no human judgments to aggregate "
+                              "on; use --aggregate-items all")
+        columns = _sentence_columns(selection)
+        for item in judged:
+            names = [n for n in dict.fromkeys(item.systems) if n in index]
+            if len(names) < 2:
+                continue
+            if item.sentence not in columns:
+                raise InputError(f"benchmark {bench.name}: judged sentence {item.sentence} is "
+                                 "not in the scored corpus; use --aggregate-items all")
+            col = columns[item.sentence]
+            n_items += 1
+            for x, y in itertools.combinations(names, 2):
+                column.append(col)
+                a.append(index[x])
+                b.append(index[y])
+    as_int = np.asarray
+    return Comparisons(systems, as_int(column, dtype=np.int64), as_int(a, dtype=np.int64),
+                       as_int(b, dtype=np.int64), items, n_items)
+
+
+def outcomes(scores: np.ndarray, comps: Comparisons, ties: str = "neutral"
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """``(outcome, keep)``: outcome +1 when ``a`` won, -1 when ``b`` won, 0 a draw;
+    ``keep`` marks the comparisons rated. ``scores``: (systems, sentences), higher
+    is better, systems in ``comps.systems`` order."""
+    if ties not in AGGREGATION_TIES:
+        raise ConfigError(f"--ties {ties} does not apply to --level ew/trueskill (there is "
+                          "no human judgment for a metric tie to disagree with); choose one "
+                          f"of {', '.join(AGGREGATION_TIES)}")
+    sa = scores[comps.a, comps.column]
+    sb = scores[comps.b, comps.column]
+    if np.isnan(sa).any() or np.isnan(sb).any():
+        raise InputError("a sentence score is NaN, so the comparison cannot be decided; "
+                         "check the metric's sentence scores")
+    outcome = np.sign(sa - sb).astype(np.int8)
+    tie = outcome == 0
+    keep = np.ones(len(outcome), dtype=bool)
+    if ties == "seeda":
+        position = {name: i for i, name in enumerate(sorted(comps.systems))}
+        rank = np.array([position[name] for name in comps.systems])
+        # the earlier system (alphabetically) is read as having the lower score
+        outcome[tie] = np.where(rank[comps.a[tie]] < rank[comps.b[tie]], -1, 1)
+    elif ties == "exclude":
+        keep = ~tie
+    return outcome, keep
+
+
+def expected_wins_scores(n_systems: int, a: np.ndarray, b: np.ndarray,
+                         outcome: np.ndarray) -> np.ndarray:
+    """Expected Wins (Bojar et al., 2013) of every system from decided comparisons::
+
+        EW(i) = 1 / (n - 1) * sum_{j != i, w_ij + w_ji > 0} w_ij / (w_ij + w_ji)
+
+    draws (outcome 0) count nowhere. The formula of :func:`.human.expected_wins`
+    on a count matrix, so a million comparisons take milliseconds.
+    """
+    if n_systems < 2:
+        raise ConfigError("Expected Wins needs at least two systems")
+    decided = outcome != 0
+    winner = np.where(outcome > 0, a, b)[decided]
+    loser = np.where(outcome > 0, b, a)[decided]
+    wins = np.zeros((n_systems, n_systems))
+    np.add.at(wins, (winner, loser), 1.0)
+    total = wins + wins.T
+    share = np.divide(wins, total, out=np.zeros_like(wins), where=total > 0)
+    return np.asarray(share.sum(axis=1) / (n_systems - 1))
+
+
+def _normal() -> tuple[Any, Any, Any]:
+    """The ``trueskill`` package's cdf, pdf and ppf (its default backend)."""
+    try:
+        from trueskill.backends import cdf, pdf, ppf
+    except ImportError:  # pragma: no cover - a core dependency
+        raise ConfigError("--level trueskill needs the trueskill package: "
+                          "pip install 'trueskill>=0.4.5'") from None
+    return cdf, pdf, ppf
+
+
+def trueskill_mus(n_systems: int, a: np.ndarray, b: np.ndarray, outcome: np.ndarray,
+                  orders: Sequence[np.ndarray]) -> np.ndarray:
+    """TrueSkill means after rating the comparisons in each of ``orders``: (runs, systems).
+
+    Each comparison is a two-player match (Herbrich, Minka and Graepel, 2006); with
+    c^2 = 2 beta^2 + s_w^2 + s_l^2, t = (m_w - m_l) / c and e = margin / c
+    (margin = ppf((p_draw + 1) / 2) * sqrt(2) * beta)::
+
+        m_w += s_w^2 / c * v     m_l -= s_l^2 / c * v
+        s_w^2 *= 1 - s_w^2 / c^2 * w     (s_l^2 alike)
+
+    with v = pdf(t - e) / cdf(t - e), w = v (v + t - e) for a win, and the draw
+    forms of v and w for a draw, exactly as the ``trueskill`` package computes
+    them (its factor graph reduces to this for two players), without its
+    per-match overhead (about a millisecond).
+    """
+    cdf, pdf, ppf = _normal()
+    beta2 = TS_BETA ** 2
+    margin = ppf((TS_DRAW_PROBABILITY + 1) / 2.0) * math.sqrt(2) * TS_BETA
+    win_first = [int(x) for x in np.where(outcome >= 0, a, b)]
+    win_second = [int(x) for x in np.where(outcome >= 0, b, a)]
+    drawn = [bool(x) for x in outcome == 0]
+    out = np.empty((len(orders), n_systems))
+    for run, order in enumerate(orders):
+        mu = [TS_MU] * n_systems
+        var = [TS_SIGMA ** 2 + TS_TAU ** 2] * n_systems
+        for k in order.tolist():
+            i, j = win_first[k], win_second[k]
+            c2 = 2 * beta2 + var[i] + var[j]
+            c = math.sqrt(c2)
+            t = (mu[i] - mu[j]) / c
+            e = margin / c
+            if drawn[k]:
+                abs_t = abs(t)
+                lo, hi = e - abs_t, -e - abs_t
+                denom = cdf(lo) - cdf(hi)
+                v_abs = (pdf(hi) - pdf(lo)) / denom if denom else lo
+                v = -v_abs if t < 0 else v_abs
+                w = v_abs ** 2 + (lo * pdf(lo) - hi * pdf(hi)) / denom
+            else:
+                x = t - e
+                denom = cdf(x)
+                v = pdf(x) / denom if denom else -x
+                w = v * (v + x)
+            vi, vj = var[i], var[j]
+            mu[i] += vi / c * v
+            mu[j] -= vj / c * v
+            var[i] = vi * (1 - vi / c2 * w)
+            var[j] = vj * (1 - vj / c2 * w)
+        out[run] = mu
+    return out
+
+
+def trueskill_orders(n: int, runs: int, seed: int) -> list[np.ndarray]:
+    """``runs`` seeded random orders of ``n`` comparisons (``runs=0``: the data's order)."""
+    if runs == 0:
+        return [np.arange(n)]
+    rng = np.random.default_rng(seed)
+    return [rng.permutation(n) for _ in range(runs)]
+
+
+@dataclass(frozen=True)
+class Aggregation:
+    """How a ``--level ew``/``trueskill`` row's system scores were made, and their spread.
+
+    ``scores``: the aggregated system scores (selection order; TrueSkill: the mean
+    over runs of the final means); ``runs``/``seed``: TrueSkill only (``runs`` 0:
+    one run in the data's order); ``*_range``: the lowest and highest correlation
+    of a single run's scores; ``mu_sd_max``: the largest standard deviation of a
+    system's mean across runs.
+    """
+
+    method: str
+    items: str
+    ties: str
+    n_comparisons: int
+    n_items: int
+    scores: tuple[float, ...]
+    runs: int | None = None
+    seed: int | None = None
+    pearson_range: tuple[float, float] | None = None
+    spearman_range: tuple[float, float] | None = None
+    kendall_range: tuple[float, float] | None = None
+    mu_sd_max: float | None = None
+
+    def signature_fields(self) -> dict[str, Any]:
+        fields: dict[str, Any] = {"items": self.items, "ties": self.ties}
+        if self.method == "trueskill":
+            fields.update(ts_runs=self.runs, ts_seed=self.seed)
+        return fields
+
+    def to_json(self) -> dict[str, Any]:
+        from .results import _num, _pair
+
+        out: dict[str, Any] = {"aggregate_items": self.items, "ties": self.ties,
+                               "n_comparisons": self.n_comparisons,
+                               "n_items": self.n_items}
+        if self.method == "trueskill":
+            out.update(trueskill_runs=self.runs, trueskill_seed=self.seed,
+                       mu_sd_max=_num(self.mu_sd_max))
+            for name in ("pearson", "spearman", "kendall"):
+                values = getattr(self, f"{name}_range")
+                out[f"{name}_runs_range"] = None if values is None else _pair(values)
+        return out
+
+
+@dataclass(frozen=True)
+class AggregateSettings:
+    """The options of the aggregation levels (``--aggregate-items``, ``--ties``,
+    ``--trueskill-runs``, ``--seed``)."""
+
+    items: str = DEFAULT_ITEMS
+    ties: str = "neutral"
+    runs: int = DEFAULT_TRUESKILL_RUNS
+    seed: int = 12345
+
+
+def aggregate(metric: Metric, selection: Selection, beta: float | None, level: str,
+              settings: AggregateSettings, comps: Comparisons | None = None
+              ) -> tuple[np.ndarray, Aggregation]:
+    """The ``level`` (ew / trueskill) system scores of ``metric`` on ``selection``."""
+    if level not in AGGREGATION_LEVELS:
+        raise ConfigError(f"unknown aggregation level {level!r}; choose one of: "
+                          f"{', '.join(AGGREGATION_LEVELS)}")
+    comps = comps if comps is not None else comparisons(selection, settings.items)
+    stats = metric.statistics(selection.benchmark.corpus)
+    sentence = np.asarray(stats.sentence(beta), dtype=float)[selection.indices(stats.systems)]
+    outcome, keep = outcomes(sentence, comps, settings.ties)
+    a, b, outcome = comps.a[keep], comps.b[keep], outcome[keep]
+    n = len(comps.systems)
+    rated, n_items = int(keep.sum()), comps.n_items
+    if level == "ew":
+        scores = expected_wins_scores(n, a, b, outcome)
+        return scores, Aggregation(level, comps.items, settings.ties, rated, n_items,
+                                   tuple(scores.tolist()))
+    runs = trueskill_mus(n, a, b, outcome, trueskill_orders(len(a), settings.runs,
+                                                            settings.seed))
+    scores = runs.mean(axis=0)
+    ranges: dict[str, tuple[float, float]] = {}
+    for name in ("pearson", "spearman", "kendall"):
+        per_run = correlation_rows(runs, selection.human, name)
+        ranges[name] = (float(np.min(per_run)), float(np.max(per_run)))
+    return scores, Aggregation(
+        level, comps.items, settings.ties, rated, n_items, tuple(scores.tolist()),
+        runs=settings.runs, seed=settings.seed if settings.runs else None,
+        pearson_range=ranges["pearson"], spearman_range=ranges["spearman"],
+        kendall_range=ranges["kendall"], mu_sd_max=float(runs.std(axis=0).max()))
+
+
+def correlate_aggregated(selection: Selection, metrics: Sequence[Metric],
+                         betas: Sequence[float] | None, level: str,
+                         settings: AggregateSettings) -> list[MetaResult]:
+    """One :class:`~.results.MetaResult` per (metric, beta) at an aggregation level."""
+    from .correlate import corpus_label
+
+    comps = comparisons(selection, settings.items)
+    out = []
+    for metric in metrics:
+        for beta in metric.resolve_betas(betas):
+            scores, agg = aggregate(metric, selection, beta, level, settings, comps)
+            corr = correlate(scores, selection.human)
+            out.append(MetaResult(
+                selection.benchmark.name, selection.human_kind, selection.system_set,
+                corpus_label(selection.benchmark), metric.display_name, metric.spec, beta,
+                level, corr.n, corr.pearson, corr.spearman, corr.kendall, aggregation=agg))
+    return out
+
+
+def check_sentence_scores(metrics: Sequence[Metric], levels: Sequence[str]) -> None:
+    """``--scores`` with system scores only cannot be aggregated: say so before the work."""
+    from .score_files import ScoresMetric
+
+    asked = [level for level in levels if level in AGGREGATION_LEVELS]
+    if not asked:
+        return
+    for metric in metrics:
+        if isinstance(metric, ScoresMetric) and not metric.sentence_level:
+            raise ConfigError(f"--level {asked[0]} compares sentence scores, but --scores "
+                              f"{metric.display_name} ({metric.table.source}) has system "
+                              "scores only; give one score per sentence, or drop --level "
+                              f"{asked[0]}")
