@@ -49,7 +49,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     :meth:`MetaEvaluation.save_plots`)."""
     from gecmetrics.validate import check_window
 
-    from . import analyses
+    from . import analyses, pair_analyses
     from .benchmarks import load_benchmark
     from .correlate import Selection
     from .correlate import meta_evaluate as correlate_selection
@@ -74,6 +74,8 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     if o.mode == "sentence":
         agreements = [row for sel in selections
                       for row in analyses.sentence_level(sel, metrics, betas, o.ties)]
+        if o.tie_calibration:
+            agreements = pair_analyses.add_sentence_ties(agreements, selections, metrics)
         return MetaEvaluation(o, chosen, sentences=tuple(agreements), notes=tuple(notes))
 
     if o.mode == "sweep":
@@ -97,6 +99,17 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
                                        parse_grid(o.cv_grid_text, "--cv-grid"), o.cv_folds,
                                        o.seed_value, o.cv_grid_text)
     results = analyses.sign(results, selections, metrics)
+    human_cache: dict = {}  # resampled human scores, shared by SPA, clusters, intervals
+    if o.pairwise or o.tie_calibration or o.spa:
+        results = pair_analyses.add_pair_stats(results, selections, metrics, o.pairwise,
+                                               o.tie_calibration, o.spa, o.stat_resamples,
+                                               o.seed_value, cache, human_cache)
+    clustered = (pair_analyses.metric_clusters(results, selections, metrics, o.clusters,
+                                               o.stat_resamples, o.seed_value, cache,
+                                               human_cache)
+                 if o.clusters is not None else [])
+    humans = (pair_analyses.human_intervals(selections, o.stat_resamples, o.seed_value,
+                                            human_cache) if o.human_intervals else [])
     compared = []
     if o.compare:
         for sel in selections:
@@ -105,4 +118,5 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     windowed = (analyses.windows(results, selections, metrics, o.window)
                 if o.window is not None else [])
     return MetaEvaluation(o, chosen, correlations=tuple(results), comparisons=tuple(compared),
-                          windows=tuple(windowed), notes=tuple(notes))
+                          windows=tuple(windowed), notes=tuple(notes),
+                          clusters=tuple(clustered), human_intervals=tuple(humans))

@@ -36,6 +36,7 @@ Level = Literal["corpus", "mean"]
 SeedaCorpus = Literal["subset", "all"]
 Split = Literal["test", "dev"]
 Ties = Literal["seeda", "discordant", "neutral", "exclude"]
+ClusterStat = Literal["pearson", "spearman", "kendall", "pairwise", "spa"]
 
 BENCHMARKS: tuple[str, ...] = get_args(BenchmarkName)
 SYSTEM_SETS: tuple[str, ...] = get_args(SystemSet)
@@ -44,6 +45,7 @@ LEVELS: tuple[str, ...] = get_args(Level)
 SEEDA_CORPORA: tuple[str, ...] = get_args(SeedaCorpus)
 SPLITS: tuple[str, ...] = get_args(Split)
 TIES: tuple[str, ...] = get_args(Ties)
+CLUSTER_STATS: tuple[str, ...] = get_args(ClusterStat)
 
 GMEG = ("gmeg-fce", "gmeg-wiki", "gmeg-yahoo")
 SEEDA = ("seeda-s", "seeda-e")
@@ -107,6 +109,13 @@ class MetaEvalOptions:
     cv_folds: int | None = None
     cv_grid: str | None = None
     data_dir: str | None = None
+    pairwise: bool = False
+    tie_calibration: bool = False
+    spa: bool = False
+    clusters: ClusterStat | None = None
+    clusters_plot: str | None = None
+    human_intervals: bool = False
+    human_plot: str | None = None
     explicit: frozenset[str] = frozenset()
     metric_objects: tuple[Metric, ...] = field(init=False, repr=False, compare=False)
     notes: tuple[str, ...] = field(init=False, repr=False, compare=False)
@@ -138,6 +147,7 @@ class MetaEvalOptions:
         self._check_explicit(notes)
         set_("metric_objects", self._resolve_metrics())
         self._check_values(notes)
+        self._check_pair_stats()
         set_("notes", tuple(notes))
 
     # -- the checks, in the order the CLI has always run them -----------------------------
@@ -243,9 +253,10 @@ class MetaEvalOptions:
         if self.cv_grid is not None:
             needs("--cv-grid", "--cv-beta K", self.cv_folds is not None)
         if self.seed is not None:
-            needs("--seed", "--bootstrap, --compare or --cv-beta (the analyses that draw at "
-                  "random)", self.bootstrap is not None or self.compare
-                  or self.cv_folds is not None)
+            needs("--seed", "--bootstrap, --compare, --cv-beta, --spa, --clusters or "
+                  "--human-intervals (the analyses that draw at random)",
+                  self.bootstrap is not None or self.compare or self.cv_folds is not None
+                  or self.spa or self.clusters is not None or self.human_intervals)
             check_seed(self.seed)
         if self.grid is not None:
             parse_beta_grid(self.grid)
@@ -255,6 +266,30 @@ class MetaEvalOptions:
             check_plot_file(self.plot, "--plot")  # fail before the work, not after
         if self.window_plot is not None:
             check_plot_file(self.window_plot, "--window-plot")
+
+    def _check_pair_stats(self) -> None:
+        """--pairwise, --tie-calibration, --spa, --clusters, --human-intervals (docs:
+        docs/meta-eval.md, "Pairwise accuracy, SPA, clusters, human intervals")."""
+        from gecmetrics.validate import check_plot_file, needs
+
+        if self.clusters is not None:
+            _choice("--clusters", self.clusters, CLUSTER_STATS)
+        system_only = {"--pairwise": self.pairwise, "--spa": self.spa,
+                       "--clusters": self.clusters is not None,
+                       "--human-intervals": self.human_intervals}
+        asked = [name for name, on in system_only.items() if on]
+        if asked and self.sentence_level:
+            raise ConfigError(f"{asked[0]} is a system-level statistic; drop it or drop "
+                              "--sentence-level (--tie-calibration works at both levels)")
+        if self.grid is not None and (asked or self.tie_calibration):
+            raise ConfigError(f"{(asked or ['--tie-calibration'])[0]} works at the given "
+                              "betas; it cannot be combined with --sweep-beta/--plot")
+        if self.clusters_plot is not None:
+            needs("--clusters-plot", "--clusters STAT", self.clusters is not None)
+            check_plot_file(self.clusters_plot, "--clusters-plot")
+        if self.human_plot is not None:
+            needs("--human-plot", "--human-intervals", self.human_intervals)
+            check_plot_file(self.human_plot, "--human-plot")
 
     # -- derived values ------------------------------------------------------------------
 
@@ -270,6 +305,12 @@ class MetaEvalOptions:
     @property
     def compare_resamples(self) -> int:
         """Resamples of ``--compare``: those of ``--bootstrap``, else the default."""
+        return self.bootstrap or DEFAULT_RESAMPLES
+
+    @property
+    def stat_resamples(self) -> int:
+        """Resamples of --spa, --clusters and --human-intervals: those of --bootstrap,
+        else the default (1000)."""
         return self.bootstrap or DEFAULT_RESAMPLES
 
     @property

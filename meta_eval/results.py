@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from gecmetrics.formatting import finite_or_none
 
+from .stat_results import ClusterRow, HumanIntervalRow, PairStats, SentenceTies
+
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
@@ -148,6 +150,7 @@ class MetaResult:
     intervals: Intervals | None = None
     cv: CVBeta | None = None
     signature: str = ""
+    pairs: PairStats | None = None  # --pairwise, --tie-calibration, --spa
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -161,6 +164,8 @@ class MetaResult:
             out.update(self.intervals.to_json())
         if self.cv is not None:
             out.update(self.cv.to_json())
+        if self.pairs is not None:
+            out.update(self.pairs.to_json())
         if self.signature:
             out["signature"] = self.signature
         return out
@@ -269,6 +274,7 @@ class SentenceAgreement:
     metric_ties: int
     n_items: int
     signature: str = ""
+    tie_calibration: SentenceTies | None = None  # --tie-calibration
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -280,12 +286,14 @@ class SentenceAgreement:
             "concordant": self.concordant, "discordant": self.discordant,
             "metric_ties": self.metric_ties, "n_items": self.n_items,
         }
+        if self.tie_calibration is not None:
+            out.update(self.tie_calibration.to_json())
         if self.signature:
             out["signature"] = self.signature
         return out
 
 
-Row = MetaResult | Comparison | WindowRow | SentenceAgreement
+Row = MetaResult | Comparison | WindowRow | SentenceAgreement | ClusterRow | HumanIntervalRow
 
 
 # -- the whole result ---------------------------------------------------------------------
@@ -311,6 +319,8 @@ class MetaEvaluation:
     sentences: tuple[SentenceAgreement, ...] = ()
     sweeps: tuple[Sweep, ...] = ()
     notes: tuple[str, ...] = ()
+    clusters: tuple[ClusterRow, ...] = ()  # --clusters STAT
+    human_intervals: tuple[HumanIntervalRow, ...] = ()  # --human-intervals
 
     @property
     def benchmarks(self) -> list[str]:
@@ -324,7 +334,8 @@ class MetaEvaluation:
         """Every row in the order of the JSON output."""
         if self.options.mode == "sentence":
             return list(self.sentences)
-        return [*self.correlations, *self.comparisons, *self.windows]
+        return [*self.correlations, *self.comparisons, *self.windows, *self.clusters,
+                *self.human_intervals]
 
     def signatures(self) -> list[str]:
         """The distinct signatures of the rows, in order of first appearance."""
@@ -339,7 +350,8 @@ class MetaEvaluation:
         metric spec, beta, level, analysis) (and window position), its values as columns.
 
         ``analysis`` is ``correlation`` (or ``sweep`` at a beta sweep), ``compare``,
-        ``window`` or ``sentence``; a two-element interval ``X_ci`` becomes the
+        ``window``, ``sentence``, ``cluster`` or ``human_interval`` (its system in
+        ``system``, no metric); a two-element interval ``X_ci`` becomes the
         columns ``X_ci_low`` and ``X_ci_high``; a comparison's metric A fills
         ``metric``, ``spec``, ``beta`` and ``pearson`` (B: ``spec_b`` ...).
         Sentence-level rows have level ``sentence``.
