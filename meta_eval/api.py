@@ -69,6 +69,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     notes += check_score_metrics(metrics, selections, o.levels,
                                  bootstrap=o.bootstrap is not None, compare=o.compare,
                                  sentence_level=o.sentence_level)
+    pair_analyses.check_resampled_metrics(metrics, o.spa, o.clusters)
     chosen = tuple(selections)
 
     if o.mode == "sentence":
@@ -103,13 +104,15 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     if o.pairwise or o.tie_calibration or o.spa:
         results = pair_analyses.add_pair_stats(results, selections, metrics, o.pairwise,
                                                o.tie_calibration, o.spa, o.stat_resamples,
-                                               o.seed_value, cache, human_cache)
+                                               o.seed_value, cache, human_cache,
+                                               o.human_unit)
     clustered = (pair_analyses.metric_clusters(results, selections, metrics, o.clusters,
                                                o.stat_resamples, o.seed_value, cache,
-                                               human_cache)
+                                               human_cache, o.human_unit)
                  if o.clusters is not None else [])
     humans = (pair_analyses.human_intervals(selections, o.stat_resamples, o.seed_value,
-                                            human_cache) if o.human_intervals else [])
+                                            human_cache, o.human_unit)
+              if o.human_intervals else [])
     compared = []
     if o.compare:
         for sel in selections:

@@ -47,20 +47,49 @@ def resample_counts(n_items: int, n_resamples: int, seed: int,
         done += size
 
 
-def win_matrix(items: Sequence[RankingItem], systems: Sequence[str]) -> Any:
-    """Sparse (items, S*S) matrix: entry (k, a*S+b) counts how often item k ranked
-    system a better than system b (systems outside ``systems`` ignored)."""
+UNITS = ("items", "comparisons")
+
+
+def win_matrix(items: Sequence[RankingItem], systems: Sequence[str],
+               unit: str = "items") -> Any:
+    """Sparse (units, S*S) matrix of pairwise wins: entry (k, a*S+b) counts how often
+    unit k ranked system a better than system b (systems outside ``systems`` ignored).
+
+    ``unit="items"``: one row per ranking item (the default: the comparisons of one
+    item share an annotator and a sentence, so the item is the independent draw);
+    ``unit="comparisons"``: one row per pair of different systems in an item, human
+    ties included as empty rows (GJG15's and WMT13's bootstrap, which draws the
+    pairwise comparisons themselves; it reproduces GJG15's Table 3b).
+    """
     from scipy.sparse import csr_matrix
 
+    if unit not in UNITS:
+        raise ValueError(f"unit must be one of {UNITS} (got {unit!r})")
     position = {name: i for i, name in enumerate(systems)}
     size = len(systems)
     rows, cols = [], []
-    for k, item in enumerate(items):
-        for better, worse in rank_pairs(item.groups, position):
-            rows.append(k)
-            cols.append(position[better] * size + position[worse])
+    count = 0
+    for item in items:
+        if unit == "items":
+            for better, worse in rank_pairs(item.groups, position):
+                rows.append(count)
+                cols.append(position[better] * size + position[worse])
+            count += 1
+            continue
+        ranked = [(int(rank), name) for rank, names in item.groups for name in names
+                  if name in position]
+        for x in range(len(ranked)):
+            for y in range(x + 1, len(ranked)):
+                (rank_a, a), (rank_b, b) = ranked[x], ranked[y]
+                if a == b:
+                    continue
+                if rank_a != rank_b:
+                    better, worse = (a, b) if rank_a < rank_b else (b, a)
+                    rows.append(count)
+                    cols.append(position[better] * size + position[worse])
+                count += 1
     data = np.ones(len(rows))
-    return csr_matrix((data, (rows, cols)), shape=(len(items), size * size))
+    return csr_matrix((data, (rows, cols)), shape=(count, size * size))
 
 
 def expected_wins_rows(wins: np.ndarray) -> np.ndarray:
@@ -75,12 +104,13 @@ def expected_wins_rows(wins: np.ndarray) -> np.ndarray:
 
 
 def bootstrap_expected_wins(items: Sequence[RankingItem], systems: Sequence[str],
-                            n_resamples: int, seed: int) -> np.ndarray:
-    """Expected Wins of ``systems`` on ``n_resamples`` resamples of the items: (B, S)."""
-    matrix = win_matrix(items, systems)
+                            n_resamples: int, seed: int, unit: str = "items") -> np.ndarray:
+    """Expected Wins of ``systems`` on ``n_resamples`` resamples of the items (or of
+    the pairwise comparisons, ``unit="comparisons"``): (B, S)."""
+    matrix = win_matrix(items, systems, unit)
     size = len(systems)
     out = []
-    for counts in resample_counts(len(items), n_resamples, seed):
+    for counts in resample_counts(matrix.shape[0], n_resamples, seed):
         wins = np.asarray((matrix.T @ counts.T).T, dtype=float)  # (block, S*S)
         out.append(expected_wins_rows(wins.reshape(-1, size, size)))
     return np.vstack(out)

@@ -37,6 +37,7 @@ SeedaCorpus = Literal["subset", "all"]
 Split = Literal["test", "dev"]
 Ties = Literal["seeda", "discordant", "neutral", "exclude"]
 ClusterStat = Literal["pearson", "spearman", "kendall", "pairwise", "spa"]
+HumanUnit = Literal["items", "comparisons"]
 
 BENCHMARKS: tuple[str, ...] = get_args(BenchmarkName)
 SYSTEM_SETS: tuple[str, ...] = get_args(SystemSet)
@@ -46,6 +47,7 @@ SEEDA_CORPORA: tuple[str, ...] = get_args(SeedaCorpus)
 SPLITS: tuple[str, ...] = get_args(Split)
 TIES: tuple[str, ...] = get_args(Ties)
 CLUSTER_STATS: tuple[str, ...] = get_args(ClusterStat)
+HUMAN_UNITS: tuple[str, ...] = get_args(HumanUnit)
 
 GMEG = ("gmeg-fce", "gmeg-wiki", "gmeg-yahoo")
 SEEDA = ("seeda-s", "seeda-e")
@@ -116,6 +118,7 @@ class MetaEvalOptions:
     clusters_plot: str | None = None
     human_intervals: bool = False
     human_plot: str | None = None
+    human_unit: HumanUnit = "items"
     explicit: frozenset[str] = frozenset()
     metric_objects: tuple[Metric, ...] = field(init=False, repr=False, compare=False)
     notes: tuple[str, ...] = field(init=False, repr=False, compare=False)
@@ -274,6 +277,11 @@ class MetaEvalOptions:
 
         if self.clusters is not None:
             _choice("--clusters", self.clusters, CLUSTER_STATS)
+        _choice("--human-unit", self.human_unit, HUMAN_UNITS)
+        if "human_unit" in self.explicit:
+            needs("--human-unit", "--spa, --clusters spa or --human-intervals (the analyses "
+                  "that resample the human judgments)",
+                  self.spa or self.clusters == "spa" or self.human_intervals)
         system_only = {"--pairwise": self.pairwise, "--spa": self.spa,
                        "--clusters": self.clusters is not None,
                        "--human-intervals": self.human_intervals}

@@ -71,13 +71,28 @@ class HumanSamples:
     n_resampled: int
 
 
+def check_resampled_metrics(metrics: Sequence[Metric], spa: bool, clusters: str | None
+                            ) -> None:
+    """--spa and --clusters resample sentences: a --scores file with system scores only
+    cannot take part (checked before any scoring)."""
+    from .score_files import ScoresMetric
+
+    flag = "--spa" if spa else ("--clusters" if clusters is not None else None)
+    for metric in metrics:
+        if flag and isinstance(metric, ScoresMetric) and not metric.sentence_level:
+            raise ConfigError(f"{flag} resamples sentences, but --scores "
+                              f"{metric.display_name} ({metric.table.source}) has system "
+                              f"scores only; give one score per sentence, or drop {flag}")
+
+
 def human_samples(selection: Selection, n_resamples: int, seed: int,
-                  cache: HumanCache | None = None) -> HumanSamples:
-    """Expected Wins of the selection's systems on resamples of the ranking items (EW
-    over every system the benchmark's EW covers, as the human scores are computed);
-    GMEG: the mean segment rating on resamples of the sentences."""
+                  cache: HumanCache | None = None, unit: str = "items") -> HumanSamples:
+    """Expected Wins of the selection's systems on resamples of the ranking items (or of
+    the pairwise comparisons, ``unit="comparisons"``, as GJG15 did; EW over every
+    system the benchmark's EW covers, as the human scores are computed); GMEG: the
+    mean segment rating on resamples of the sentences (``unit`` does not apply)."""
     bench = selection.benchmark
-    key = (id(bench), tuple(selection.systems), n_resamples, seed)
+    key = (id(bench), tuple(selection.systems), n_resamples, seed, unit)
     if cache is not None and key in cache:
         return cache[key]
     segment = bench.info.get("segment_scores")
@@ -93,9 +108,13 @@ def human_samples(selection: Selection, n_resamples: int, seed: int,
             raise ConfigError(f"benchmark {bench.name} has no human judgments to resample")
         universe = list(bench.human["ew"])
         where = [universe.index(s) for s in selection.systems]
-        samples = bootstrap_expected_wins(items, universe, n_resamples, seed)[:, where]
+        from .human_bootstrap import win_matrix
+
+        samples = bootstrap_expected_wins(items, universe, n_resamples, seed, unit)[:, where]
         point = full_expected_wins(items, universe)[where]
-        out = HumanSamples("ew", point, samples, "ranking items", len(items))
+        drawn = len(items) if unit == "items" else win_matrix(items, universe, unit).shape[0]
+        out = HumanSamples("ew", point, samples,
+                           "ranking items" if unit == "items" else "comparisons", drawn)
     if cache is not None:
         cache[key] = out
     return out
@@ -122,8 +141,8 @@ def add_pair_stats(results: Sequence[MetaResult], selections: Sequence[Selection
                    metrics: Sequence[Metric], pairwise: bool = False,
                    tie_calibration: bool = False, spa: bool = False,
                    n_resamples: int = 1000, seed: int = 12345,
-                   cache: ScoreCache | None = None, human_cache: HumanCache | None = None
-                   ) -> list[MetaResult]:
+                   cache: ScoreCache | None = None, human_cache: HumanCache | None = None,
+                   human_unit: str = "items") -> list[MetaResult]:
     """Each row with its :class:`~.stat_results.PairStats` (those asked for)."""
     by_name, by_spec = _by(results, selections, metrics)
     out = []
@@ -138,7 +157,7 @@ def add_pair_stats(results: Sequence[MetaResult], selections: Sequence[Selection
             tc = tie_calibrated_accuracy(pair_differences(scores), pair_differences(sel.human))
             fields.update(acc_eq=tc.acc_eq, epsilon=tc.epsilon)
         if spa:
-            human = human_samples(sel, n_resamples, seed, human_cache)
+            human = human_samples(sel, n_resamples, seed, human_cache, human_unit)
             p_metric = pair_p_values(_metric_samples(metric, sel, r.beta, r.level,
                                                      n_resamples, seed, cache))
             fields.update(spa=soft_pairwise_accuracy(pair_p_values(human.samples), p_metric),
@@ -209,7 +228,8 @@ def _resampled_stat(stat: str, samples: np.ndarray, human: np.ndarray, picks: np
 def metric_clusters(results: Sequence[MetaResult], selections: Sequence[Selection],
                     metrics: Sequence[Metric], stat: str, n_resamples: int = 1000,
                     seed: int = 12345, cache: ScoreCache | None = None,
-                    human_cache: HumanCache | None = None) -> list[ClusterRow]:
+                    human_cache: HumanCache | None = None, human_unit: str = "items"
+                    ) -> list[ClusterRow]:
     """The significance ranking of the metric rows of each (benchmark, level) by
     ``stat`` (pearson, spearman, kendall, pairwise, spa); see :mod:`.clusters`."""
     by_name, by_spec = _by(results, selections, metrics)
@@ -222,7 +242,8 @@ def metric_clusters(results: Sequence[MetaResult], selections: Sequence[Selectio
         size = len(sel.systems)
         picks = system_resamples(size, n_resamples, seed)
         weights = pair_weights(draw_counts(picks, size))
-        p_human = (pair_p_values(human_samples(sel, n_resamples, seed, human_cache).samples)
+        p_human = (pair_p_values(human_samples(sel, n_resamples, seed, human_cache,
+                                               human_unit).samples)
                    if stat == "spa" else None)
         point, resampled = [], []
         for r in rows:
@@ -265,15 +286,15 @@ def metric_clusters(results: Sequence[MetaResult], selections: Sequence[Selectio
 
 
 def human_intervals(selections: Sequence[Selection], n_resamples: int = 1000,
-                    seed: int = 12345, human_cache: HumanCache | None = None
-                    ) -> list[HumanIntervalRow]:
+                    seed: int = 12345, human_cache: HumanCache | None = None,
+                    human_unit: str = "items") -> list[HumanIntervalRow]:
     """Every selected system's human score with its 95% interval, rank range and cluster,
     best first (see :mod:`.human_bootstrap`)."""
     from gecmetrics.signature import Signature
 
     out = []
     for sel in selections:
-        h = human_samples(sel, n_resamples, seed, human_cache)
+        h = human_samples(sel, n_resamples, seed, human_cache, human_unit)
         res = intervals_of(sel.systems, h.point, h.samples)
         signature = str(Signature("human").extend(
             benchmark=sel.benchmark.name, systems=sel.system_set,

@@ -392,7 +392,8 @@ class MetaEvaluation:
         return render_evaluation(self, fmt)
 
     def save_plots(self, output: str = "", notes: list[str] | None = None) -> list[str]:
-        """Draw the figures asked for (``plot``, ``window_plot``); return notes naming them.
+        """Draw the figures asked for (``plot``, ``window_plot``, ``clusters_plot``,
+        ``human_plot``); return notes naming them.
 
         If saving fails after the work (the disk filled up, the folder vanished) a
         :class:`~gecmetrics.errors.PartialOutputError` carries ``output`` and ``notes``,
@@ -408,6 +409,16 @@ class MetaEvaluation:
         if self.options.window_plot is not None:
             figures.append(("window plot", self.options.window_plot,
                             lambda p: plot_window_rows(self.windows, p)))
+        if self.options.clusters_plot is not None:
+            from .stat_plots import plot_clusters
+
+            figures.append(("clusters plot", self.options.clusters_plot,
+                            lambda p: plot_clusters(self.clusters, p)))
+        if self.options.human_plot is not None:
+            from .stat_plots import plot_human
+
+            figures.append(("human plot", self.options.human_plot,
+                            lambda p: plot_human(self.human_intervals, p)))
         written = []
         for what, path, draw in figures:
             try:

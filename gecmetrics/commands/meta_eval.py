@@ -11,7 +11,9 @@ import click
 from ..meta_eval.options import (  # noqa: E402
     BENCHMARKS,
     DEFAULT_GRID,
+    CLUSTER_STATS,
     DEFAULT_RESAMPLES,
+    HUMAN_UNITS,
     SYSTEM_SETS,
     TIES,
 )
@@ -73,6 +75,10 @@ def options_from_click(ctx: click.Context) -> Any:
         seed=p["seed"], compare=p["compare"], sentence_level=p["sentence_level"],
         ties=p["ties"], window=p["window"], window_plot=p["window_plot"],
         cv_folds=p["cv_folds"], cv_grid=p["cv_grid"], data_dir=p["data_dir"],
+        pairwise=p["pairwise"], tie_calibration=p["tie_calibration"], spa=p["spa"],
+        clusters=p["clusters"], clusters_plot=p["clusters_plot"],
+        human_intervals=p["human_intervals"], human_plot=p["human_plot"],
+        human_unit=p["human_unit"],
         explicit=frozenset(names.get(name, name) for name in given
                            if name not in ("fmt",)))
 
@@ -146,6 +152,33 @@ def options_from_click(ctx: click.Context) -> Any:
                    "10; 2 to 100), beta* = their mean, with r and rho at beta*.")
 @click.option("--cv-grid", default=None, metavar="START:STOP:STEP",
               help="--cv-beta: the beta grid. [default: 0:5:0.01]")
+@click.option("--pairwise", is_flag=True,
+              help="Add pairwise_accuracy: the share of system pairs the metric orders as "
+                   "the humans (a tie agrees only with a tie; Kocmi et al. 2021).")
+@click.option("--tie-calibration", is_flag=True,
+              help="Add acc_eq and epsilon (Deutsch et al. 2023): metric differences "
+                   "|d| <= epsilon are ties, epsilon maximises acc_eq. System level, and "
+                   "with --sentence-level over the human ranking items (recommended over "
+                   "--ties).")
+@click.option("--spa", is_flag=True,
+              help="Add soft pairwise accuracy (Thompson et al. 2024): mean over system "
+                   "pairs of 1 - |p_human - p_metric|, p-values from resampling sentences "
+                   "(metric) and judgments (humans); --bootstrap N resamples (default 1000).")
+@click.option("--clusters", type=click.Choice(CLUSTER_STATS), default=None,
+              help="Rank the metrics by this statistic into significance clusters: paired "
+                   "bootstrap over systems and sentences; a new cluster starts when a "
+                   "metric is significantly (p < 0.05) worse than the top of the current one.")
+@click.option("--clusters-plot", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Plot the --clusters ranking with 95% intervals (.png, .svg or .pdf).")
+@click.option("--human-intervals", is_flag=True,
+              help="Bootstrap the human judgments: each system's Expected Wins (GMEG: "
+                   "rating) with a 95% interval, rank range and cluster.")
+@click.option("--human-plot", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Plot the --human-intervals (.png, .svg or .pdf).")
+@click.option("--human-unit", type=click.Choice(HUMAN_UNITS), default="items",
+              show_default=True,
+              help="What the human bootstrap draws: ranking items, or single pairwise "
+                   "comparisons (as GJG15 did; reproduces their Table 3b).")
 @click.option("--data-dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Folder with the benchmark data (laid out as upstream). Default: "
                    "$GECMETRICS_DATA, else $XDG_CACHE_HOME/gecmetrics, else ~/.cache/gecmetrics.")
@@ -173,6 +206,8 @@ def meta_eval(ctx, fmt, **params) -> None:
       gecmetrics meta-eval seeda-s -m green --window 4 --window-plot windows.png
       gecmetrics meta-eval conll14 -m green --cv-beta 10
       gecmetrics meta-eval seeda-s -m green --scores mymetric=my_scores.json --bootstrap
+      gecmetrics meta-eval seeda-s -m green -m m2 --pairwise --tie-calibration --spa \\
+          --clusters spa --human-intervals
     """
     from ..meta_eval.run import render_options
 
