@@ -276,7 +276,8 @@ def _stat_sections(result: MetaEvaluation, fmt: str) -> list[tuple[str, str]]:
                          cluster_table(result.clusters, fmt)))
     if result.human_intervals:
         sections.append((f"Human scores: 95% bootstrap intervals and rank ranges "
-                         f"({o.stat_resamples} resamples of the {o.human_unit}, seed "
+                         f"({o.stat_resamples} resamples of the "
+                         f"{'ranking items' if o.human_unit == 'items' else 'comparisons'}, seed "
                          f"{o.seed_value}; GMEG: sentences)",
                          human_table(result.human_intervals, fmt)))
     return sections
