@@ -96,7 +96,8 @@ class Ranking:
     p_vs_top: tuple[float | None, ...]  # p(top, metric); None for a cluster's first top
 
 
-def greedy_clusters(values: Sequence[float], p: np.ndarray, alpha: float = ALPHA) -> Ranking:
+def greedy_clusters(values: Sequence[float] | np.ndarray, p: np.ndarray,
+                    alpha: float = ALPHA) -> Ranking:
     """The WMT-style greedy clustering described in the module docstring.
 
     ``values``: the statistic per metric (NaN sorts last); ``p[a, b]``: p-value that a

@@ -44,6 +44,8 @@ from .human_bootstrap import (
     bootstrap_expected_wins,
     bootstrap_ratings,
     full_expected_wins,
+)
+from .human_bootstrap import (
     human_intervals as intervals_of,
 )
 from .pairwise_accuracy import (

@@ -288,3 +288,53 @@ def test_comparison_bootstrap_reproduces_gjg15_table_3b(shared_data):
     got = {name: (int(res.rank_low[i]), int(res.rank_high[i]))
            for i, name in enumerate(systems)}
     assert sum(got[n] != GJG15_TABLE_3B[n][1] for n in systems) <= 2
+
+
+# -- against google-research/mt-metrics-eval (commit 68a481aea1a787392d55af8f76ac8ef40c5f4664) --
+# Recorded with its stats code run from a scratch folder (not a dependency), by
+#   python mme_compare.py   (sys.path = a checkout of the repository; numpy only)
+# which calls tau_optimization.tau_optimization(metric, human,
+# TauSufficientStats.acc_23) (acc_eq with the optimised epsilon),
+# pce.compute_pairwise_p_values(seg, num_permutations=1000, seed=4) (Thompson's
+# permutation p-values) and pce.compute_one_minus_pce (SPA) on the inputs below.
+MME_TAU = {  # case: (best_tau, best_threshold)
+    "hand": (0.8333333333333334, 0.020000000000000018),
+    100: (0.42424242424242425, 1.4000000000000001),
+    101: (0.42424242424242425, 0.0),
+    102: (0.6212121212121212, 1.3000000000000003),
+    103: (0.30303030303030304, 2.5),
+    104: (0.4696969696969697, 0.2),
+}
+MME_PERMUTATION_P = [0.349, 0.68, 1.0, 0.799, 1.0, 1.0]  # pairs (0,1) (0,2) (0,3) (1,2) ...
+MME_ONE_MINUS_PCE = 0.5003333333333333  # p_human below vs MME_PERMUTATION_P
+
+
+def test_acc_eq_equals_mt_metrics_eval_tau_optimization():
+    for case, (tau, threshold) in MME_TAU.items():
+        if case == "hand":
+            metric, human = np.array([0.50, 0.48, 0.30, 0.29]), np.array([3.0, 3, 1, 2])
+        else:
+            rng = np.random.default_rng(case)
+            metric = np.round(rng.normal(size=12), 1)
+            human = rng.integers(0, 4, size=12).astype(float)
+        tc = tie_calibrated_accuracy(pair_differences(metric), pair_differences(human))
+        assert tc.acc_eq == pytest.approx(tau, abs=1e-15), case
+        assert tc.epsilon == pytest.approx(threshold, abs=1e-15), case
+
+
+def test_spa_equals_mt_metrics_eval_pce_and_bootstrap_p_values_are_close():
+    from gecmetrics.meta_eval.significance import resample_indices
+
+    p_human = np.array([0.01, 0.02, 0.4, 0.3, 0.2, 0.9])
+    perm = np.array(MME_PERMUTATION_P)
+    assert soft_pairwise_accuracy(p_human, perm) == pytest.approx(MME_ONE_MINUS_PCE, abs=1e-12)
+    # our bootstrap p-values on the same segment scores (systems = mean of segments)
+    rng = np.random.default_rng(0)
+    seg = rng.uniform(0, 1, size=(4, 300)) + np.array([[0.0], [0.02], [0.05], [0.2]])
+    samples = np.vstack([seg[:, idx].mean(axis=1) for idx in resample_indices(300, 1000,
+                                                                                 12345)])
+    ours = pair_p_values(samples)
+    # same direction and size: at most 0.04 apart per pair (0.326 vs 0.349, 0.829 vs
+    # 0.799 ...), SPA between the two sets of p-values 0.990
+    assert np.max(np.abs(ours - perm)) < 0.04
+    assert soft_pairwise_accuracy(perm, ours) > 0.98

@@ -10,8 +10,8 @@ import click
 # The choices live with the options (light to import: --help must stay fast).
 from ..meta_eval.options import (  # noqa: E402
     BENCHMARKS,
-    DEFAULT_GRID,
     CLUSTER_STATS,
+    DEFAULT_GRID,
     DEFAULT_RESAMPLES,
     HUMAN_UNITS,
     SYSTEM_SETS,
