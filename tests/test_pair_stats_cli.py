@@ -195,3 +195,24 @@ def test_sentence_level_tie_calibration(shared_data, score_files):
     obj = result.to_json()[0]
     assert {"acc_eq", "epsilon", "accuracy_by_ties", "human_ties"} <= set(obj)
     assert "Tie calibration" in result.render("table")[0]
+
+
+def test_gmeg_human_resamples_are_segment_ratings(shared_data):
+    """GMEG: the human bootstrap draws sentences of the segment ratings; on all
+    sentences the mean rating is GMEG's published corpus rating."""
+    from gecmetrics.meta_eval.benchmarks.gmeg import read_corpus_scores
+
+    systems = ["amu", "marian", "nus", "lstm", "lstm-r", "transformer", "source"]
+    rng = np.random.default_rng(5)
+    metric = scores_metric("x", {s: rng.uniform(0, 1, 968).tolist() for s in systems})
+    result = gecmetrics.meta_evaluate("gmeg-fce", metric, human_intervals=True, spa=True,
+                                      bootstrap=100, data_dir=str(shared_data))
+    published = read_corpus_scores(shared_data / "GMEG/data/test/fce-corpus-scores.csv")
+    rows = result.human_intervals
+    assert {h.system for h in rows} == set(systems)
+    for h in rows:
+        assert h.human == "rating" and h.resampled == "sentences" and h.n_resampled == 968
+        assert h.score == pytest.approx(published[h.system], abs=1e-9)
+        assert h.score_ci[0] <= h.score <= h.score_ci[1]
+    assert result.correlations[0].pairs is not None
+    assert result.correlations[0].pairs.spa_human == "rating"
