@@ -164,12 +164,14 @@ def add_pair_stats(results: Sequence[MetaResult], selections: Sequence[Selection
                                                      n_resamples, seed, cache))
             fields.update(spa=soft_pairwise_accuracy(pair_p_values(human.samples), p_metric),
                           spa_human=human.kind, resamples=n_resamples, seed=seed)
-            if r.intervals is None:  # the signature names the resamples SPA drew
-                extra: dict[str, Any] = {"resamples": n_resamples, "seed": seed}
-                if r.cv is not None:
-                    extra.update(cv_folds=r.cv.folds, cv_seed=r.cv.seed, cv_grid=r.cv.grid)
-                r = dataclasses.replace(r, signature=row_signature(
-                    metric, sel, r.level, r.beta, **extra))
+            # the signature names the resamples SPA drew (those of --bootstrap too) and
+            # what the human bootstrap drew
+            extra: dict[str, Any] = {"resamples": n_resamples, "seed": seed}
+            if r.cv is not None:
+                extra.update(cv_folds=r.cv.folds, cv_seed=r.cv.seed, cv_grid=r.cv.grid)
+            r = dataclasses.replace(r, signature=row_signature(
+                metric, sel, r.level, r.beta, **extra,
+                human_resample="sentences" if human.kind == "rating" else human_unit))
         out.append(dataclasses.replace(r, pairs=PairStats(n_pairs, **fields)))
     return out
 
@@ -280,7 +282,8 @@ def metric_clusters(results: Sequence[MetaResult], selections: Sequence[Selectio
                 n_resamples, seed,
                 row_signature(by_spec[r.spec], sel, level, r.beta, stat=stat,
                               resample="systems+sentences", resamples=n_resamples,
-                              seed=seed)))
+                              seed=seed, **({"human_resample": human_unit}
+                                            if stat == "spa" else {}))))
     return out
 
 
