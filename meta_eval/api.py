@@ -52,7 +52,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     :meth:`MetaEvaluation.save_plots`)."""
     from gecmetrics.validate import check_window
 
-    from . import analyses
+    from . import analyses, pair_analyses
     from .aggregate import check_sentence_scores
     from .benchmarks import load_benchmark
     from .correlate import Selection
@@ -78,11 +78,14 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     notes += check_score_metrics(metrics, selections, o.levels,
                                  bootstrap=o.bootstrap is not None, compare=o.compare,
                                  sentence_level=o.sentence_level)
+    pair_analyses.check_resampled_metrics(metrics, o.spa, o.clusters)
     chosen = tuple(selections)
 
     if o.mode == "sentence":
         agreements = [row for sel in selections
                       for row in analyses.sentence_level(sel, metrics, betas, o.ties)]
+        if o.tie_calibration:
+            agreements = pair_analyses.add_sentence_ties(agreements, selections, metrics)
         return MetaEvaluation(o, chosen, sentences=tuple(agreements), notes=tuple(notes))
 
     if o.mode == "sweep":
@@ -106,6 +109,19 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
                                        parse_grid(o.cv_grid_text, "--cv-grid"), o.cv_folds,
                                        o.seed_value, o.cv_grid_text)
     results = analyses.sign(results, selections, metrics)
+    human_cache: dict = {}  # resampled human scores, shared by SPA, clusters, intervals
+    if o.pairwise or o.tie_calibration or o.spa:
+        results = pair_analyses.add_pair_stats(results, selections, metrics, o.pairwise,
+                                               o.tie_calibration, o.spa, o.stat_resamples,
+                                               o.seed_value, cache, human_cache,
+                                               o.human_unit)
+    clustered = (pair_analyses.metric_clusters(results, selections, metrics, o.clusters,
+                                               o.stat_resamples, o.seed_value, cache,
+                                               human_cache, o.human_unit)
+                 if o.clusters is not None else [])
+    humans = (pair_analyses.human_intervals(selections, o.stat_resamples, o.seed_value,
+                                            human_cache, o.human_unit)
+              if o.human_intervals else [])
     compared = []
     if o.compare:
         for sel in selections:
@@ -120,7 +136,8 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
         subsets = subset_rows(results, selections, metrics, o.subsets, o.subsets_max,
                               o.seed_value)
     return MetaEvaluation(o, chosen, correlations=tuple(results), comparisons=tuple(compared),
-                          windows=tuple(windowed), notes=tuple(notes), subsets=tuple(subsets))
+                          windows=tuple(windowed), notes=tuple(notes), subsets=tuple(subsets),
+                          clusters=tuple(clustered), human_intervals=tuple(humans))
 
 
 def correlate_levels(selection: Selection, metrics: Sequence[Metric],

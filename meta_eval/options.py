@@ -37,6 +37,8 @@ AggregateItems = Literal["judged", "all"]
 SeedaCorpus = Literal["subset", "all"]
 Split = Literal["test", "dev"]
 Ties = Literal["seeda", "discordant", "neutral", "exclude"]
+ClusterStat = Literal["pearson", "spearman", "kendall", "pairwise", "spa"]
+HumanUnit = Literal["items", "comparisons"]
 
 BENCHMARKS: tuple[str, ...] = get_args(BenchmarkName)
 SYSTEM_SETS: tuple[str, ...] = get_args(SystemSet)
@@ -48,6 +50,8 @@ TIES: tuple[str, ...] = get_args(Ties)
 AGGREGATE_ITEMS: tuple[str, ...] = get_args(AggregateItems)
 # Levels whose system scores aggregate pairwise comparisons of sentence scores (.aggregate).
 AGGREGATION_LEVELS = ("ew", "trueskill")
+CLUSTER_STATS: tuple[str, ...] = get_args(ClusterStat)
+HUMAN_UNITS: tuple[str, ...] = get_args(HumanUnit)
 
 GMEG = ("gmeg-fce", "gmeg-wiki", "gmeg-yahoo")
 SEEDA = ("seeda-s", "seeda-e")
@@ -119,6 +123,14 @@ class MetaEvalOptions:
     subsets: int | None = None
     subsets_max: int = DEFAULT_SUBSETS_MAX
     subsets_plot: str | None = None
+    pairwise: bool = False
+    tie_calibration: bool = False
+    spa: bool = False
+    clusters: ClusterStat | None = None
+    clusters_plot: str | None = None
+    human_intervals: bool = False
+    human_plot: str | None = None
+    human_unit: HumanUnit = "items"
     explicit: frozenset[str] = frozenset()
     metric_objects: tuple[Metric, ...] = field(init=False, repr=False, compare=False)
     notes: tuple[str, ...] = field(init=False, repr=False, compare=False)
@@ -154,6 +166,7 @@ class MetaEvalOptions:
         self._check_explicit(notes)
         set_("metric_objects", self._resolve_metrics())
         self._check_values(notes)
+        self._check_pair_stats()
         set_("notes", tuple(notes))
 
     # -- the checks, in the order the CLI has always run them -----------------------------
@@ -273,10 +286,12 @@ class MetaEvalOptions:
         if self.cv_grid is not None:
             needs("--cv-grid", "--cv-beta K", self.cv_folds is not None)
         if self.seed is not None:
-            needs("--seed", "--bootstrap, --compare, --cv-beta, --level trueskill or --subsets "
-                  "(the analyses that draw at random)", self.bootstrap is not None or self.compare
-                  or self.cv_folds is not None or "trueskill" in self.levels
-                  or self.subsets is not None)
+            needs("--seed", "--bootstrap, --compare, --cv-beta, --spa, --clusters, "
+                  "--human-intervals, --level trueskill or --subsets (the analyses that draw "
+                  "at random)",
+                  self.bootstrap is not None or self.compare or self.cv_folds is not None
+                  or self.spa or self.clusters is not None or self.human_intervals
+                  or "trueskill" in self.levels or self.subsets is not None)
             check_seed(self.seed)
         self._check_aggregation_and_subsets(asked)
         if self.grid is not None:
@@ -297,6 +312,10 @@ class MetaEvalOptions:
         aggregated = self.aggregation_levels
         if aggregated:
             blocked = [a for a in asked if a != "--window"]
+            # The pair statistics recompute system scores at corpus/mean level.
+            blocked += [flag for flag, on in (
+                ("--pairwise", self.pairwise), ("--tie-calibration", self.tie_calibration),
+                ("--spa", self.spa), ("--clusters", self.clusters is not None)) if on]
             if self.grid is not None:
                 blocked.append("--sweep-beta/--plot")
             if blocked:
@@ -315,6 +334,35 @@ class MetaEvalOptions:
         check_int_range(self.subsets_max, "--subsets-max", 1, 1_000_000, "a number of subsets")
         if self.subsets_plot is not None:
             check_plot_file(self.subsets_plot, "--subsets-plot")
+
+    def _check_pair_stats(self) -> None:
+        """--pairwise, --tie-calibration, --spa, --clusters, --human-intervals (docs:
+        docs/meta-eval.md, "Pairwise accuracy, SPA, clusters, human intervals")."""
+        from gecmetrics.validate import check_plot_file, needs
+
+        if self.clusters is not None:
+            _choice("--clusters", self.clusters, CLUSTER_STATS)
+        _choice("--human-unit", self.human_unit, HUMAN_UNITS)
+        if "human_unit" in self.explicit:
+            needs("--human-unit", "--spa, --clusters spa or --human-intervals (the analyses "
+                  "that resample the human judgments)",
+                  self.spa or self.clusters == "spa" or self.human_intervals)
+        system_only = {"--pairwise": self.pairwise, "--spa": self.spa,
+                       "--clusters": self.clusters is not None,
+                       "--human-intervals": self.human_intervals}
+        asked = [name for name, on in system_only.items() if on]
+        if asked and self.sentence_level:
+            raise ConfigError(f"{asked[0]} is a system-level statistic; drop it or drop "
+                              "--sentence-level (--tie-calibration works at both levels)")
+        if self.grid is not None and (asked or self.tie_calibration):
+            raise ConfigError(f"{(asked or ['--tie-calibration'])[0]} works at the given "
+                              "betas; it cannot be combined with --sweep-beta/--plot")
+        if self.clusters_plot is not None:
+            needs("--clusters-plot", "--clusters STAT", self.clusters is not None)
+            check_plot_file(self.clusters_plot, "--clusters-plot")
+        if self.human_plot is not None:
+            needs("--human-plot", "--human-intervals", self.human_intervals)
+            check_plot_file(self.human_plot, "--human-plot")
 
     # -- derived values ------------------------------------------------------------------
 
@@ -347,6 +395,12 @@ class MetaEvalOptions:
     @property
     def compare_resamples(self) -> int:
         """Resamples of ``--compare``: those of ``--bootstrap``, else the default."""
+        return self.bootstrap or DEFAULT_RESAMPLES
+
+    @property
+    def stat_resamples(self) -> int:
+        """Resamples of --spa, --clusters and --human-intervals: those of --bootstrap,
+        else the default (1000)."""
         return self.bootstrap or DEFAULT_RESAMPLES
 
     @property

@@ -226,6 +226,13 @@ def render_evaluation(result: MetaEvaluation, fmt: str = "table") -> tuple[str, 
         rows = result.sentences
         out = _with_head(sentence_preamble(rows, fmt), sentence_table(rows, names, fmt),
                          fmt, notes)
+        if any(s.tie_calibration is not None for s in rows):
+            from .stat_report import sentence_ties_table
+
+            out = _append_sections(out, [(
+                "Tie calibration (Deutsch et al. 2023): every pair of outputs in an item, "
+                "human ties included; |Δ| <= ε is a metric tie; accuracy under each --ties "
+                "policy for comparison", sentence_ties_table(rows, fmt))], fmt)
     elif o.mode == "sweep":
         assert o.grid is not None
         table = sweep_table(result.sweeps, names, fmt)
@@ -264,10 +271,34 @@ def _system_level(result: MetaEvaluation, fmt: str, notes: list[str]) -> str:
         sections.append((f"System-set robustness: r over {how} of {o.subsets} systems; "
                          "best = share of subsets in which the row has the highest r",
                          subsets_table(result.subsets, fmt)))
+    sections += _stat_sections(result, fmt)
     extra = (f", 95% bootstrap intervals ({o.bootstrap} resamples, seed {o.seed_value})"
              if o.bootstrap is not None else "")
     out = _with_preamble(result.selections, table, fmt, notes, extra)
     return _append_sections(out, sections, fmt)
+
+
+def _stat_sections(result: MetaEvaluation, fmt: str) -> list[tuple[str, str]]:
+    """Tables of --pairwise/--tie-calibration/--spa, --clusters and --human-intervals."""
+    from .stat_report import cluster_table, human_table, pair_table
+
+    o, sections = result.options, []
+    if any(r.pairs is not None for r in result.correlations):
+        sections.append((f"Pairwise statistics over system pairs (SPA: {o.stat_resamples} "
+                         f"resamples, seed {o.seed_value})", pair_table(result.correlations,
+                                                                        fmt)))
+    if result.clusters:
+        sections.append((f"Metric clusters by {o.clusters} (paired bootstrap over systems and "
+                         f"sentences, {o.stat_resamples} resamples, seed {o.seed_value}; a new "
+                         "cluster when p < 0.05 against the cluster's top)",
+                         cluster_table(result.clusters, fmt)))
+    if result.human_intervals:
+        sections.append((f"Human scores: 95% bootstrap intervals and rank ranges "
+                         f"({o.stat_resamples} resamples of the "
+                         f"{'ranking items' if o.human_unit == 'items' else 'comparisons'}, seed "
+                         f"{o.seed_value}; GMEG: sentences)",
+                         human_table(result.human_intervals, fmt)))
+    return sections
 
 
 def _with_signatures(out: str, signatures: Sequence[str], fmt: str, notes: list[str]) -> str:

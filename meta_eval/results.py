@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from gecmetrics.formatting import finite_or_none
 
+from .stat_results import ClusterRow, HumanIntervalRow, PairStats, SentenceTies
+
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
@@ -151,6 +153,7 @@ class MetaResult:
     cv: CVBeta | None = None
     signature: str = ""
     aggregation: Aggregation | None = None  # --level ew / trueskill: how, and the spread
+    pairs: PairStats | None = None  # --pairwise, --tie-calibration, --spa
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -166,6 +169,8 @@ class MetaResult:
             out.update(self.cv.to_json())
         if self.aggregation is not None:
             out.update(self.aggregation.to_json())
+        if self.pairs is not None:
+            out.update(self.pairs.to_json())
         if self.signature:
             out["signature"] = self.signature
         return out
@@ -274,6 +279,7 @@ class SentenceAgreement:
     metric_ties: int
     n_items: int
     signature: str = ""
+    tie_calibration: SentenceTies | None = None  # --tie-calibration
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -285,12 +291,14 @@ class SentenceAgreement:
             "concordant": self.concordant, "discordant": self.discordant,
             "metric_ties": self.metric_ties, "n_items": self.n_items,
         }
+        if self.tie_calibration is not None:
+            out.update(self.tie_calibration.to_json())
         if self.signature:
             out["signature"] = self.signature
         return out
 
 
-Row = MetaResult | Comparison | WindowRow | SentenceAgreement
+Row = MetaResult | Comparison | WindowRow | SentenceAgreement | ClusterRow | HumanIntervalRow
 
 
 # -- the whole result ---------------------------------------------------------------------
@@ -317,6 +325,8 @@ class MetaEvaluation:
     sweeps: tuple[Sweep, ...] = ()
     notes: tuple[str, ...] = ()
     subsets: tuple[SubsetRow, ...] = ()  # --subsets K (meta_eval/subsets.py)
+    clusters: tuple[ClusterRow, ...] = ()  # --clusters STAT
+    human_intervals: tuple[HumanIntervalRow, ...] = ()  # --human-intervals
 
     @property
     def benchmarks(self) -> list[str]:
@@ -330,7 +340,8 @@ class MetaEvaluation:
         """Every row in the order of the JSON output."""
         if self.options.mode == "sentence":
             return list(self.sentences)
-        return [*self.correlations, *self.comparisons, *self.windows, *self.subsets]
+        return [*self.correlations, *self.comparisons, *self.windows, *self.subsets,
+                *self.clusters, *self.human_intervals]
 
     def signatures(self) -> list[str]:
         """The distinct signatures of the rows, in order of first appearance."""
@@ -345,7 +356,8 @@ class MetaEvaluation:
         metric spec, beta, level, analysis) (and window position), its values as columns.
 
         ``analysis`` is ``correlation`` (or ``sweep`` at a beta sweep), ``compare``,
-        ``window``, ``sentence`` or ``subsets``; a two-element interval ``X_ci`` becomes the
+        ``window``, ``sentence``, ``subsets``, ``cluster`` or ``human_interval`` (its
+        system in ``system``, no metric); a two-element interval ``X_ci`` becomes the
         columns ``X_ci_low`` and ``X_ci_high``; a comparison's metric A fills
         ``metric``, ``spec``, ``beta`` and ``pearson`` (B: ``spec_b`` ...).
         Sentence-level rows have level ``sentence``.
@@ -386,7 +398,8 @@ class MetaEvaluation:
         return render_evaluation(self, fmt)
 
     def save_plots(self, output: str = "", notes: list[str] | None = None) -> list[str]:
-        """Draw the figures asked for (``plot``, ``window_plot``); return notes naming them.
+        """Draw the figures asked for (``plot``, ``window_plot``, ``clusters_plot``,
+        ``human_plot``); return notes naming them.
 
         If saving fails after the work (the disk filled up, the folder vanished) a
         :class:`~gecmetrics.errors.PartialOutputError` carries ``output`` and ``notes``,
@@ -407,6 +420,16 @@ class MetaEvaluation:
 
             figures.append(("subsets plot", self.options.subsets_plot,
                             lambda p: plot_subsets(self.subsets, p)))
+        if self.options.clusters_plot is not None:
+            from .stat_plots import plot_clusters
+
+            figures.append(("clusters plot", self.options.clusters_plot,
+                            lambda p: plot_clusters(self.clusters, p)))
+        if self.options.human_plot is not None:
+            from .stat_plots import plot_human
+
+            figures.append(("human plot", self.options.human_plot,
+                            lambda p: plot_human(self.human_intervals, p)))
         written = []
         for what, path, draw in figures:
             try:

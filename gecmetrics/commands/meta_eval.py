@@ -11,10 +11,12 @@ import click
 from ..meta_eval.options import (  # noqa: E402
     AGGREGATE_ITEMS,
     BENCHMARKS,
+    CLUSTER_STATS,
     DEFAULT_GRID,
     DEFAULT_RESAMPLES,
     DEFAULT_SUBSETS_MAX,
     DEFAULT_TRUESKILL_RUNS,
+    HUMAN_UNITS,
     LEVELS,
     SYSTEM_SETS,
     TIES,
@@ -79,6 +81,10 @@ def options_from_click(ctx: click.Context) -> Any:
         cv_folds=p["cv_folds"], cv_grid=p["cv_grid"], data_dir=p["data_dir"],
         aggregate_items=p["aggregate_items"], trueskill_runs=p["trueskill_runs"],
         subsets=p["subsets"], subsets_max=p["subsets_max"], subsets_plot=p["subsets_plot"],
+        pairwise=p["pairwise"], tie_calibration=p["tie_calibration"], spa=p["spa"],
+        clusters=p["clusters"], clusters_plot=p["clusters_plot"],
+        human_intervals=p["human_intervals"], human_plot=p["human_plot"],
+        human_unit=p["human_unit"],
         explicit=frozenset(names.get(name, name) for name in given
                            if name not in ("fmt",)))
 
@@ -172,6 +178,33 @@ def options_from_click(ctx: click.Context) -> Any:
               help="--subsets: draw N seeded random subsets when there are more than N.")
 @click.option("--subsets-plot", type=click.Path(dir_okay=False), metavar="FILE",
               help="Box plot of the --subsets correlations per metric (.png, .svg or .pdf).")
+@click.option("--pairwise", is_flag=True,
+              help="Add pairwise_accuracy: the share of system pairs the metric orders as "
+                   "the humans (a tie agrees only with a tie; Kocmi et al. 2021).")
+@click.option("--tie-calibration", is_flag=True,
+              help="Add acc_eq and epsilon (Deutsch et al. 2023): metric differences "
+                   "|d| <= epsilon are ties, epsilon maximises acc_eq. System level, and "
+                   "with --sentence-level over the human ranking items (recommended over "
+                   "--ties).")
+@click.option("--spa", is_flag=True,
+              help="Add soft pairwise accuracy (Thompson et al. 2024): mean over system "
+                   "pairs of 1 - |p_human - p_metric|, p-values from resampling sentences "
+                   "(metric) and judgments (humans); --bootstrap N resamples (default 1000).")
+@click.option("--clusters", type=click.Choice(CLUSTER_STATS), default=None,
+              help="Rank the metrics by this statistic into significance clusters: paired "
+                   "bootstrap over systems and sentences; a new cluster starts when a "
+                   "metric is significantly (p < 0.05) worse than the top of the current one.")
+@click.option("--clusters-plot", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Plot the --clusters ranking with 95% intervals (.png, .svg or .pdf).")
+@click.option("--human-intervals", is_flag=True,
+              help="Bootstrap the human judgments: each system's Expected Wins (GMEG: "
+                   "rating) with a 95% interval, rank range and cluster.")
+@click.option("--human-plot", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Plot the --human-intervals (.png, .svg or .pdf).")
+@click.option("--human-unit", type=click.Choice(HUMAN_UNITS), default="items",
+              show_default=True,
+              help="What the human bootstrap draws: ranking items, or single pairwise "
+                   "comparisons (as GJG15 did; reproduces their Table 3b).")
 @click.option("--data-dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Folder with the benchmark data (laid out as upstream). Default: "
                    "$GECMETRICS_DATA, else $XDG_CACHE_HOME/gecmetrics, else ~/.cache/gecmetrics.")
@@ -201,6 +234,8 @@ def meta_eval(ctx, fmt, **params) -> None:
       gecmetrics meta-eval seeda-s -m green --scores mymetric=my_scores.json --bootstrap
       gecmetrics meta-eval seeda-s -m green -m gleu --level corpus --level trueskill
       gecmetrics meta-eval seeda-s -m green -m gleu --subsets 8 --subsets-plot subsets.png
+      gecmetrics meta-eval seeda-s -m green -m m2 --pairwise --tie-calibration --spa \\
+          --clusters spa --human-intervals
     """
     from ..meta_eval.run import render_options
 
