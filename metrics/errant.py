@@ -575,3 +575,23 @@ def errant_counts(corpus: Corpus, extractor: Extractor, gold: M2Corrections | No
                     by_type[(h, d, k)] = types
     return EditCounts(tuple(corpus.hypotheses), tp, fp, fn, present, tuple(annotators),
                       by_type=by_type)
+
+
+def errant_fp_without_gold(corpus: Corpus, config: ErrantConfig, sentences: list[int]
+                           ) -> np.ndarray:
+    """Hypothesis edits of every system on ``sentences`` as FP against an
+    empty gold (in ``config.mode``), shape (systems, len(sentences)): what
+    ``errant_compare`` counts where an annotator has no ``A`` line."""
+    extractor = Extractor(config.model, disk=config.cache)
+    try:
+        pairs = [(corpus.sources[d], lines[d]) for lines in corpus.hypotheses.values()
+                 for d in sentences]
+        edits = extractor.extract(pairs, [])
+    finally:
+        extractor.edit_cache.close()
+    out = np.zeros((len(corpus.hypotheses), len(sentences)), dtype=np.int64)
+    for h, lines in enumerate(corpus.hypotheses.values()):
+        for j, d in enumerate(sentences):
+            hyp = _scored(_lookup(edits, _hyp_key(corpus.sources[d], lines[d])), config.mode)
+            out[h, j] = compare(hyp, {})[1]
+    return out
