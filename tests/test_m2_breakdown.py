@@ -30,6 +30,7 @@ SCRIPT = str(Path(sys.executable).with_name("gecmetrics"))
 OFFICIAL_ONE_ANNOTATOR = {
     ("AMU", 0): (0.2730, 0.1355, 0.2269),
     ("AMU", 1): (0.3400, 0.1269, 0.2545),
+    ("CAMB", 0): (0.2496, 0.1962, 0.2367),
 }
 
 # A small M2 file with typed edits, scored by hand.
