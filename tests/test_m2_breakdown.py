@@ -31,6 +31,9 @@ OFFICIAL_ONE_ANNOTATOR = {
     ("AMU", 0): (0.2730, 0.1355, 0.2269),
     ("AMU", 1): (0.3400, 0.1269, 0.2545),
     ("CAMB", 0): (0.2496, 0.1962, 0.2367),
+    ("UFC", 0): (0.2800, 0.0059, 0.0270),
+    ("UFC", 1): (0.6600, 0.0103, 0.0484),
+    # CAMB annotator 1: the official scorer did not finish within 1,500 s.
 }
 
 # A small M2 file with typed edits, scored by hand.
