@@ -4,8 +4,11 @@ Run from the repository root (needs the errant extra):
 
     python bench/bench_errant.py [--tools-dir DIR]
 
-1. gecmetrics ERRANT with an empty parse cache (a temporary $GECMETRICS_CACHE):
-   parse time and total time; then a second run on the warm cache.
+1. gecmetrics ERRANT with empty caches (a temporary $GECMETRICS_CACHE): total
+   time; then reruns: with the parse cache only (the edit cache moved away: a
+   rerun before the edit cache existed), with the edit cache in the same
+   process, and with the edit cache in a new process (a user's rerun), with
+   the ratios to the first run (``--skip-tools`` stops here).
 2. errant 3.0.2's own tools (``errant_m2 -gold``, ``errant_parallel`` per output,
    ``errant_compare``), timed, unless ``--tools-dir`` holds their M2 files from an
    earlier run (gold.m2 and SYSTEM.m2); then TP/FP/FN/P/R/F are compared per system.
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -44,6 +48,8 @@ def shared_data() -> Path:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--tools-dir", help="reuse (or keep) errant's M2 outputs here")
+    ap.add_argument("--skip-tools", action="store_true",
+                    help="only the timings of gecmetrics (no errant tools, no text references)")
     args = ap.parse_args()
     data = shared_data()
     m2_path = data / "conll14st-test-data" / "noalt" / "official-2014.combined.m2"
@@ -65,14 +71,53 @@ def main() -> None:
     t0 = time.perf_counter()
     cold = {r.hypothesis: r for r in metric.evaluate(corpus())}
     t_cold = time.perf_counter() - t0
-    print(f"gecmetrics ERRANT, {len(SYSTEMS)} outputs x {n} sentences, empty cache: "
-          f"{t_cold:.1f} s ({metric.parse_cache.parsed} sentences parsed)")
+    print(f"gecmetrics ERRANT, {len(SYSTEMS)} outputs x {n} sentences, empty caches: "
+          f"{t_cold:.1f} s ({metric.parse_cache.parsed} sentences parsed, "
+          f"{metric.extractor.computed} pairs extracted)")
+    db = next((work / "cache" / "edits").glob("*.sqlite"))
+    print(f"  edit cache: {db.name}, {db.stat().st_size / 1e6:.1f} MB")
+
+    # Before the edit cache, a rerun read the parses and ran ERRANT again: that
+    # is a run with the parse cache warm and the edit cache empty.
+    moved = db.with_suffix(".off")
+    db.rename(moved)
+    metric = Errant()
+    t0 = time.perf_counter()
+    parses_only = {r.hypothesis: r for r in metric.evaluate(corpus())}
+    t_parses = time.perf_counter() - t0
+    db.unlink()
+    moved.rename(db)
+    print(f"  rerun, parse cache only (the old rerun): {t_parses:.1f} s "
+          f"({metric.parse_cache.parsed} parsed, {metric.extractor.computed} extracted)")
     metric = Errant()
     t0 = time.perf_counter()
     warm = {r.hypothesis: r for r in metric.evaluate(corpus())}
     t_warm = time.perf_counter() - t0
-    print(f"  second run, warm cache: {t_warm:.1f} s ({metric.parse_cache.parsed} parsed)")
-    assert all(warm[s].score == cold[s].score for s in SYSTEMS)
+    print(f"  rerun, edit cache, same process: {t_warm:.2f} s "
+          f"({metric.extractor.computed} extracted, {metric.extractor.edit_cache.hits} read)")
+    # A rerun as a user makes it: a new process (imports included, spaCy not loaded).
+    code = ("import sys, time; t0 = time.perf_counter(); sys.path.insert(0, 'tests');"
+            "from gecmetrics.scoring import load_corpus;"
+            "from gecmetrics.metrics.errant import Errant;"
+            f"c = load_corpus({str(src)!r}, [], {[str(files[s]) for s in SYSTEMS]!r}, "
+            f"{str(m2_path)!r}); m = Errant(); r = m.evaluate(c);"
+            "print(time.perf_counter() - t0, m.extractor.computed, "
+            "'spacy' in sys.modules, repr([x.score for x in r]))")
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT, env=dict(os.environ)).stdout.split(maxsplit=3)
+    t_proc = time.perf_counter() - t0
+    print(f"  rerun, edit cache, new process: {t_proc:.2f} s wall ({float(out[0]):.2f} s in "
+          f"the process after start-up; {out[1]} extracted; spaCy imported: {out[2]})")
+    print(f"  ratios to the empty-cache run: parse cache only {t_cold / t_parses:.1f}x, "
+          f"edit cache {t_cold / t_warm:.0f}x (same process), {t_cold / t_proc:.0f}x "
+          "(new process)")
+    assert all(warm[s].score == cold[s].score == parses_only[s].score
+               and warm[s].details["per_type"] == cold[s].details["per_type"] for s in SYSTEMS)
+    assert out[3].strip() == repr([cold[s].score for s in SYSTEMS])
+    print("  same scores and per-type counts in every run")
+    if args.skip_tools:
+        return
 
     tools = Path(args.tools_dir) if args.tools_dir else work / "tools"
     tools.mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,10 @@ parse cache can never disagree about where things are:
   read by ``meta-eval``): an explicit ``--data-dir``, else ``$GECMETRICS_DATA``,
   else the cache root itself (the layout of the upstream data under it);
 * the **parse cache** (spaCy parses for ERRANT): ``$GECMETRICS_CACHE``, else
-  ``parses/`` under the cache root.
+  ``parses/`` under the cache root;
+* the **edit cache** (ERRANT's extracted edits): ``edits/`` under
+  ``$GECMETRICS_CACHE`` when it is set (so one variable moves, or isolates,
+  everything ERRANT caches), else ``edits/`` under the cache root.
 
 Everything is read from the environment at call time (never at import), so a
 test or a long-lived process that changes the variables sees the change.
@@ -53,3 +56,11 @@ def parse_cache_dir() -> Path:
     if env:
         return Path(env).expanduser()
     return cache_root() / "parses"
+
+
+def edit_cache_dir() -> Path:
+    """``$GECMETRICS_CACHE/edits``, else ``edits/`` under :func:`cache_root`."""
+    env = os.environ.get(ENV_PARSE_CACHE)
+    if env:
+        return Path(env).expanduser() / "edits"
+    return cache_root() / "edits"

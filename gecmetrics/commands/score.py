@@ -69,10 +69,15 @@ class GreedyCommand(click.Command):
 @click.option("-v", "--verbose", is_flag=True,
               help="Corpus level: also print, per metric and system, the per-n breakdown "
                    "(GREEN: the seven region counts, P, R, F for each n).")
+@click.option("--breakdown", type=click.Choice(["annotator", "cat1", "cat2", "cat3"]),
+              default=None,
+              help="Corpus level, edit metrics (m2, errant): TP/FP/FN/P/R/F per annotator, "
+                   "or per error type as errant_compare -cat 1|2|3 (m2: the M2 file's "
+                   "types, FP untyped). JSON: a 'breakdown' object per row.")
 @click.pass_context
 @friendly_errors
 def score(ctx, specs, source, references, hypotheses, m2, betas, level, fmt, digits,
-          verbose) -> None:
+          verbose, breakdown) -> None:
     """Score system outputs against references with one or more metrics.
 
     Files are UTF-8 with one sentence a line; only the line ending (LF or CRLF) is
@@ -104,6 +109,7 @@ def score(ctx, specs, source, references, hypotheses, m2, betas, level, fmt, dig
         hypotheses=list(hypotheses), betas=betas, level=level, fmt=fmt,
         digits=digits, verbose=verbose, m2=m2, notes=notes,
         warn=lambda message: click.echo(f"warning: {message}", err=True),
+        breakdown=breakdown,
     )
     click.echo(output)
     for note in notes:
