@@ -1,19 +1,30 @@
-"""Time and peak memory of the M2 lattice on the inputs that used to exhaust memory.
+"""Time and peak memory of the M2 lattice on the inputs that used to exhaust memory or time.
 
 Run from the repository root:  python bench/bench_m2_bounds.py [--quick]
 
 Cases: one sentence of N distinct tokens rewritten into N other distinct tokens
-(N = 100, 200, 300, 1000: the lattice is the full (N+1) x (N+1) grid), one
-near-identical 10,000-token sentence (two tokens changed), and the 13 CoNLL-2014
-outputs as a speed baseline (../shared/data or $GECMETRICS_SHARED_DATA).
+(N = 100, 200, 300, 1000: the lattice is the full (N+1) x (N+1) grid, about
+(N(N+1)/2)^2 edges), one near-identical 10,000-token sentence (two tokens
+changed), and the 13 CoNLL-2014 outputs scored by the whole command
+(``gecmetrics score -m m2 --m2 ... -c <13 outputs>``, from process start to
+exit; ../shared/data or $GECMETRICS_SHARED_DATA).
 
-Every case runs in its own subprocess, for both implementations: ``new`` (this
-checkout) and ``old`` (the code before bounded memory: tests/m2_lattice_old.py
-with its compiled kernel built from git commit d1984ac by pyximport, or its
-pure-Python path if that fails). The old one runs under an address-space cap
-(RLIMIT_AS, 4 GB) and a CPU-time limit (RLIMIT_CPU); "over cap" means it was stopped. Peak
-memory is the child's own ru_maxrss (os.wait4), so a killed run is measured too.
-``--quick`` leaves out the 1,000-token case and the CoNLL-2014 run of the old code.
+Every case runs in its own subprocess, for three implementations, in the same run:
+
+- ``new``: this checkout (pairs with no common token on the implicit grid);
+- ``main``: the code at the start of this work (commit 82baec5: bounded memory,
+  every edge recomputed and counted against the 3 x 10^7 edge budget), its
+  m2_lattice.py and compiled kernel taken from git and built by pyximport;
+- ``old``: the code before bounded memory (tests/m2_lattice_old.py with the
+  compiled kernel of commit d1984ac, or its pure-Python path if that fails).
+
+``main`` and ``old`` run under an address-space cap (RLIMIT_AS, 4 GB) and a
+CPU-time limit (RLIMIT_CPU); "over cap" means it was stopped. Peak memory is
+the child's own ru_maxrss (os.wait4), so a killed run is measured too; CPU is
+the child's user + system time, the better measure on a shared machine.
+``old`` runs the 100-token, near-identical and CoNLL-2014 cases only (on 200 and
+300 tokens it is stopped by the cap, see docs/metrics/m2.md). ``--quick`` leaves
+out the 1,000-token case and runs ``old`` on 100 tokens only.
 """
 
 from __future__ import annotations
@@ -31,6 +42,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 OLD_COMMIT = "d1984ac"
+MAIN_COMMIT = "82baec5"
 CAP_BYTES = 4_000_000_000
 TIME_LIMIT_S = 120
 SYSTEMS = "AMU CAMB CUUI IITB INPUT IPN NTHU PKU POST RAC SJTU UFC UMC".split()
@@ -57,15 +69,47 @@ def _old_module():
                                    f"{OLD_COMMIT}:metrics/_m2_kernel.pyx"],
                                   check=True, capture_output=True, text=True).stdout
             pyx.write_text(text)
-        import pyximport
-        pyximport.install(build_dir=str(build / "build"), language_level=3)
-        sys.path.insert(0, str(build))
-        import _m2_kernel_old
+        _m2_kernel_old = _built(build, "_m2_kernel_old")
         old._Closure = _m2_kernel_old.Closure
         old.HAVE_KERNEL = True
     except Exception as exc:  # noqa: BLE001 - the baseline then runs in pure Python
         print(f"old compiled kernel unavailable ({exc}); old = pure Python", file=sys.stderr)
     return old
+
+
+def _built(build: Path, name: str):
+    """Module ``name`` compiled from ``build/name.pyx`` by pyximport once, then imported as
+    a plain extension, so that timed runs do not import Cython (about 1 s and 40 MB)."""
+    import importlib
+
+    found = sorted((build / "build").rglob(f"{name}.*.so"))
+    if not found:
+        import pyximport
+        pyximport.install(build_dir=str(build / "build"), language_level=3)
+        sys.path.insert(0, str(build))
+        return importlib.import_module(name)
+    sys.path.insert(0, str(found[0].parent))
+    return importlib.import_module(name)
+
+
+def _main_module():
+    """metrics/m2_lattice.py and its kernel as of MAIN_COMMIT, as gecmetrics.metrics.m2_lattice."""
+    build = Path(os.environ.get("TMPDIR", "/tmp")) / f"gecm_main_m2_{MAIN_COMMIT}"
+    build.mkdir(exist_ok=True)
+    for name, path in (("_m2_kernel_main.pyx", "metrics/_m2_kernel.pyx"),
+                       ("m2_lattice_main.py", "metrics/m2_lattice.py")):
+        if not (build / name).exists():
+            text = subprocess.run(["git", "-C", str(ROOT), "show", f"{MAIN_COMMIT}:{path}"],
+                                  check=True, capture_output=True, text=True).stdout
+            text = text.replace("from ._m2_kernel import", "from _m2_kernel_main import")
+            (build / name).write_text(text)
+    _built(build, "_m2_kernel_main")
+    sys.path.insert(0, str(build))
+    import m2_lattice_main
+
+    assert m2_lattice_main.HAVE_KERNEL, "the kernel of the main commit did not build"
+    sys.modules["gecmetrics.metrics.m2_lattice"] = m2_lattice_main
+    return m2_lattice_main
 
 
 def rewritten(n: int):
@@ -92,20 +136,27 @@ def _gold(lat_module, src, hyp):
 
 def child(impl: str, case: str) -> None:
     from gecmetrics.errors import GecMetricsError
-    from gecmetrics.metrics import m2_lattice
 
-    lat_module: Any = _old_module() if impl == "old" else m2_lattice
+    lat_module: Any
+    if impl == "old":
+        lat_module = _old_module()
+    elif impl == "main":
+        lat_module = _main_module()
+    else:
+        from gecmetrics.metrics import m2_lattice as lat_module
     t0 = time.perf_counter()
     result: dict[str, Any]
-    if case == "conll":
-        from gecmetrics.corpus import Corpus
-        from gecmetrics.m2 import read_m2
+    if case == "build":
+        result = {}
+    elif case == "conll":
+        # the whole command, as a user runs it (imports, reading, scoring, output)
+        import contextlib
+        import io
+
+        from gecmetrics.cli import main as cli_main
         from gecmetrics.metrics import m2 as m2_metric
-        from gecmetrics.readers import read_lines
-        data = shared_data()
-        gold = read_m2(data / "conll14st-test-data" / "noalt" / "official-2014.combined.m2")
-        hyps = {s: read_lines(data / "official_submissions" / s) for s in SYSTEMS}
-        corpus = Corpus(gold.sources, gold.references(), hyps, m2=gold)
+        if impl != "old":
+            assert m2_metric.build_lattice.__module__ == lat_module.__name__
         if impl == "old":  # the old module's per-annotator calls, as metrics/m2.py made them
             def old_sentence(src, hyp, golds, mu, iwc, _max):
                 if src == hyp:
@@ -113,9 +164,20 @@ def child(impl: str, case: str) -> None:
                 lat = lat_module.build_lattice(src, hyp, mu)
                 return {a: lat_module.sentence_counts(lat, g, iwc) for a, g in golds.items()}
             m2_metric._sentence = old_sentence
-        t0 = time.perf_counter()
-        ec = m2_metric.m2_counts(corpus)
-        result = {"tp": int(ec.tp.sum()), "fp": int(ec.fp.sum()), "fn": int(ec.fn.sum())}
+        data = shared_data()
+        args = ["score", "-m", "m2", "--format", "json",
+                "-s", str(data / "official_submissions" / "INPUT"),
+                "--m2", str(data / "conll14st-test-data" / "noalt" / "official-2014.combined.m2"),
+                "-c", *[str(data / "official_submissions" / s) for s in SYSTEMS]]
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            try:
+                cli_main(args)
+            except SystemExit as exc:
+                if exc.code:
+                    raise
+        rows = json.loads(out.getvalue())
+        result = {"F0.5": [round(r["score"], 6) for r in rows]}
     else:
         kind, n = case.split(":")
         src, hyp = rewritten(int(n)) if kind == "rewritten" else near_identical(int(n))
@@ -136,7 +198,7 @@ def child(impl: str, case: str) -> None:
 def run(impl: str, case: str) -> dict:
     """One case in a subprocess; its own peak RSS from os.wait4 (ru_maxrss, KB on Linux)."""
     def limits():
-        if impl == "old":
+        if impl != "new":
             resource.setrlimit(resource.RLIMIT_AS, (CAP_BYTES, CAP_BYTES))
             resource.setrlimit(resource.RLIMIT_CPU, (TIME_LIMIT_S, TIME_LIMIT_S))
 
@@ -150,7 +212,8 @@ def run(impl: str, case: str) -> dict:
         out.seek(0)
         err.seek(0)
         stdout, stderr = out.read(), err.read()
-    r: dict[str, Any] = {"wall": wall, "rss_mb": usage.ru_maxrss / 1024}
+    r: dict[str, Any] = {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
+                         "rss_mb": usage.ru_maxrss / 1024}
     if proc.returncode != 0:
         if proc.returncode == -signal.SIGXCPU:
             r["status"] = f"over {TIME_LIMIT_S} s CPU"
@@ -166,9 +229,13 @@ def run(impl: str, case: str) -> dict:
 
 
 def fmt(r: dict) -> str:
-    wall = f"{r['wall']:.2f} s" if r.get("wall") is not None else "-"
-    rss = f"{r['rss_mb']:.0f} MB"
-    return f"{r['status']:<22s} {wall:>9s} {rss:>12s}"
+    return (f"{r['status']:<16s} {r['wall']:>8.2f} s {r['cpu']:>8.2f} s "
+            f"{r['rss_mb']:>8.0f} MB")
+
+
+def same(a: dict, b: dict) -> bool:
+    keys = ("counts", "F0.5", "E")
+    return all(a["out"].get(k) == b["out"].get(k) for k in keys)
 
 
 def main() -> None:
@@ -180,29 +247,35 @@ def main() -> None:
     have_data = (shared_data() / "official_submissions").is_dir()
     if have_data:
         cases.append("conll")
-    print(f"{'case':<16s} {'impl':<4s} {'status':<22s} {'wall':>9s} {'peak RSS':>12s}  detail")
+    plan = {"new": cases, "main": cases,
+            "old": ["rewritten:100"] if quick else [c for c in cases if c in (
+                "rewritten:100", "near:10000", "conll")]}
+    for impl in plan:  # build the kernels of main and old outside the timings
+        run(impl, "build")
+    print(f"{'case':<15s} {'impl':<5s} {'status':<16s} {'wall':>10s} {'cpu':>10s} "
+          f"{'peak RSS':>11s}  detail")
     results = {}
-    for impl in ("new", "old"):
-        for case in cases:
-            if impl == "old" and quick and case == "conll":
+    for case in cases:
+        for impl in ("new", "main", "old"):
+            if case not in plan[impl]:
                 continue
             r = run(impl, case)
             results[(impl, case)] = r
             out = r.get("out", {})
-            detail = out.get("error") or {k: out[k] for k in out if k != "time"}
-            print(f"{case:<16s} {impl:<4s} {fmt(r)}  {str(detail)[:150]}", flush=True)
-    print("\nratios old / new (wall time), where both finished:")
+            detail = out.get("error") or {k: out[k] for k in out if k not in ("time", "F0.5")}
+            print(f"{case:<15s} {impl:<5s} {fmt(r)}  {str(detail)[:140]}", flush=True)
+    print("\nratios base / new (wall time; cpu time), where both finished:")
     for case in cases:
-        new, old = results.get(("new", case)), results.get(("old", case))
-        if not new or not old:
-            continue
-        if new["status"] == old["status"] == "ok":
-            same = new["out"].get("counts", new["out"].get("tp")) == old["out"].get(
-                "counts", old["out"].get("tp"))
-            print(f"  {case:<16s} {old['wall'] / new['wall']:6.2f}x  "
-                  f"(same counts: {same})")
-        else:
-            print(f"  {case:<16s} old {old['status']}, new {new['status']}")
+        new = results[("new", case)]
+        for base in ("main", "old"):
+            b = results.get((base, case))
+            if not b:
+                continue
+            if new["status"] == b["status"] == "ok":
+                print(f"  {case:<15s} {base:<5s} {b['wall'] / new['wall']:7.2f}x; "
+                      f"{b['cpu'] / max(new['cpu'], 1e-9):7.2f}x  (same results: {same(new, b)})")
+            else:
+                print(f"  {case:<15s} {base:<5s} {base} {b['status']}, new {new['status']}")
 
 
 if __name__ == "__main__":

@@ -424,3 +424,538 @@ cdef inline double _weight(int32_t d, int32_t mult, uint8_t noop) noexcept nogil
         for m in range(mult):
             w = w + _EPSILON
     return w
+
+
+# ----------------------------------------------------------------------------
+# The full grid: a sentence pair with no token in common
+# ----------------------------------------------------------------------------
+
+cdef class Grid:
+    """The lattice of a pair that shares no token, its edges implicit (closed form).
+
+    When no source token equals a hypothesis token, every alignment costs
+    n + m under substitution cost 2, so the base lattice is the whole
+    (n+1) x (m+1) grid (steps down, right and diagonal), and the forward pass
+    of ``_arcs_from`` has a closed form: from ``a`` there is an edge to every
+    ``b >= a`` (componentwise), ``b != a``, with ``d = max(bi - ai, bj - aj)``
+    base edges, no unchanged word, and multiplicity 1, except the base edges,
+    listed once more when they are also on an optimal alignment under
+    substitution cost 1 (``max(i, j)`` is then the distance from the start and
+    ``max(n - i, m - j)`` to the end). Its weight is ``d + 0.001`` (base
+    edges: ``1 + 0.001 [+ 0.001]``), added as ``_weight`` adds it.
+
+    The shortest path never lists the edges: an edge into ``b`` from ring
+    ``t`` (the vertices at Chebyshev distance ``t`` above and left of ``b``)
+    weighs ``c_t = t + 0.001`` whatever its start, and float addition is
+    monotone, so the best value from ring ``t`` is ``fl(min(dist on ring) +
+    c_t)``. The ring minima come from two running window-minimum tables (the
+    top row of the ring: a window of the row ``bi - t``; its left column: a
+    window of column ``bj - t`` ending at row ``bi``), so ``b`` costs
+    O(max(bi, bj)) instead of O(bi * bj). Ties are broken as
+    ``Lattice.paths`` breaks them: among the start vertices whose float sum
+    equals the minimum, the first in vertex order (found by scanning the tied
+    rings). A vertex with an overridden edge into it (gold edges, insertion
+    edges weighed by the two-pointer scan) is relaxed edge by edge, as the
+    general kernel does. Vertex ``(i, j)`` has index ``i * (m + 1) + j``
+    (lexicographic order, as the general lattice numbers its vertices).
+    """
+
+    cdef int32_t n, m, W
+    cdef int64_t V
+    cdef uint8_t *d1   # cost-1 alignment flags of the base edges into (i, j): 1 diag, 2 down, 4 right
+    cdef double *ct    # ct[t] = t + 0.001 (weight of a non-base edge of length t)
+
+    def __cinit__(self, int n, int m):
+        cdef int32_t i, j, D, f
+        self.n = n
+        self.m = m
+        self.W = m + 1
+        self.V = <int64_t> (n + 1) * (m + 1)
+        self.d1 = <uint8_t *> calloc(self.V, sizeof(uint8_t))
+        cdef int32_t T = (n if n > m else m) + 2
+        self.ct = <double *> malloc(T * sizeof(double))
+        if self.d1 == NULL or self.ct == NULL:
+            raise MemoryError()
+        for i in range(T):
+            self.ct[i] = _weight(i, 1, 0)
+        D = n if n > m else m
+        for i in range(n + 1):
+            for j in range(m + 1):
+                f = 0
+                if i > 0 and j > 0 and _cheb(i - 1, j - 1) + 1 + _cheb(n - i, m - j) == D:
+                    f |= 1
+                if i > 0 and _cheb(i - 1, j) + 1 + _cheb(n - i, m - j) == D:
+                    f |= 2
+                if j > 0 and _cheb(i, j - 1) + 1 + _cheb(n - i, m - j) == D:
+                    f |= 4
+                self.d1[<int64_t> i * self.W + j] = f
+
+    def __dealloc__(self):
+        free(self.d1)
+        free(self.ct)
+
+    def counts(self):
+        """(edges, |E|): every pair a <= b, a != b, plus the second listings of base edges."""
+        cdef int64_t n1 = self.n + 1, m1 = self.m + 1, extra = 0, v
+        for v in range(self.V):
+            extra += (self.d1[v] & 1) + ((self.d1[v] >> 1) & 1) + ((self.d1[v] >> 2) & 1)
+        arcs = (n1 * (n1 + 1) // 2) * (m1 * (m1 + 1) // 2) - n1 * m1
+        return arcs, arcs + extra
+
+    cdef inline double _w(self, int32_t ai, int32_t aj, int32_t bi, int32_t bj) noexcept nogil:
+        """Default weight of the edge (ai, aj) -> (bi, bj) (a <= b, a != b)."""
+        cdef int32_t t = _cheb(bi - ai, bj - aj)
+        cdef uint8_t f
+        if t > 1:
+            return self.ct[t]
+        f = self.d1[<int64_t> bi * self.W + bj]
+        if ai < bi and aj < bj:
+            return _weight(1, 2 if f & 1 else 1, 0)
+        if ai < bi:
+            return _weight(1, 2 if f & 2 else 1, 0)
+        return _weight(1, 2 if f & 4 else 1, 0)
+
+    cdef inline int32_t _mult(self, int32_t ai, int32_t aj, int32_t bi, int32_t bj) noexcept nogil:
+        cdef uint8_t f
+        if _cheb(bi - ai, bj - aj) > 1:
+            return 1
+        f = self.d1[<int64_t> bi * self.W + bj]
+        if ai < bi and aj < bj:
+            return 2 if f & 1 else 1
+        if ai < bi:
+            return 2 if f & 2 else 1
+        return 2 if f & 4 else 1
+
+    def arcs(self, int a):
+        """The edges out of ``a``: (b, d, mult, is_noop, weight), sorted by b (as ``Lattice.arcs``)."""
+        if a < 0 or a >= self.V:
+            raise IndexError(a)
+        cdef int32_t ai = a // self.W, aj = a % self.W, bi, bj
+        cdef list out = []
+        for bi in range(ai, self.n + 1):
+            for bj in range(aj, self.m + 1):
+                if bi == ai and bj == aj:
+                    continue
+                out.append((bi * self.W + bj, _cheb(bi - ai, bj - aj), self._mult(ai, aj, bi, bj),
+                            False, self._w(ai, aj, bi, bj)))
+        return out
+
+    def row_arcs(self, int lo, int hi):
+        """Edges (a, b, d, mult) with both ends in the vertex range [lo, hi) of one row, sorted."""
+        cdef int32_t a, b
+        cdef list out = []
+        for a in range(lo, hi):
+            for b in range(a + 1, hi):
+                out.append((a, b, b - a,
+                            self._mult(a // self.W, a % self.W, b // self.W, b % self.W)))
+        return out
+
+    def insertion_weights(self, int s, list gold_keys, double gold_weight):
+        """The official two-pointer scan of the insertion edges of row ``s`` (``_insertion_weights``).
+
+        ``gold_keys[g]``: the sorted keys ``j1 * (m + 1) + j2`` of the row's
+        edges whose text is one of gold edit g's corrections. Returns the
+        (j1, j2, weight) of the edges whose weight differs from the default.
+        """
+        cdef int32_t m = self.m, W = self.W, G = len(gold_keys)
+        cdef int64_t E = <int64_t> m * (m + 1) // 2, L = 0, e, x
+        cdef int32_t j1, j2, g
+        cdef list out = []
+        if E == 0:
+            return out
+        for j1 in range(m):
+            L += 1 if not (self.d1[<int64_t> s * W + j1 + 1] & 4) else 2
+        L += E - m
+        cdef int32_t *lj1 = <int32_t *> malloc(L * sizeof(int32_t))
+        cdef int32_t *lj2 = <int32_t *> malloc(L * sizeof(int32_t))
+        cdef int64_t *off = <int64_t *> malloc((m + 1) * sizeof(int64_t))
+        cdef double *wt = <double *> malloc(E * sizeof(double))
+        cdef list flat = []
+        cdef int64_t *goff = <int64_t *> malloc((G + 1) * sizeof(int64_t))
+        if goff == NULL:
+            raise MemoryError()
+        goff[0] = 0
+        for g in range(G):
+            flat.extend(sorted(gold_keys[g]))
+            goff[g + 1] = len(flat)
+        cdef int64_t *gkeys = <int64_t *> malloc((len(flat) + 1) * sizeof(int64_t))
+        for x in range(len(flat)):
+            gkeys[x] = flat[x]
+        cdef int64_t lptr, rptr, cur, glo, ghi
+        cdef bint left, matched
+        cdef int64_t ea, eb
+        try:
+            if lj1 == NULL or lj2 == NULL or off == NULL or wt == NULL or gkeys == NULL:
+                raise MemoryError()
+            x = 0
+            e = 0
+            for j1 in range(m):
+                off[j1] = e
+                for j2 in range(j1 + 1, m + 1):
+                    wt[e] = <double> (j2 - j1)
+                    lj1[x] = j1
+                    lj2[x] = j2
+                    x += 1
+                    if j2 == j1 + 1 and self.d1[<int64_t> s * W + j2] & 4:
+                        lj1[x] = j1
+                        lj2[x] = j2
+                        x += 1
+                    e += 1
+            lptr, rptr, cur = 0, L - 1, 0
+            glo, ghi = 0, G - 1
+            while lptr <= rptr:
+                ea, eb = lj1[cur], lj2[cur]
+                e = off[ea] + eb - ea - 1
+                left = cur == lptr
+                matched = False
+                g = glo if left else ghi
+                while glo <= g <= ghi:
+                    if _has_key(gkeys, goff[g], goff[g + 1], ea * W + eb):
+                        matched = True
+                        wt[e] = gold_weight
+                        if left:
+                            glo = g + 1
+                        else:
+                            ghi = g - 1
+                        break
+                    g += 1 if left else -1
+                if not matched:
+                    wt[e] = wt[e] + _EPSILON
+                    if left:
+                        lptr += 1
+                        cur = rptr
+                    else:
+                        rptr -= 1
+                        cur = lptr
+                elif left:
+                    lptr += 1
+                    while lptr < L and lj1[lptr] != eb:
+                        x = off[lj1[lptr]] + lj2[lptr] - lj1[lptr] - 1
+                        wt[x] = wt[x] + _EPSILON
+                        lptr += 1
+                    cur = lptr
+                else:
+                    rptr -= 1
+                    while rptr >= 0 and lj2[rptr] != ea:
+                        x = off[lj1[rptr]] + lj2[rptr] - lj1[rptr] - 1
+                        wt[x] = wt[x] + _EPSILON
+                        rptr -= 1
+                    cur = rptr
+            for j1 in range(m):
+                for j2 in range(j1 + 1, m + 1):
+                    e = off[j1] + j2 - j1 - 1
+                    if wt[e] != self._w(s, j1, s, j2):
+                        out.append((j1, j2, wt[e]))
+            return out
+        finally:
+            free(lj1); free(lj2); free(off); free(wt); free(goff); free(gkeys)
+
+    def paths(self, int K, const int32_t[:] ov_k, const int32_t[:] ov_a,
+              const int32_t[:] ov_b, const double[:] ov_w):
+        """Shortest paths from vertex 0 to the last vertex, as ``Lattice.paths`` (same arguments)."""
+        cdef list out = []
+        cdef int32_t k
+        cdef Py_ssize_t q
+        cdef list items
+        for k in range(K):
+            items = sorted((ov_b[q], ov_a[q], ov_w[q]) for q in range(ov_a.shape[0]) if ov_k[q] == k)
+            if not items:
+                # every weight is the default: the one edge from the start to the end
+                # (cost max(n, m) + 0.001) is the only shortest path, since a path of k
+                # edges costs at least max(n, m) + k * 0.001
+                out.append([(0, self.V - 1, False)] if self.V > 1 else [])
+            else:
+                out.append(self._path(items))
+        return out
+
+    cdef list _path(self, list items):
+        """One annotator's path; ``items``: its overrides (b, a, weight), sorted.
+
+        Every ring ``t >= 2`` of ``b = (bi, bj)`` is read from four tables
+        that cover the rows before ``bi`` and are updated once per row, each
+        read contiguously (the edges into a row's vertices are relaxed while
+        the row is computed, so only its own vertices are read directly):
+
+        - top row of the ring, ``(bi - t, max(0, bj - t) .. bj)``:
+          ``ST[bj][r]``, the minimum of row ``r`` over the window
+          ``[bj - (bi - r), bj]``, widened by one column per row;
+        - left column of the ring, rows ``bi - t + 1 .. bi - 1`` of column
+          ``c = bj - t``: ``G[bj - bi][c]``, the minimum of column ``c`` from
+          row ``c - (bj - bi) + 1`` on (fixed per diagonal ``bj - bi``),
+          lengthened by one row per row; ``P[c]`` (all rows) when that start
+          is above row 0;
+        - ``(bi, bj - t)``: the current row itself.
+
+        ``K`` is a copy of the distances by diagonal, so that widening
+        ``ST`` reads contiguous memory.
+        """
+        cdef int32_t n = self.n, m = self.m, W = self.W
+        cdef int64_t V = self.V, R = n + 1, ND = n + m + 1
+        cdef Py_ssize_t n_ov = len(items), q
+        cdef double *dist = <double *> malloc(V * sizeof(double))
+        cdef int32_t *back = <int32_t *> malloc(V * sizeof(int32_t))
+        cdef double *ST = <double *> malloc(V * sizeof(double))
+        cdef double *K = <double *> malloc(ND * R * sizeof(double))
+        cdef double *G = <double *> malloc(ND * W * sizeof(double))
+        cdef double *P = <double *> malloc(W * sizeof(double))
+        # QM[b]: the minimum of dist over the vertices a <= b (a lower bound for every ring)
+        cdef double *QM = <double *> malloc(V * sizeof(double))
+        cdef double qmin
+        cdef int32_t *ovb = <int32_t *> malloc((n_ov + 1) * sizeof(int32_t))
+        cdef int32_t *ova = <int32_t *> malloc((n_ov + 1) * sizeof(int32_t))
+        cdef double *ovw = <double *> malloc((n_ov + 1) * sizeof(double))
+        # one entry per ring and loop, ring 1 three times, one per overridden edge
+        cdef int32_t *tied = <int32_t *> malloc((4 * (n + m) + 8 + n_ov) * sizeof(int32_t))
+        cdef int32_t *seen = <int32_t *> calloc(n + m + 2, sizeof(int32_t))
+        cdef int32_t bi, bj, ai, aj, t, T, r, c, ntied, x, top_r, c0, dlt, lo, hi, stamp = 0
+        cdef Py_ssize_t qe
+        cdef bint brute
+        cdef int64_t b, a, besta, p
+        cdef double best, v, w
+        cdef const double *ct = self.ct
+        cdef const double *row
+        cdef Py_ssize_t qp = 0
+        cdef list path
+        try:
+            if (dist == NULL or back == NULL or ST == NULL or K == NULL or G == NULL or P == NULL
+                    or ovb == NULL or ova == NULL or ovw == NULL or tied == NULL or seen == NULL
+                    or QM == NULL):
+                raise MemoryError()
+            for q in range(n_ov):
+                ovb[q], ova[q], ovw[q] = items[q]
+            ovb[n_ov] = -1
+            with nogil:
+                for bi in range(n + 1):
+                    for bj in range(m + 1):
+                        b = <int64_t> bi * W + bj
+                        if b == 0:
+                            dist[0] = 0.0
+                            back[0] = -1
+                            K[(<int64_t> n) * R] = 0.0
+                            QM[0] = 0.0
+                            continue
+                        while qp < n_ov and ovb[qp] < b:
+                            qp += 1
+                        # b's overridden edges are ova/ovw[qp:qe]; relax edge by edge only if
+                        # one is heavier than its default (else the ring minima still bound it)
+                        qe = qp
+                        brute = False
+                        while qe < n_ov and ovb[qe] == b:
+                            if ovw[qe] > self._w(ova[qe] // W, ova[qe] % W, bi, bj):
+                                brute = True
+                            qe += 1
+                        if brute:
+                            # relax every edge into b, in vertex order
+                            besta = -1
+                            best = 0.0
+                            q = qp
+                            for ai in range(bi + 1):
+                                for aj in range(bj + 1):
+                                    a = <int64_t> ai * W + aj
+                                    if a == b:
+                                        continue
+                                    while q < n_ov and ovb[q] == b and ova[q] < a:
+                                        q += 1
+                                    if q < n_ov and ovb[q] == b and ova[q] == a:
+                                        w = ovw[q]
+                                    else:
+                                        w = self._w(ai, aj, bi, bj)
+                                    v = dist[a] + w
+                                    if besta < 0 or v < best:
+                                        best = v
+                                        besta = a
+                        else:
+                            best = 0.0
+                            ntied = 0
+                            # ring 1: the base edges, each with its own weight
+                            if bi > 0 and bj > 0:
+                                _consider(dist[b - W - 1] + self._w(bi - 1, bj - 1, bi, bj), 1,
+                                          &best, tied, &ntied)
+                            if bi > 0:
+                                _consider(dist[b - W] + self._w(bi - 1, bj, bi, bj), 1,
+                                          &best, tied, &ntied)
+                            if bj > 0:
+                                _consider(dist[b - 1] + self._w(bi, bj - 1, bi, bj), 1,
+                                          &best, tied, &ntied)
+                            # overridden edges (gold edges: lighter than by default)
+                            for q in range(qp, qe):
+                                _consider(dist[ova[q]] + ovw[q], 0, &best, tied, &ntied)
+                            # rings t >= 2, each loop stopping at the first t whose bound
+                            # fl(qmin + c_t) is over best (c_t grows with t; addition is
+                            # monotone, so no vertex of a later ring can reach best)
+                            if bi > 0 and bj > 0:
+                                qmin = QM[b - W] if QM[b - W] < QM[b - 1] else QM[b - 1]
+                            elif bi > 0:
+                                qmin = QM[b - W]
+                            else:
+                                qmin = QM[b - 1]
+                            # top rows
+                            row = ST + <int64_t> bj * R + bi
+                            for t in range(2, bi + 1):
+                                if qmin + ct[t] > best:
+                                    break
+                                v = row[-t] + ct[t]
+                                if v <= best:
+                                    _consider(v, t, &best, tied, &ntied)
+                            # left columns, rows before bi
+                            dlt = bj - bi
+                            hi = bi if bi < bj else bj
+                            row = G + <int64_t> (dlt + n) * W + bj
+                            for t in range(2, hi + 1):
+                                if qmin + ct[t] > best:
+                                    break
+                                v = row[-t] + ct[t]
+                                if v <= best:
+                                    _consider(v, t, &best, tied, &ntied)
+                            lo = bi + 1 if bi + 1 > 2 else 2
+                            if bi == 0:
+                                lo = bj + 1  # no row above: P is empty
+                            for t in range(lo, bj + 1):
+                                if qmin + ct[t] > best:
+                                    break
+                                v = P[bj - t] + ct[t]
+                                if v <= best:
+                                    _consider(v, t, &best, tied, &ntied)
+                            # left columns, row bi
+                            row = dist + b
+                            for t in range(2, bj + 1):
+                                if qmin + ct[t] > best:
+                                    break
+                                v = row[-t] + ct[t]
+                                if v <= best:
+                                    _consider(v, t, &best, tied, &ntied)
+                            # the first start vertex (in vertex order) that gives best: on
+                            # the tied rings, or an overridden edge (ring "0")
+                            besta = V
+                            for q in range(qp, qe):
+                                if dist[ova[q]] + ovw[q] == best and ova[q] < besta:
+                                    besta = ova[q]
+                            # tied rings from the largest t down: ring t's first vertex
+                            # comes before every vertex of the smaller rings (row bi - t, or
+                            # row 0 at column bj - t), so the scan stops at the first ring
+                            # that starts at or after the earliest hit so far
+                            stamp += 1
+                            T = 0
+                            for x in range(ntied):
+                                t = tied[x]
+                                seen[t] = stamp
+                                if t > T:
+                                    T = t
+                            for t in range(T, 0, -1):
+                                if seen[t] != stamp:
+                                    continue
+                                top_r = bi - t
+                                c0 = bj - t
+                                if top_r >= 0:
+                                    a = <int64_t> top_r * W + (c0 if c0 > 0 else 0)
+                                else:
+                                    a = c0
+                                if a >= besta:
+                                    break
+                                if top_r >= 0:
+                                    for c in range(c0 if c0 > 0 else 0, bj + 1):
+                                        a = <int64_t> top_r * W + c
+                                        if a >= besta:
+                                            break
+                                        if dist[a] + _wov(self._w(top_r, c, bi, bj), a, ova,
+                                                          ovw, qp, qe) == best:
+                                            besta = a
+                                            break
+                                if c0 >= 0:
+                                    for r in range(top_r + 1 if top_r >= 0 else 0, bi + 1):
+                                        a = <int64_t> r * W + c0
+                                        if a >= besta:
+                                            break
+                                        if dist[a] + _wov(self._w(r, c0, bi, bj), a, ova,
+                                                          ovw, qp, qe) == best:
+                                            besta = a
+                                            break
+                        dist[b] = best
+                        back[b] = <int32_t> besta
+                        K[(<int64_t> (bj - bi + n)) * R + bi] = best
+                        v = best
+                        if bi > 0 and QM[b - W] < v:
+                            v = QM[b - W]
+                        if bj > 0 and QM[b - 1] < v:
+                            v = QM[b - 1]
+                        QM[b] = v
+                    # row bi is done: update the tables for row bi + 1
+                    for c in range(m + 1):  # windows of the rows above widen by one column
+                        lo = bi + 1 - c if bi + 1 - c > 0 else 0
+                        row = K + <int64_t> (c - bi - 1 + n) * R
+                        p = <int64_t> c * R
+                        for r in range(lo, bi):
+                            v = row[r]
+                            if v < ST[p + r]:
+                                ST[p + r] = v
+                        v = dist[<int64_t> bi * W + c]
+                        if c > 0 and dist[<int64_t> bi * W + c - 1] < v:
+                            v = dist[<int64_t> bi * W + c - 1]
+                        ST[p + bi] = v
+                    row = dist + <int64_t> bi * W
+                    for dlt in range(-n, m - bi):  # column windows gain row bi
+                        p = <int64_t> (dlt + n) * W
+                        lo = dlt if dlt > 0 else 0
+                        hi = dlt + bi - 1 if dlt + bi - 1 < m + 1 else m + 1
+                        for c in range(lo, hi):
+                            v = row[c]
+                            if v < G[p + c]:
+                                G[p + c] = v
+                        c = dlt + bi - 1
+                        if lo <= c <= m:
+                            G[p + c] = row[c]
+                    for c in range(m + 1):
+                        if bi == 0 or row[c] < P[c]:
+                            P[c] = row[c]
+            path = []
+            b = V - 1
+            while b > 0:
+                a = back[b]
+                path.append((a, b, False))
+                b = a
+            path.reverse()
+            return path
+        finally:
+            free(dist); free(back); free(ST); free(K); free(G); free(P); free(QM)
+            free(ovb); free(ova); free(ovw); free(tied); free(seen)
+
+
+cdef inline double _wov(double w, int64_t a, const int32_t *ova, const double *ovw,
+                        Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    """The override of edge ``a -> b`` if ``ova[lo:hi]`` (sorted) has ``a``, else ``w``."""
+    cdef Py_ssize_t mid, end = hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ova[mid] < a:
+            lo = mid + 1
+        else:
+            hi = mid
+    return ovw[lo] if lo < end and ova[lo] == a else w
+
+
+cdef inline int32_t _cheb(int32_t x, int32_t y) noexcept nogil:
+    return x if x > y else y
+
+
+cdef inline void _consider(double v, int32_t t, double *best, int32_t *tied,
+                           int32_t *ntied) noexcept nogil:
+    """Keep the smallest value and the rings that reach it."""
+    if ntied[0] == 0 or v < best[0]:
+        best[0] = v
+        tied[0] = t
+        ntied[0] = 1
+    elif v == best[0]:
+        tied[ntied[0]] = t
+        ntied[0] += 1
+
+
+cdef inline bint _has_key(const int64_t *keys, int64_t lo, int64_t hi, int64_t key) noexcept nogil:
+    """Binary search of ``key`` in the sorted ``keys[lo:hi]``."""
+    cdef int64_t mid, end = hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < end and keys[lo] == key

@@ -11,7 +11,9 @@ Options (defaults as the official scorer): ``beta`` (0.5),
 ``max_unchanged_words`` (2), ``ignore_whitespace_casing`` (false); and
 ``max_lattice_edges`` (3 * 10^7), the budget of one sentence's edit lattice: a
 sentence over it is an error naming it, instead of hours of work (the
-official scorer hangs on such sentences).
+official scorer hangs on such sentences). A pair with no token in common
+(rewritten throughout) is scored without listing its edges, so the edge
+budget does not apply to it; its lattice has a vertex budget instead.
 The edit lattice does not depend on beta, so a beta sweep re-runs only the
 annotator choice. See docs/metrics/m2.md.
 """

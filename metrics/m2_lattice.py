@@ -56,6 +56,16 @@ The edit sequence is then matched against the gold edits as the official
    two-pointer scan) are computed in Python and handed to the kernel; gold
    edges are found from the corrections' token positions in the hypothesis
    instead of joining the text of every edge.
+
+5. **Full grid.** A pair with no token in common (a sentence rewritten
+   throughout) has the whole (n+1) x (m+1) grid as its lattice and about
+   (n(n+1)/2)^2 edges, too many to list (2 * 10^9 for 300 tokens). Its edges
+   have a closed form (every b >= a, length max(bi - ai, bj - aj),
+   multiplicity 1 except base edges), and the kernel's ``Grid`` finds the
+   same shortest paths from running window minima without listing them, in
+   time O(V * (n + m)) per annotator (see its docstring and
+   docs/metrics/m2.md). ``build_lattice`` dispatches such pairs there; every
+   other pair takes the general path above.
 """
 
 from __future__ import annotations
@@ -63,16 +73,17 @@ from __future__ import annotations
 import heapq
 from array import array
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from gecmetrics.errors import GecMetricsError
 
 try:  # the compiled speed path; optional by design
+    from ._m2_kernel import Grid as _KernelGrid
     from ._m2_kernel import Lattice as _KernelLattice
 except ImportError:  # pragma: no cover - depends on the build
-    _KernelLattice = None
+    _KernelLattice = _KernelGrid = None
 
 HAVE_KERNEL = _KernelLattice is not None
 
@@ -93,6 +104,15 @@ KEEP_LATTICE_EDGES = 4_000_000
 #: Most vertices of one base lattice; its Python construction takes about
 #: 0.5 KB a vertex.
 MAX_LATTICE_VERTICES = 250_000
+#: Most vertices of a full-grid lattice (a pair with no token in common, see
+#: :func:`build_lattice`): 800 x 800 tokens. Its shortest path takes time
+#: V * (n + m) per annotator and about 70 bytes a vertex; at 1,000 tokens with
+#: gold edits it took minutes (not yet understood, see docs/metrics/m2.md).
+MAX_GRID_VERTICES = 641_601
+#: Full-grid lattices with fewer edges than this take the general path (the
+#: implicit one gives the same results; this keeps the usual sentences on the
+#: path checked against the literal oracle).
+GRID_MIN_EDGES = 100_000
 
 
 class LatticeTooLarge(GecMetricsError):
@@ -126,7 +146,7 @@ class Lattice:
 
     src: list[str]
     hyp: list[str]
-    vertices: list[tuple[int, int]]
+    vertices: Sequence[tuple[int, int]]
     # base edges: preds[b] = sorted (k, unchanged 0/1); succs[a] = sorted (b, unchanged, mult)
     preds: list[list[tuple[int, int]]]
     succs: list[list[tuple[int, int, int]]]
@@ -134,15 +154,17 @@ class Lattice:
     # the official edge-list length |E| (gold edges weigh -|E|) and the edges stored once each
     num_edges: int = 0
     num_arcs: int = 0
-    kernel: Any = None  # gecmetrics.metrics._m2_kernel.Lattice on the compiled path
-    _index: dict[tuple[int, int], int] | None = field(default=None, repr=False)
+    kernel: Any = None  # gecmetrics.metrics._m2_kernel.Lattice (or .Grid) on the compiled path
+    _index: Mapping[tuple[int, int], int] | None = field(default=None, repr=False)
+    #: True for the implicit full grid of a pair with no common token (``kernel`` is a Grid)
+    grid: bool = False
 
     @property
     def compiled(self) -> bool:
         return self.kernel is not None
 
     @property
-    def index(self) -> dict[tuple[int, int], int]:
+    def index(self) -> Mapping[tuple[int, int], int]:
         if self._index is None:
             self._index = {v: k for k, v in enumerate(self.vertices)}
         return self._index
@@ -166,6 +188,50 @@ class Lattice:
         return [(a, b, d, mult) for a in range(lo, hi)
                 for b, d, mult, _, _ in _arcs_from(a, self.preds, self.succs,
                                                    self.max_unchanged_words, hi)[0]]
+
+
+class _GridVertices(Sequence[tuple[int, int]]):
+    """The vertices (i, j) of the full (n+1) x (m+1) grid in lexicographic order, unstored."""
+
+    def __init__(self, n: int, m: int) -> None:
+        self.n, self.w = n, m + 1
+
+    def __len__(self) -> int:
+        return (self.n + 1) * self.w
+
+    def __getitem__(self, k):  # type: ignore[override]
+        if isinstance(k, slice):
+            return [self[x] for x in range(*k.indices(len(self)))]
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        return divmod(k, self.w)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and len(other) == len(self) and all(
+            tuple(x) == self[k] for k, x in enumerate(other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _GridIndex(Mapping[tuple[int, int], int]):
+    """Vertex (i, j) of the full grid -> its index i * (m + 1) + j."""
+
+    def __init__(self, n: int, m: int) -> None:
+        self.n, self.m = n, m
+
+    def __getitem__(self, v: tuple[int, int]) -> int:
+        i, j = v
+        if 0 <= i <= self.n and 0 <= j <= self.m:
+            return i * (self.m + 1) + j
+        raise KeyError(v)
+
+    def __len__(self) -> int:
+        return (self.n + 1) * (self.m + 1)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return ((i, j) for i in range(self.n + 1) for j in range(self.m + 1))
 
 
 _FAR = 1 << 40  # distance of a cell outside the computed band
@@ -261,9 +327,14 @@ def _optimal_edges(src, hyp, sub_cost, edges: dict, max_vertices: int) -> None:
                 "throughout); split or shorten the line, or leave M2 out for this output")
 
 
+def grid_edges(n: int, m: int) -> int:
+    """Edges of the full (n+1) x (m+1) grid lattice: one per pair a <= b, a != b."""
+    return ((n + 1) * (n + 2) // 2) * ((m + 1) * (m + 2) // 2) - (n + 1) * (m + 1)
+
+
 def build_lattice(src: list[str], hyp: list[str], max_unchanged_words: int = 2,
                   compiled: bool | None = None,
-                  max_edges: int = MAX_LATTICE_EDGES) -> Lattice:
+                  max_edges: int = MAX_LATTICE_EDGES, grid: bool | None = None) -> Lattice:
     """The merged lattice of the two cost schemes, with |E| and the number of edges.
 
     ``compiled``: None uses the compiled kernel when it is built, True requires
@@ -271,11 +342,25 @@ def build_lattice(src: list[str], hyp: list[str], max_unchanged_words: int = 2,
     :class:`LatticeTooLarge` when the lattice has more than ``max_edges``
     edges (counted without storing them, and stopping as soon as it is over)
     or more than :data:`MAX_LATTICE_VERTICES` vertices.
+
+    A pair with no token in common (a sentence rewritten throughout) has the
+    full grid as its lattice, with closed-form edges; on the compiled path it
+    is scored without listing its edges (``Grid`` in the kernel), in time
+    V * max(n, m) instead of V^2 / 4, so ``max_edges`` does not apply to it;
+    :data:`MAX_GRID_VERTICES` does. ``grid``: None takes that path for such
+    pairs with over :data:`GRID_MIN_EDGES` edges, True for any such pair
+    (tests), False never.
     """
     if compiled is None:
         compiled = HAVE_KERNEL
     elif compiled and not HAVE_KERNEL:
         raise RuntimeError("the compiled M2 kernel (gecmetrics.metrics._m2_kernel) is not built")
+    n, m = len(src), len(hyp)
+    if grid is not False and compiled and max_unchanged_words >= 0 and set(src).isdisjoint(hyp):
+        if grid or grid_edges(n, m) > GRID_MIN_EDGES:
+            return _grid_lattice(src, hyp, max_unchanged_words)
+    elif grid:
+        raise ValueError("the grid path needs the compiled kernel and a pair with no common token")
     edges: dict[tuple[tuple[int, int], tuple[int, int]], int] = {}
     _optimal_edges(src, hyp, 1, edges, MAX_LATTICE_VERTICES)
     _optimal_edges(src, hyp, 2, edges, MAX_LATTICE_VERTICES)
@@ -310,6 +395,22 @@ def build_lattice(src: list[str], hyp: list[str], max_unchanged_words: int = 2,
             "is rewritten throughout); raise the m2 option max_lattice_edges (time grows "
             "with it), split the line, or leave M2 out for this output")
     lat.num_arcs, lat.num_edges = counted
+    return lat
+
+
+def _grid_lattice(src: list[str], hyp: list[str], max_unchanged_words: int) -> Lattice:
+    n, m = len(src), len(hyp)
+    V = (n + 1) * (m + 1)
+    if V > MAX_GRID_VERTICES:
+        raise LatticeTooLarge(
+            f"the M2 edit lattice of this sentence pair ({n} source / {m} hypothesis tokens, "
+            f"no token in common) has {V:,} vertices, over the budget of "
+            f"{MAX_GRID_VERTICES:,} (about 800 x 800 tokens); split or shorten the line, "
+            "or leave M2 out for this output")
+    kernel = _KernelGrid(n, m)
+    lat = Lattice(src, hyp, _GridVertices(n, m), [], [], max_unchanged_words, kernel=kernel,
+                  _index=_GridIndex(n, m), grid=True)
+    lat.num_arcs, lat.num_edges = kernel.counts()
     return lat
 
 
@@ -408,6 +509,13 @@ def _insertion_weights(lat: Lattice, s: int, golds: list[GoldEdit], weights: dic
     """Weigh the insertion edges at source position ``s`` with the official two-pointer scan."""
     verts, hyp = lat.vertices, lat.hyp
     gold_weight = -float(lat.num_edges)
+    if lat.grid:  # the same scan in the kernel, on the implicit row; only changed weights
+        W = len(hyp) + 1
+        keys = [[j1 * W + j2 for j1, j2 in _matches(hyp, set(g.corrections)) if j1 < j2]
+                for g in golds]
+        for j1, j2, w in lat.kernel.insertion_weights(s, keys, gold_weight):
+            weights[(s * W + j1, s * W + j2)] = w
+        return
     listing = []
     for a, b, d, mult in lat.row_arcs(s):
         weights[(a, b)] = float(d)
@@ -507,23 +615,29 @@ def _gold_overrides(lat: Lattice, spans, weights: dict) -> None:
     edges weighed by :func:`_insertion_weights` are left as they are.
     """
     hyp, index = lat.hyp, lat.index
-    m = len(hyp)
     gold_weight = -float(lat.num_edges)
     for (s, e), golds in spans.items():
         if s >= e:
             continue
-        for c in {c for g in golds for c in g.corrections}:
-            if c == "":
-                pairs = [(j, j) for j in range(m + 1)]
-            else:
-                toks = c.split(" ")
-                n, first = len(toks), toks[0]
-                pairs = [(j, j + n) for j in range(m - n + 1)
-                         if hyp[j] == first and hyp[j:j + n] == toks]
-            for j1, j2 in pairs:
-                a, b = index.get((s, j1)), index.get((e, j2))
-                if a is not None and b is not None:
-                    weights[(a, b)] = gold_weight
+        for j1, j2 in _matches(hyp, {c for g in golds for c in g.corrections}):
+            a, b = index.get((s, j1)), index.get((e, j2))
+            if a is not None and b is not None:
+                weights[(a, b)] = gold_weight
+
+
+def _matches(hyp: Sequence[str], corrections: set[str]) -> list[tuple[int, int]]:
+    """The (j1, j2) with ``" ".join(hyp[j1:j2])`` in ``corrections`` (tokens have no space)."""
+    m = len(hyp)
+    pairs: list[tuple[int, int]] = []
+    for c in corrections:
+        if c == "":
+            pairs.extend((j, j) for j in range(m + 1))
+        else:
+            toks = c.split(" ")
+            n, first = len(toks), toks[0]
+            pairs.extend((j, j + n) for j in range(m - n + 1)
+                         if hyp[j] == first and hyp[j:j + n] == toks)
+    return pairs
 
 
 def _compiled_paths(lat: Lattice, overrides: list[dict]) -> list[list[tuple[int, int, bool]]]:

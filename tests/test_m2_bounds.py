@@ -108,7 +108,10 @@ def test_edge_budget_is_exact_and_raises_one_line(compiled):
 def test_m2_over_budget_names_hypothesis_and_line_and_cli_exits_2(tmp_path):
     n = 30
     src = ["a b c", " ".join(f"s{i}" for i in range(n))]
-    hyp = ["a b c", " ".join(f"h{i}" for i in range(n))]
+    # one token in common (the last), so that the pair takes the general path, whose
+    # edges are counted against the budget (a pair with none is scored on the implicit
+    # grid, test_m2_grid.py)
+    hyp = ["a b c", " ".join([f"h{i}" for i in range(n - 1)] + [f"s{n - 1}"])]
     m2 = "".join(f"S {s}\nA 0 1|||R|||x|||REQUIRED|||-NONE-|||0\n\n" for s in src)
     for name, text in {"src": src, "hyp": hyp}.items():
         (tmp_path / name).write_text("\n".join(text) + "\n")

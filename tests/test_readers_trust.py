@@ -117,6 +117,17 @@ def test_m2_to_text_from_stdin(tmp_path):
     assert from_stdin.stdout == invoke("m2-to-text", str(path), "--annotator", "0").stdout
 
 
+def test_m2_to_text_dash_output_is_stdout(tmp_path, monkeypatch):
+    """``-o -`` writes to standard output, not to a file named ``-``."""
+    path = tmp_path / "gold.m2"
+    path.write_text(M2_TEXT)
+    monkeypatch.chdir(tmp_path)
+    result = invoke("m2-to-text", str(path), "--annotator", "0", "-o", "-")
+    assert result.exit_code == 0
+    assert result.stdout == "He goes home .\nFine .\n"
+    assert not (tmp_path / "-").exists()
+
+
 def test_m2_from_stdin_scores_like_the_file(tmp_path):
     path = tmp_path / "gold.m2"
     path.write_text(M2_TEXT)

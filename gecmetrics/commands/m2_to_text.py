@@ -17,7 +17,7 @@ from .common import friendly_errors
                    "source instead of the lowest-numbered annotator present (the default, as "
                    "the M2 scorer sees such sentences).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write to this file instead of standard output.")
+              help="Write to this file instead of standard output (- is standard output).")
 @friendly_errors
 def m2_to_text(m2_file, want_source, annotator, strict, output) -> None:
     """Turn an M2 file into plain text: the source or one annotator's correction.
@@ -36,6 +36,8 @@ def m2_to_text(m2_file, want_source, annotator, strict, output) -> None:
         raise ConfigError("--strict changes annotator texts only, not --source; drop --strict")
     if annotator is not None and annotator < 0:
         raise ConfigError(f"--annotator takes a number >= 0 (got {annotator})")
+    if output == "-":  # the usual spelling of standard output, not a file named "-"
+        output = None
     if output:
         check_output_file(output, "-o/--output")  # before reading the M2 file
     m2 = read_m2(m2_file)
