@@ -200,7 +200,9 @@ def ar_diffs(per: np.ndarray, formula: Callable[[np.ndarray], np.ndarray], basel
     flat = per.reshape(H, D, -1).astype(np.float64)
     totals = flat.sum(axis=1)  # (H, F)
     weights = np.asarray(masks, dtype=np.float64)
-    picked = np.einsum("td,hdf->thf", weights, flat)  # sums where the mask is set
+    F = flat.shape[2]
+    by_sentence = flat.transpose(1, 0, 2).reshape(D, H * F)
+    picked = (weights @ by_sentence).reshape(len(weights), H, F)  # sums where the mask is set
     a = picked[:, baseline][:, None] + (totals[None] - picked)
     b = (totals[baseline][None, None] - picked[:, baseline][:, None]) + picked
     shape = (len(weights), H) + per.shape[2:]
