@@ -19,8 +19,6 @@ import time
 import tracemalloc
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parents[1]
 TEAMS = "AMU CAMB CUUI IITB IPN NTHU PKU POST RAC SJTU UFC UMC".split()
 
@@ -67,11 +65,11 @@ def main() -> None:
         print(f"{name:8} {'baseline: bootstrap by gathers':34} {t_slow:8.2f} {m_slow:9.1f}")
         for test in ("bs", "ar"):
             options = PairedOptions(test, n)
-            _, t, m = measured(lambda s=stats, o=options: compare_with_baseline(
-                s, list(scores), "corpus", None, o))
+            _, t, m = measured(lambda s=stats, o=options, sc=scores: compare_with_baseline(
+                s, list(sc), "corpus", None, o))
             label = f"paired {'bootstrap' if test == 'bs' else 'AR (+1000 bs for CI)'}"
             print(f"{name:8} {label:34} {t:8.2f} {m:9.1f} {t_slow / t:9.1f}x")
-    np.seterr(all="ignore")
+
 
 
 if __name__ == "__main__":

@@ -120,8 +120,9 @@ def check_paired_request(bootstrap: int | None, ar: int | None, hypotheses: int,
                           "question; give one of them")
     if bootstrap is None and ar is None:
         return None
-    option, test, n = (("--paired-bootstrap", "bs", bootstrap) if bootstrap is not None
-                       else ("--paired-ar", "ar", ar))
+    test: Literal["bs", "ar"] = "bs" if bootstrap is not None else "ar"
+    option = "--paired-bootstrap" if test == "bs" else "--paired-ar"
+    n = bootstrap if bootstrap is not None else ar
     assert n is not None
     check_resamples(n, option)
     if hypotheses < 2:

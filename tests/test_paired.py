@@ -12,9 +12,9 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
-from pathlib import Path
 import pytest
 
 from gecmetrics.corpus import Corpus
@@ -101,8 +101,9 @@ def test_sentence_statistics_sum_to_corpus_scores(small_conll, spec):
 
 @pytest.mark.real_data
 def test_m2_sentence_statistics(conll, shared_data):
-    from gecmetrics.m2 import read_m2
     from conftest import CONLL_M2
+
+    from gecmetrics.m2 import read_m2
 
     sources, refs, hyps = conll
     gold = read_m2(CONLL_M2)
