@@ -94,14 +94,20 @@ class PairedResult:
         return self.hypothesis == self.baseline
 
     def to_json(self) -> dict[str, Any]:
-        """The keys added to the system's JSON object (null on the baseline's)."""
+        """The keys added to the system's JSON object (null on the baseline's, and
+        for an undefined value: JSON never holds NaN)."""
+        ci = None if self.delta_ci is None else [_finite(v) for v in self.delta_ci]
         return {
             "baseline": self.baseline,
             "paired_test": self.test,
-            "delta": self.delta,
-            "delta_ci": None if self.delta_ci is None else list(self.delta_ci),
-            "p_value": self.p_value,
+            "delta": _finite(self.delta),
+            "delta_ci": None if ci is None or None in ci else ci,
+            "p_value": _finite(self.p_value),
         }
+
+
+def _finite(value: float | None) -> float | None:
+    return value if value is not None and np.isfinite(value) else None
 
 
 # -- resampled scores ----------------------------------------------------------------

@@ -206,3 +206,12 @@ def test_cli_needs_two_hypotheses(tmp_path):
     assert proc.stderr.strip().splitlines() == [
         "error: --paired-bootstrap compares hypothesis files with the first one (the baseline) "
         "and needs at least 2 after -c/--hypothesis (got 1)"]
+
+
+def test_json_has_null_not_nan():
+    from gecmetrics.paired import PairedResult
+
+    row = PairedResult("bs", "a", "b", float("nan"), (float("nan"), 0.1), float("nan"), 1000,
+                       1).to_json()
+    assert row["delta"] is None and row["delta_ci"] is None and row["p_value"] is None
+    assert json.loads(json.dumps(row, allow_nan=False))["baseline"] == "a"
