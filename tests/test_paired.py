@@ -119,16 +119,18 @@ def test_m2_sentence_statistics(conll, shared_data):
 
 
 @pytest.mark.real_data
+@pytest.mark.parametrize("name", ["chrf", "bleu"])
 @pytest.mark.parametrize("test,n", [("bs", 1000), ("ar", 2000)])
-def test_chrf_agrees_with_sacrebleu(small_conll, test, n):
+def test_agrees_with_sacrebleu(small_conll, test, n, name):
     """sacrebleu's PairedTest (same seed 12345, same resample/mask stream):
 
     AR sums integer statistics in both, so the p-values are equal. sacrebleu's
-    bootstrap sums float32 statistics and computes chrF in float32, so its
-    resampled scores differ from ours by about 1e-7; the p-values are equal
-    unless a resampled difference lies that close to the observed one.
+    bootstrap sums float32 statistics and computes the score with float32
+    rounding, so its resampled scores differ from ours by about 1e-7; the
+    p-values are equal unless a resampled difference lies that close to the
+    observed one (it does not here).
     """
-    from sacrebleu.metrics import CHRF
+    from sacrebleu.metrics import BLEU, CHRF
     from sacrebleu.significance import PairedTest
 
     corpus = small_conll
@@ -136,9 +138,10 @@ def test_chrf_agrees_with_sacrebleu(small_conll, test, n):
     refs = [list(r) for r in corpus.references]
     os.environ.pop("SACREBLEU_SEED", None)
     named = [(name, list(corpus.hypotheses[name])) for name in names]
-    _, table = PairedTest(named, {"chrF2": CHRF()}, refs, test_type=test, n_samples=n)()
-    theirs = table["chrF2"]
-    ours = score_corpus(corpus, [get_metric("chrf")], paired=PairedOptions(test, n))
+    key, metric = ("chrF2", CHRF()) if name == "chrf" else ("BLEU", BLEU(force=True))
+    _, table = PairedTest(named, {key: metric}, refs, test_type=test, n_samples=n)()
+    theirs = table[key]
+    ours = score_corpus(corpus, [get_metric(name)], paired=PairedOptions(test, n))
     for result, their in zip(ours[1:], theirs[1:], strict=True):
         assert result.score * 100 == pytest.approx(their.score, abs=1e-12)
         assert result.paired.p_value == pytest.approx(their.p_value, abs=1e-12), result.hypothesis
