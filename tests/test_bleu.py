@@ -211,3 +211,31 @@ def test_paired_bleu_uses_summed_statistics(conll_corpus):
     slow = bootstrap_system_scores(lambda idx: stats.corpus_scores(None, idx),
                                    conll_corpus.num_sentences, 100, 5)
     assert np.array_equal(bootstrap_scores(stats, "corpus", None, 100, 5), slow)
+
+
+@pytest.mark.real_data
+@pytest.mark.parametrize("name", ["conll14", "seeda-s", "seeda-e"])
+def test_meta_eval_bleu_correlations(name):
+    """``meta-eval -m bleu``: the Pearson r and Spearman rho it prints equal scipy's
+    on sacrebleu's corpus BLEU of the benchmark's systems and the human scores."""
+    import json
+    import subprocess
+    import sys
+
+    from meta_data import benchmark, shared_data
+    from scipy.stats import pearsonr, spearmanr
+
+    bench = benchmark(name)
+    systems = list(bench.system_sets[bench.default_set])
+    human = [bench.human[bench.default_human][s] for s in systems]
+    refs = [list(r) for r in bench.corpus.references]
+    metric = BLEU(force=True, references=refs)
+    bleu = [metric.corpus_score(list(bench.corpus.hypotheses[s]), None).score for s in systems]
+    script = str(Path(sys.executable).with_name("gecmetrics"))
+    proc = subprocess.run([script, "meta-eval", name, "-m", "bleu", "--data-dir",
+                           str(shared_data()), "--format", "json"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    (row,) = json.loads(proc.stdout)
+    assert row["n_systems"] == len(systems)
+    assert row["pearson"] == pytest.approx(pearsonr(bleu, human)[0], abs=1e-12)
+    assert row["spearman"] == pytest.approx(spearmanr(bleu, human)[0], abs=1e-12)
