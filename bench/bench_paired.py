@@ -2,7 +2,7 @@
 
 Run from the repository root:  python bench/bench_paired.py [N]
 
-For GREEN and M2 (and chrF), INPUT as the baseline and the 12 teams compared
+For GREEN and M2 (and chrF, BLEU), INPUT as the baseline and the 12 teams compared
 with it: the scoring itself (statistics, counted once), then N (default 1000)
 paired-bootstrap resamples and N AR trials from the summed sentence statistics
 (:mod:`gecmetrics.paired`), against the baseline measured in the same run: the
@@ -55,7 +55,7 @@ def main() -> None:
     corpus = Corpus(gold.sources, gold.references(), hyps, m2=gold)
     print(f"{len(hyps)} systems, {corpus.num_sentences} sentences, N = {n}")
     print(f"{'metric':8} {'step':34} {'seconds':>8} {'peak MiB':>9} {'vs gathers':>10}")
-    for name in ("green", "m2", "chrf"):
+    for name in ("green", "m2", "chrf", "bleu"):
         metric = get_metric(name)
         stats, t_stats, m_stats = measured(lambda m=metric: m.statistics(corpus))
         scores = stats.corpus_scores(None)
