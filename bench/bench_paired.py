@@ -7,8 +7,8 @@ with it: the scoring itself (statistics, counted once), then N (default 1000)
 paired-bootstrap resamples and N AR trials from the summed sentence statistics
 (:mod:`gecmetrics.paired`), against the baseline measured in the same run: the
 same N resamples scored one ``corpus_scores`` gather each (how meta-evaluation
-bootstraps). Peak memory is tracemalloc's peak of each step (numpy arrays
-included). Data: ../shared/data or $GECMETRICS_SHARED_DATA.
+bootstraps). Peak memory (paired steps): tracemalloc's peak (numpy arrays
+included) in a second, untimed run. Data: ../shared/data or $GECMETRICS_SHARED_DATA.
 """
 
 from __future__ import annotations
@@ -28,14 +28,19 @@ def shared_data() -> Path:
     return Path(env) if env else ROOT / ".." / "shared" / "data"
 
 
-def measured(func):
-    tracemalloc.start()
+def measured(func, memory: bool = False):
+    """Result, seconds, and (``memory``: from a second run under tracemalloc, which
+    slows Python code several-fold, so it is never timed) the peak MiB, else nan."""
     start = time.perf_counter()
     value = func()
     seconds = time.perf_counter() - start
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return value, seconds, peak / 2**20
+    peak = float("nan")
+    if memory:
+        tracemalloc.start()
+        func()
+        peak = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+    return value, seconds, peak
 
 
 def main() -> None:
@@ -59,14 +64,14 @@ def main() -> None:
         metric = get_metric(name)
         stats, t_stats, m_stats = measured(lambda m=metric: m.statistics(corpus))
         scores = stats.corpus_scores(None)
-        print(f"{name:8} {'statistics (scoring, once)':34} {t_stats:8.2f} {m_stats:9.1f}")
+        print(f"{name:8} {'statistics (scoring, once)':34} {t_stats:8.2f} {'-':>9}")
         _, t_slow, m_slow = measured(lambda s=stats: bootstrap_system_scores(
             lambda idx: s.corpus_scores(None, idx), corpus.num_sentences, n, 12345))
-        print(f"{name:8} {'baseline: bootstrap by gathers':34} {t_slow:8.2f} {m_slow:9.1f}")
+        print(f"{name:8} {'baseline: bootstrap by gathers':34} {t_slow:8.2f} {'-':>9}")
         for test in ("bs", "ar"):
             options = PairedOptions(test, n)
             _, t, m = measured(lambda s=stats, o=options, sc=scores: compare_with_baseline(
-                s, list(sc), "corpus", None, o))
+                s, list(sc), "corpus", None, o), memory=True)
             label = f"paired {'bootstrap' if test == 'bs' else 'AR (+1000 bs for CI)'}"
             print(f"{name:8} {label:34} {t:8.2f} {m:9.1f} {t_slow / t:9.1f}x")
 
