@@ -51,6 +51,7 @@ def intersect(
     int64_t[:, :, ::1] rc,
     int64_t[:, :, ::1] src,
     int64_t[:, :, ::1] sc_off_r,
+    int64_t[:, ::1] rc_max,
 ):
     cdef Py_ssize_t num_groups = group_start.shape[0] - 1
     cdef Py_ssize_t g, t, p, q, k, u, first, last, pos0, pos1, length
@@ -77,7 +78,7 @@ def intersect(
     cdef int64_t stride
     cdef uint64_t gcap
     cdef int64_t ntouched, base
-    cdef int64_t a_sc, a_rc, a_src, a_off
+    cdef int64_t a_sc, a_rc, a_src, a_off, a_max, most
     if not table.keys or not table.vals or not tok_id or not gram_id or not counts or not touched:
         free(table.keys); free(table.vals); free(tok_id); free(gram_id); free(counts); free(touched)
         raise MemoryError()
@@ -157,6 +158,16 @@ def intersect(
                             rc[t, k, n - 1] = a_rc
                             src[t, k, n - 1] = a_src
                             sc_off_r[t, k, n - 1] = a_off
+                        # BLEU's clipping: against the largest count over the references.
+                        a_max = 0
+                        for q in range(ntouched):
+                            u = touched[q]
+                            most = 0
+                            for k in range(K):
+                                if counts[(k + 1) * stride + u] > most:
+                                    most = counts[(k + 1) * stride + u]
+                            a_max += _min(counts[base + u], most)
+                        rc_max[t, n - 1] = a_max
                         for q in range(ntouched):
                             counts[base + touched[q]] = 0
     finally:

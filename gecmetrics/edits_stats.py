@@ -136,6 +136,23 @@ class EditStatistics(Statistics):
         return np.array([prf(t, f_, n, beta)[2]
                          for t, f_, n in self.totals(beta, sentences).tolist()])
 
+    def sentence_statistics(self, beta: float | None):
+        """TP, FP, FN of the annotators chosen on the full corpus, (H, D, 3), and
+        :func:`~gecmetrics.fscore.prf`'s F from their sums, element-wise with the
+        same operations (see :meth:`Statistics.sentence_statistics`)."""
+        beta = self.resolve_beta(beta)
+        b2 = beta * beta
+
+        def formula(sums: np.ndarray) -> np.ndarray:
+            tp, fp, fn = (sums[..., i].astype(np.float64) for i in range(3))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                p = np.where(tp + fp > 0, tp / (tp + fp), 1.0)
+                r = np.where(tp + fn > 0, tp / (tp + fn), 1.0)
+                den = b2 * p + r
+                return np.where(den != 0, (1 + b2) * p * r / den, 0.0)
+
+        return np.stack(self.chosen(beta), axis=2), formula
+
     def sentence(self, beta: float | None) -> np.ndarray:
         """Per sentence F with the best annotator for that sentence alone.
 

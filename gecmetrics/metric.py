@@ -33,13 +33,16 @@ import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 import numpy as np
 
 from .corpus import Corpus
 from .errors import ConfigError
 from .validate import LEVELS, Level, check_beta  # noqa: F401 (re-exported: metrics use them)
+
+if TYPE_CHECKING:
+    from .paired import PairedResult
 
 #: Field metadata of a config option that only enters the last step (the
 #: formula from summed statistics), not the counting: such a field is left out
@@ -97,6 +100,9 @@ class SystemResult:
     recall: float | None = None
     scores: list[float] | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
+    #: The comparison with the baseline when a paired test was asked for
+    #: (``score --paired-bootstrap/--paired-ar``; :mod:`gecmetrics.paired`).
+    paired: PairedResult | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object of the CLI contract (0-1 floats at full precision)."""
@@ -113,6 +119,8 @@ class SystemResult:
             out["score"] = self.score
             out["precision"] = self.precision
             out["recall"] = self.recall
+        if self.paired is not None:
+            out.update(self.paired.to_json())
         return out
 
 
@@ -174,6 +182,23 @@ class Statistics(ABC):
     def corpus_scores(self, beta: float | None, sentences: np.ndarray | None = None) -> np.ndarray:
         """Just the corpus-level numbers, shape (systems,)."""
         return np.array([s.score for s in self.corpus(beta, sentences)])
+
+    def sentence_statistics(self, beta: float | None
+                            ) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]] | None:
+        """The corpus score as a formula of summed per-sentence statistics, or None.
+
+        Returns ``(stats, formula)``: ``stats`` of shape (systems, sentences, ...)
+        holds each sentence's sufficient statistics with every per-sentence choice
+        (reference, annotator) fixed as on the full corpus, and ``formula`` turns
+        sums over sentences, shape (..., systems, ...), into corpus scores
+        (..., systems) equal to :meth:`corpus_scores`. Paired significance tests
+        (:mod:`gecmetrics.paired`) need it to swap one sentence's statistics
+        between two systems (approximate randomization) and use it to score
+        thousands of resamples as one matrix product. ``None`` (the default):
+        the corpus score is not such a formula (e.g. GLEU averaged over
+        reference draws); bootstrap then falls back to :meth:`corpus_scores`.
+        """
+        return None
 
 
 @dataclass(frozen=True)
@@ -238,6 +263,14 @@ class Metric(ABC, Generic[C]):
     @property
     def default_beta(self) -> float | None:
         return getattr(self.config, "beta", None) if self.has_beta else None
+
+    def paired_ar_problem(self) -> str | None:
+        """Why ``--paired-ar`` cannot test this metric, or None when it can.
+
+        Asked before any file is read; a metric whose statistics return None from
+        :meth:`Statistics.sentence_statistics` overrides it with the reason.
+        """
+        return None
 
     # -- scoring ------------------------------------------------------------
     @abstractmethod

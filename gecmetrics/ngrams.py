@@ -32,6 +32,7 @@ import numpy as np
 
 from .corpus import Corpus
 from .errors import ConfigError
+from .mteval import tokens_13a
 
 try:  # the compiled speed path; optional by design
     from ._kernel import intersect as _intersect_compiled
@@ -75,13 +76,14 @@ def chrf_word_tokens(line: str) -> list[str]:
 
 
 #: The tokenizer names that options such as ``tokenize=`` accept.
-Tokenize = Literal["word", "char", "char-nospace", "chrf-word"]
+Tokenize = Literal["word", "char", "char-nospace", "chrf-word", "13a"]
 
 TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
     "word": word_tokens,
     "char": char_tokens,
     "char-nospace": char_nospace_tokens,
     "chrf-word": chrf_word_tokens,
+    "13a": tokens_13a,  # BLEU's mteval-v13a tokenizer (gecmetrics.mteval)
 }
 assert tuple(TOKENIZERS) == typing.get_args(Tokenize)
 
@@ -113,7 +115,8 @@ class Intersections:
     ``src_len`` (D, N), ``ref_len`` (D, K, N), ``hyp_len`` (H, D, N),
     ``sr`` (D, K, N) = |S ∩ R_k|, ``sc`` (H, D, N) = |S ∩ C|,
     ``rc`` (H, D, K, N) = |R_k ∩ C|, ``src`` (H, D, K, N) = |S ∩ R_k ∩ C|,
-    ``sc_off_r`` (H, D, K, N) = sum over n-grams absent from R_k of min(m_S, m_C).
+    ``sc_off_r`` (H, D, K, N) = sum over n-grams absent from R_k of min(m_S, m_C),
+    ``rc_max`` (H, D, N) = sum_x min(m_C(x), max_k m_Rk(x)) (BLEU's clipped matches).
     """
 
     systems: tuple[str, ...]
@@ -126,6 +129,7 @@ class Intersections:
     rc: np.ndarray
     src: np.ndarray
     sc_off_r: np.ndarray
+    rc_max: np.ndarray
 
 
 def intersections(corpus: Corpus, tokenize: str, max_n: int) -> Intersections:
@@ -151,7 +155,7 @@ def _truncate(full: Intersections, max_n: int) -> Intersections:
     return Intersections(
         full.systems, max_n, full.src_len[..., cut], full.ref_len[..., cut],
         full.hyp_len[..., cut], full.sr[..., cut], full.sc[..., cut], full.rc[..., cut],
-        full.src[..., cut], full.sc_off_r[..., cut],
+        full.src[..., cut], full.sc_off_r[..., cut], full.rc_max[..., cut],
     )
 
 
@@ -197,6 +201,7 @@ def compute_intersections(
     rc = np.zeros((num_texts, num_refs, max_n), dtype=np.int64)
     src = np.zeros((num_texts, num_refs, max_n), dtype=np.int64)
     off = np.zeros((num_texts, num_refs, max_n), dtype=np.int64)
+    rmax = np.zeros((num_texts, max_n), dtype=np.int64)
     use_compiled = backend == "compiled" or (backend is None and backend_name() == "compiled")
     if backend not in (None, "compiled", "python"):
         raise ConfigError(f"unknown backend {backend!r}; use 'compiled' or 'python'")
@@ -204,10 +209,11 @@ def compute_intersections(
         if _intersect_compiled is None:
             raise ConfigError("the compiled kernel is not built; reinstall with a C compiler")
         _intersect_compiled(
-            tokens, text_start, group_arr, num_refs, max_n, sr, sc, rc, src, off
+            tokens, text_start, group_arr, num_refs, max_n, sr, sc, rc, src, off, rmax
         )
     else:
-        _intersect_python(tokens, text_start, group_arr, num_refs, max_n, sr, sc, rc, src, off)
+        _intersect_python(tokens, text_start, group_arr, num_refs, max_n, sr, sc, rc, src, off,
+                          rmax)
 
     orders = np.arange(1, max_n + 1)
     text_ngrams = np.maximum(lengths[:, None] - orders[None, :] + 1, 0)  # (T, N)
@@ -224,6 +230,7 @@ def compute_intersections(
         rc=rc[hyp_text],
         src=src[hyp_text],
         sc_off_r=off[hyp_text],
+        rc_max=rmax[hyp_text],
     )
 
 
@@ -249,11 +256,13 @@ def encode(texts: Sequence[str], tokenize: str) -> tuple[np.ndarray, np.ndarray]
     return tokens, text_start
 
 
-def _intersect_python(tokens, text_start, group_start, num_refs, max_n, sr, sc, rc, src, off):
+def _intersect_python(tokens, text_start, group_start, num_refs, max_n, sr, sc, rc, src, off,
+                      rmax):
     """Pure-Python kernel: fill the output arrays in place (same contract as the C one).
 
     For group g = [S, R_1..R_K, C...] and order n: ``sr[g,k]`` = |S ∩ R_k|;
-    for each hypothesis text t: ``sc[t]``, ``rc[t,k]``, ``src[t,k]``, ``off[t,k]``.
+    for each hypothesis text t: ``sc[t]``, ``rc[t,k]``, ``src[t,k]``, ``off[t,k]``,
+    ``rmax[t]``.
     """
     toks = tokens.tolist()
     starts = text_start.tolist()
@@ -280,3 +289,5 @@ def _intersect_python(tokens, text_start, group_start, num_refs, max_n, sr, sc, 
                     rc[t, k, n - 1] = a_rc
                     src[t, k, n - 1] = a_src
                     off[t, k, n - 1] = a_off
+                rmax[t, n - 1] = sum(min(c, max((r_bag.get(x, 0) for r_bag in ref_bags),
+                                                default=0)) for x, c in c_bag.items())

@@ -6,6 +6,7 @@ the same :class:`~gecmetrics.metric.SystemResult` objects the CLI prints.
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING
 from .alignment import find_shift, token_sets
 from .corpus import Corpus
 from .errors import ConfigError, InputError
-from .formatting import percent, render, to_json
+from .formatting import fixed, percent, render, to_json
 from .metric import Metric, SystemResult
 from .readers import check_one_stdin, describe, read_lines
 from .registry import metric_from_spec
@@ -22,6 +23,7 @@ from .validate import beta_options_apply
 
 if TYPE_CHECKING:
     from .breakdown import Breakdown
+    from .paired import PairedOptions
 
 
 def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str],
@@ -95,12 +97,48 @@ def _warn_shifted(sources: list[str], texts: Sequence[tuple[str, list[str]]],
 
 
 def score_corpus(corpus: Corpus, metrics: Sequence[Metric], level: str = "corpus",
-                 betas: Sequence[float] | None = None) -> list[SystemResult]:
-    """Every metric on every system; ``betas`` apply to the metrics that have a beta."""
+                 betas: Sequence[float] | None = None,
+                 paired: PairedOptions | None = None) -> list[SystemResult]:
+    """Every metric on every system; ``betas`` apply to the metrics that have a beta.
+
+    With ``paired``, every result also carries its :class:`~gecmetrics.paired.PairedResult`
+    (``result.paired``): the first system of the corpus is the baseline.
+    """
+    check_paired_metrics(metrics, paired)
     results: list[SystemResult] = []
     for metric in metrics:
-        results.extend(metric.evaluate(corpus, level, betas or None))
+        scored = metric.evaluate(corpus, level, betas or None)
+        if paired is not None:
+            scored = _with_paired(metric, corpus, scored, level, paired)
+        results.extend(scored)
     return results
+
+
+def check_paired_metrics(metrics: Sequence[Metric], paired: PairedOptions | None) -> None:
+    """Every metric can be tested as asked (AR needs summable sentence statistics)."""
+    if paired is None or paired.test != "ar":
+        return
+    for metric in metrics:
+        problem = metric.paired_ar_problem()
+        if problem:
+            raise ConfigError(f"--paired-ar: {problem}")
+
+
+def _with_paired(metric: Metric, corpus: Corpus, results: list[SystemResult], level: str,
+                 options: PairedOptions) -> list[SystemResult]:
+    """``results`` (systems in corpus order, per beta) with their paired comparisons."""
+    from .paired import compare_with_baseline
+
+    stats = metric.statistics(corpus)
+    per_beta: dict[float | None, list[SystemResult]] = {}
+    for r in results:
+        per_beta.setdefault(r.beta, []).append(r)
+    out: list[SystemResult] = []
+    for beta, rows in per_beta.items():
+        scores = [float(r.score) if r.score is not None else float("nan") for r in rows]
+        compared = compare_with_baseline(stats, scores, level, beta, options)
+        out.extend(dataclasses.replace(r, paired=c) for r, c in zip(rows, compared, strict=True))
+    return out
 
 
 def score_files(specs: Sequence[str], source: str, references: Sequence[str],
@@ -108,7 +146,8 @@ def score_files(specs: Sequence[str], source: str, references: Sequence[str],
                 digits: int, verbose: bool = False, m2: str | None = None,
                 notes: list[str] | None = None,
                 warn: Callable[[str], None] | None = None,
-                breakdown: str | None = None) -> str:
+                breakdown: str | None = None,
+                paired: PairedOptions | None = None) -> str:
     """The output of ``gecmetrics score``; every result carries its signature.
 
     JSON objects get a ``signature`` key; tables get one ``signature: ...`` line
@@ -118,6 +157,11 @@ def score_files(specs: Sequence[str], source: str, references: Sequence[str],
     meant for stderr. ``breakdown`` (a :data:`gecmetrics.breakdown.KINDS`)
     adds per-annotator or per-type counts of the edit metrics: a
     ``breakdown`` object in their JSON rows, a table per system otherwise.
+
+    With ``paired`` (a paired test against the first hypothesis file), JSON
+    objects also get ``baseline``, ``paired_test``, ``delta``, ``delta_ci`` and
+    ``p_value``, tables three more columns per metric (docs/paired.md), and the
+    signatures the test, its N and its seed.
     """
     notes = [] if notes is None else notes
     metrics = [metric_from_spec(spec) for spec in specs]  # bad specs fail before reading
@@ -129,14 +173,16 @@ def score_files(specs: Sequence[str], source: str, references: Sequence[str],
             raise ConfigError(f"--breakdown splits corpus scores; drop --level {level} or "
                               "--breakdown")
         bd.check(metrics, breakdown)
+    check_paired_metrics(metrics, paired)  # before reading the files
     corpus = load_corpus(source, references, hypotheses, m2, warn)
     if breakdown is not None:
         bd.check(metrics, breakdown, corpus)
-    results = score_corpus(corpus, metrics, level, betas)
+    results = score_corpus(corpus, metrics, level, betas, paired)
     by_spec = {metric.spec: metric for metric in metrics}
     refs_from = "text" if references else "m2-lenient"
+    extra = paired.signature_fields() if paired is not None else {}
     signatures = [str(score_signature(by_spec[r.spec], len(corpus.references), refs_from,
-                                      r.level, r.beta)) for r in results]
+                                      r.level, r.beta).extend(**extra)) for r in results]
     split = (_breakdowns(corpus, by_spec, results, signatures, breakdown)
              if breakdown is not None else {})
     if fmt == "json":
@@ -213,21 +259,36 @@ def format_results(results: Sequence[SystemResult], fmt: str, digits: int) -> st
         groups.setdefault(_column(r), {})[r.hypothesis] = r
     systems = list(dict.fromkeys(r.hypothesis for r in results))
     with_pr = {g: any(r.precision is not None for r in rs.values()) for g, rs in groups.items()}
+    paired = any(r.paired is not None for r in results)
     headers = ["hypothesis"]
     for g in groups:
         headers += [f"{g} P", f"{g} R", f"{g} F"] if with_pr[g] else [g]
+        if paired:
+            headers += [f"{g} delta", f"{g} 95% CI", f"{g} p"]
     rows = []
     for name in systems:
         row = [name]
         for g, rs in groups.items():
             res = rs.get(name)
+            width = (3 if with_pr[g] else 1) + (3 if paired else 0)
             if res is None:
-                row += ["-"] * (3 if with_pr[g] else 1)
+                row += ["-"] * width
                 continue
             values = [res.precision, res.recall, res.score] if with_pr[g] else [res.score]
             row += [percent(v, digits) for v in values]
+            if paired:
+                row += _paired_cells(res, digits)
         rows.append(row)
     return render(headers, rows, fmt, ["left"] + ["right"] * (len(headers) - 1))
+
+
+def _paired_cells(result: SystemResult, digits: int) -> list[str]:
+    """delta, its 95% interval (percent) and p of a compared system; 'baseline' for the baseline."""
+    c = result.paired
+    if c is None or c.delta is None or c.delta_ci is None or c.p_value is None:
+        return ["baseline", "-", "-"]
+    low, high = (percent(v, digits) for v in c.delta_ci)
+    return [percent(c.delta, digits), f"[{low}, {high}]", fixed(c.p_value, 4)]
 
 
 def format_breakdowns(results: Sequence[SystemResult], fmt: str, digits: int) -> str:

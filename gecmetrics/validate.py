@@ -104,6 +104,37 @@ def check_seed(seed: int, option: str = "--seed") -> int:
     return check_int_range(seed, option, 0, MAX_SEED, "an integer seed")
 
 
+def check_paired(samples: int, seed: int, option: str) -> None:
+    """Resamples (bootstrap) or trials (AR) and seed of a paired test."""
+    check_resamples(samples, option)
+    check_seed(seed)
+
+
+def check_paired_request(bootstrap: int | None, ar: int | None, hypotheses: int,
+                         level: str) -> tuple[Literal["bs", "ar"], int] | None:
+    """``score --paired-bootstrap N`` / ``--paired-ar N``: at most one of them, with
+    at least two hypothesis files (the first is the baseline) and a level with one
+    score per system. Returns the test and its N, or None when neither is given."""
+    if bootstrap is not None and ar is not None:
+        raise ConfigError("--paired-bootstrap and --paired-ar are two tests of the same "
+                          "question; give one of them")
+    if bootstrap is None and ar is None:
+        return None
+    test: Literal["bs", "ar"] = "bs" if bootstrap is not None else "ar"
+    option = "--paired-bootstrap" if test == "bs" else "--paired-ar"
+    n = bootstrap if bootstrap is not None else ar
+    assert n is not None
+    check_resamples(n, option)
+    if hypotheses < 2:
+        raise ConfigError(f"{option} compares hypothesis files with the first one (the "
+                          f"baseline) and needs at least 2 after -c/--hypothesis "
+                          f"(got {hypotheses})")
+    if level == "sentence":
+        raise ConfigError(f"{option} compares one score per system: use --level corpus or "
+                          "mean, not sentence")
+    return test, n
+
+
 def check_folds(k: int, option: str = "--cv-beta") -> int:
     return check_int_range(k, option, 2, MAX_FOLDS, "a number of folds")
 

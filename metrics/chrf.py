@@ -149,6 +149,18 @@ class ChrfStatistics(Statistics):
         beta = self.resolve_beta(beta)
         return chrf_scores(*self.sums(beta, sentences), beta, self.config.eps_smoothing)[0]
 
+    def sentence_statistics(self, beta: float | None = None):
+        """(hyp, ref, match) of the chosen reference, (H, D, 3, O), and the corpus
+        formula from their sums (see :meth:`Statistics.sentence_statistics`)."""
+        beta = self.resolve_beta(beta)
+        c = self.choice(beta)[..., None]
+        h = np.arange(len(self.systems))[:, None, None]
+        d = np.arange(self.hyp.shape[1])[None, :, None]
+        per = np.stack([self.hyp[h, d, c][:, :, 0], self.ref[d, c][:, :, 0],
+                        self.match[h, d, c][:, :, 0]], axis=2)
+        eps = self.config.eps_smoothing
+        return per, lambda s: chrf_scores(s[..., 0, :], s[..., 1, :], s[..., 2, :], beta, eps)[0]
+
     def sentence(self, beta: float | None = None) -> np.ndarray:
         beta = self.resolve_beta(beta)
         if beta not in self._sentence:

@@ -381,6 +381,22 @@ class GleuStatistics(Statistics):
                       sentences: np.ndarray | None = None) -> np.ndarray:
         return np.array([s.score for s in self.corpus(beta, sentences)])
 
+    def sentence_statistics(self, beta: float | None = None):
+        """max mode: the chosen reference's (numerators, denominators, reference and
+        hypothesis length), (H, D, 2N + 2), and GLEU from their sums; sampling mode:
+        None, as its corpus score is a mean over reference draws, not one formula of
+        sums (see :meth:`Statistics.sentence_statistics`)."""
+        if self.config.mode != "max":
+            return None
+        H, D, K, N = self.numer.shape
+        c = self.choice()
+        h = np.arange(H)[:, None]
+        d = np.arange(D)[None, :]
+        per = np.concatenate([self.numer[h, d, c], self.denom,
+                              self.rlen[d, c][..., None], self.hlen[..., None]], axis=2)
+        return per, lambda s: gleu_from_counts(s[..., :N], s[..., N:2 * N], s[..., 2 * N],
+                                               s[..., 2 * N + 1])[0]
+
     def sentence(self, beta: float | None = None) -> np.ndarray:
         """Sentence GLEU: max mode, the best reference's; sampling, the mean over references."""
         if self.config.mode == "max":
@@ -403,6 +419,12 @@ class Gleu(Metric[GleuConfig]):
     @property
     def display_name(self) -> str:
         return f"{self.config.tokenize}GLEU"
+
+    def paired_ar_problem(self) -> str | None:
+        if self.config.mode == "max":
+            return None
+        return ("gleu:mode=sampling averages corpus GLEU over reference draws, so sentences "
+                "cannot be swapped between systems; use --paired-bootstrap or gleu:mode=max")
 
     def statistics(self, corpus: Corpus) -> GleuStatistics:
         c = self.config

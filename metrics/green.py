@@ -183,6 +183,16 @@ class GreenStatistics(Statistics):
         return [[Score(f[i][h], p[i][h], r[i][h], LazyDetails(_breakdown, regions[i, h], alphas[i]))
                  for h in range(len(self.systems))] for i in range(len(betas))]
 
+    def sentence_statistics(self, beta: float | None):
+        """The seven regions of the reference chosen at ``beta``, (H, D, N, 7), and
+        the corpus formula from their sums (see :meth:`Statistics.sentence_statistics`)."""
+        beta = self.resolve_beta(beta)
+        choice = self.choice(beta)
+        h = np.arange(len(self.systems))[:, None]
+        d = np.arange(self.regions.shape[1])[None, :]
+        alpha = alpha_of(beta)
+        return self.regions[h, d, choice], lambda sums: _corpus_prf(sums, alpha)[2]
+
     def region_sums(self, beta: float, sentences: np.ndarray | None = None) -> np.ndarray:
         """Corpus sums of the seven regions with the references chosen at ``beta``: (H, N, 7).
 

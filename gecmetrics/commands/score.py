@@ -74,10 +74,19 @@ class GreedyCommand(click.Command):
               help="Corpus level, edit metrics (m2, errant): TP/FP/FN/P/R/F per annotator, "
                    "or per error type as errant_compare -cat 1|2|3 (m2: the M2 file's "
                    "types, FP untyped). JSON: a 'breakdown' object per row.")
+@click.option("--paired-bootstrap", "paired_bs", type=int, default=None, metavar="N",
+              help="Paired bootstrap test (Koehn 2004) with N resamples: the first -c file "
+                   "is the baseline; every other gets delta, its 95% interval and a p-value "
+                   "per metric (sacrebleu's conventions; docs/paired.md).")
+@click.option("--paired-ar", "paired_ar", type=int, default=None, metavar="N",
+              help="Paired approximate randomization test (Riezler & Maxwell 2005) with N "
+                   "trials, instead of --paired-bootstrap (sacrebleu uses 10000).")
+@click.option("--seed", type=int, default=None, metavar="SEED",
+              help="Seed of the paired test's resamples/trials (default 12345, as sacrebleu).")
 @click.pass_context
 @friendly_errors
 def score(ctx, specs, source, references, hypotheses, m2, betas, level, fmt, digits,
-          verbose, breakdown) -> None:
+          verbose, breakdown, paired_bs, paired_ar, seed) -> None:
     """Score system outputs against references with one or more metrics.
 
     Files are UTF-8 with one sentence a line; only the line ending (LF or CRLF) is
@@ -94,9 +103,17 @@ def score(ctx, specs, source, references, hypotheses, m2, betas, level, fmt, dig
     """
     from ..errors import ConfigError
     from ..scoring import score_files
-    from ..validate import check_beta
+    from ..validate import check_beta, check_paired_request, needs
 
     betas = [check_beta(b, "-b/--beta") for b in betas]
+    request = check_paired_request(paired_bs, paired_ar, len(hypotheses), level)
+    paired = None
+    if request is not None:
+        from ..paired import DEFAULT_SEED, PairedOptions
+
+        paired = PairedOptions(request[0], request[1], DEFAULT_SEED if seed is None else seed)
+    elif seed is not None:
+        needs("--seed", "--paired-bootstrap or --paired-ar", False)
     if "digits" in explicit(ctx) and fmt == "json":
         raise ConfigError("-d/--digits sets the decimals of tables; JSON has full precision: "
                           "drop -d or choose another --format")
@@ -109,7 +126,7 @@ def score(ctx, specs, source, references, hypotheses, m2, betas, level, fmt, dig
         hypotheses=list(hypotheses), betas=betas, level=level, fmt=fmt,
         digits=digits, verbose=verbose, m2=m2, notes=notes,
         warn=lambda message: click.echo(f"warning: {message}", err=True),
-        breakdown=breakdown,
+        breakdown=breakdown, paired=paired,
     )
     click.echo(output)
     for note in notes:
