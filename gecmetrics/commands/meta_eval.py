@@ -115,7 +115,8 @@ def options_from_click(ctx: click.Context) -> Any:
 @click.option("--human", type=RegistryChoice(registry.human_kinds), default=None,
               help="Human system scores: Expected Wins (conll14: recomputed from the "
                    "judgments) or TrueSkill (published); GMEG has only its ratings "
-                   "(rating). [default: ew; GMEG: rating]")
+                   "(rating); conll14 also has napoles15-ew/-ts (Napoles et al. 2015; "
+                   "see docs/benchmarks.md). [default: ew; GMEG: rating]")
 @click.option("--level", "levels", type=click.Choice(LEVELS), multiple=True,
               help="System score: the metric's corpus score, or the mean of its sentence "
                    "scores. Repeat for both. [default: corpus]")
