@@ -120,6 +120,7 @@ class MetaEvalOptions:
     plot: str | None = None
     seeda_corpus: str | None = None  # None: the registry's default (subset)
     split: str | None = None  # None: the registry's default (test)
+    references: tuple[str, ...] | None = None  # conll14 reference sets; None: ("nucle",)
     bootstrap: int | None = None
     seed: int | None = None
     compare: bool = False
@@ -160,7 +161,7 @@ class MetaEvalOptions:
             if not hasattr(self, name):
                 raise ConfigError(f"benchmark option {name!r} (a benchmark description's "
                                   "\"options\") has no field in MetaEvalOptions")
-            if getattr(self, name) is None:
+            if getattr(self, name) is None or getattr(self, name) == ():
                 set_(name, option.default)
             elif option.multiple and isinstance(getattr(self, name), str):
                 set_(name, (getattr(self, name),))

@@ -91,7 +91,7 @@ def test_fake_benchmark_in_options_validation(fake):
     opts = MetaEvalOptions(benchmarks=("fake-one",), metrics=("green",), human="fake-kind",
                            split="dev", system_set="+fake", explicit=frozenset({"split"}))
     assert opts.benchmark_options("fake-one") == {"split": "dev"}
-    assert opts.benchmark_options("conll14") == {}
+    assert opts.benchmark_options("seeda-s") == {"seeda_corpus": "subset"}
     notes: list[str] = []
     both = MetaEvalOptions(benchmarks=("fake-one", "gmeg-fce"), metrics=("green",),
                            split="dev", explicit=frozenset({"split"}))

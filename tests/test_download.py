@@ -43,6 +43,7 @@ PINS = {
     "grammarly/GMEG": "83be7cd0a94f6986028bd60ca7fa2c8ba036ad3b",
     "pygongnlp/PT-M2": "67ef5755d7fbe5860f7988af58bc960c47846178",
     "cnap/gec-ranking": "50b5032a4ef2444b9381fb47a55b3bac0654a6d7",
+    "keisks/reassess-gec": "054786a923b2635ce33240c580d18c908c9a49a9",
 }
 
 

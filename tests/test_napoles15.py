@@ -129,7 +129,7 @@ def test_stored_trueskill_means_are_recomputed(shared_data):
 
 def test_napoles15_kinds_in_the_benchmark(shared_data):
     bench = load_benchmark("conll14", shared_data)
-    assert list(bench.human) == ["ew", "ts", "napoles15-ew", "napoles15-ts"]
+    assert list(bench.human)[:4] == ["ew", "ts", "napoles15-ew", "napoles15-ts"]
     systems = bench.systems("all")
     assert systems == [*TEAMS, "INPUT"]  # refmix1 has no text: never correlated
     ew = bench.human_scores("napoles15-ew", systems)

@@ -86,7 +86,8 @@ def options_from_click(ctx: click.Context) -> Any:
         benchmarks=tuple(p["benchmarks"]), metrics=tuple(p["specs"]),
         scores=tuple(p["score_files"]), system_set=p["system_set"], human=p["human"],
         levels=tuple(p["levels"]), betas=tuple(p["betas"]), grid=p["grid"], plot=p["plot"],
-        seeda_corpus=p["seeda_corpus"], split=p["split"], bootstrap=p["bootstrap"],
+        seeda_corpus=p["seeda_corpus"], split=p["split"],
+        references=tuple(p["references"]) or None, bootstrap=p["bootstrap"],
         seed=p["seed"], compare=p["compare"], sentence_level=p["sentence_level"],
         ties=p["ties"], window=p["window"], window_plot=p["window_plot"],
         cv_folds=p["cv_folds"], cv_grid=p["cv_grid"], data_dir=p["data_dir"],
@@ -136,6 +137,12 @@ def options_from_click(ctx: click.Context) -> Any:
                    f"{registry.option('seeda_corpus').default}]")
 @click.option("--split", type=_option_choice("split"), default=None,
               help=f"GMEG: the split to score. [default: {registry.option('split').default}]")
+@click.option("--references", "references", type=_option_choice("references"),
+              multiple=True, metavar="SET",
+              help="conll14: the reference sets (repeat to combine): nucle (the official M2, "
+                   "2 annotators), expert-fluency, expert-minimal, turker-fluency, "
+                   "turker-minimal (Sakaguchi et al. 2016, 2 annotators each). [default: "
+                   "nucle]")
 @click.option("--bootstrap", type=int, is_flag=False, flag_value=DEFAULT_RESAMPLES,
               default=None, metavar="N",
               help="Add 95% bootstrap confidence intervals of r, rho and tau: N resamples of "
