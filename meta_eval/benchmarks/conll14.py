@@ -16,7 +16,7 @@ was ranked too and takes part in both computations as a player, but it has no
 output file here, so it is never correlated. Expected Wins are recomputed when
 first asked for (the file is only needed then); TrueSkill is the mean mu of 10
 seeded runs of :mod:`..trueskill`, stored in ``data/conll14.json`` because the
-runs take a minute (``tests/test_napoles15.py`` recomputes them).
+runs take a minute or more (``tests/test_napoles15.py`` recomputes them).
 
 ``references`` (``--references``, combinable): ``nucle`` (default: the two
 annotators of the official M2 file, as always) and the fluency and
