@@ -34,7 +34,6 @@ through the same rating algorithm as the human judgments. This module does that:
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -182,35 +181,25 @@ def expected_wins_scores(n_systems: int, a: np.ndarray, b: np.ndarray,
     return np.asarray(share.sum(axis=1) / (n_systems - 1))
 
 
-def _normal() -> tuple[Any, Any, Any]:
-    """The ``trueskill`` package's cdf, pdf and ppf (its default backend)."""
-    try:
-        from trueskill.backends import cdf, pdf, ppf
-    except ImportError:  # pragma: no cover - a core dependency
-        raise ConfigError("--level trueskill needs the trueskill package: "
-                          "pip install 'trueskill>=0.4.5'") from None
-    return cdf, pdf, ppf
-
-
 def trueskill_mus(n_systems: int, a: np.ndarray, b: np.ndarray, outcome: np.ndarray,
                   orders: Sequence[np.ndarray]) -> np.ndarray:
     """TrueSkill means after rating the comparisons in each of ``orders``: (runs, systems).
 
-    Each comparison is a two-player match (Herbrich, Minka and Graepel, 2006); with
-    c^2 = 2 beta^2 + s_w^2 + s_l^2, t = (m_w - m_l) / c and e = margin / c
-    (margin = ppf((p_draw + 1) / 2) * sqrt(2) * beta)::
-
-        m_w += s_w^2 / c * v     m_l -= s_l^2 / c * v
-        s_w^2 *= 1 - s_w^2 / c^2 * w     (s_l^2 alike)
-
-    with v = pdf(t - e) / cdf(t - e), w = v (v + t - e) for a win, and the draw
-    forms of v and w for a draw, exactly as the ``trueskill`` package computes
-    them (its factor graph reduces to this for two players), without its
-    per-match overhead (about a millisecond).
+    Each comparison is a two-player match (Herbrich, Minka and Graepel, 2006), rated
+    with the closed-form update of :func:`.trueskill.two_player` (the ``trueskill``
+    package's v/w functions and draw margin, without its per-match factor graph),
+    under gec-metrics' settings (``TS_*`` above).
     """
-    cdf, pdf, ppf = _normal()
-    beta2 = TS_BETA ** 2
-    margin = ppf((TS_DRAW_PROBABILITY + 1) / 2.0) * math.sqrt(2) * TS_BETA
+    from .trueskill import draw_margin, two_player
+
+    try:
+        import trueskill
+    except ImportError:  # pragma: no cover - a core dependency
+        raise ConfigError("--level trueskill needs the trueskill package: "
+                          "pip install 'trueskill>=0.4.5'") from None
+    env = trueskill.TrueSkill(mu=TS_MU, sigma=TS_SIGMA, beta=TS_BETA, tau=TS_TAU,
+                              draw_probability=TS_DRAW_PROBABILITY)
+    margin = draw_margin(env)
     win_first = [int(x) for x in np.where(outcome >= 0, a, b)]
     win_second = [int(x) for x in np.where(outcome >= 0, b, a)]
     drawn = [bool(x) for x in outcome == 0]
@@ -220,27 +209,8 @@ def trueskill_mus(n_systems: int, a: np.ndarray, b: np.ndarray, outcome: np.ndar
         var = [TS_SIGMA ** 2 + TS_TAU ** 2] * n_systems
         for k in order.tolist():
             i, j = win_first[k], win_second[k]
-            c2 = 2 * beta2 + var[i] + var[j]
-            c = math.sqrt(c2)
-            t = (mu[i] - mu[j]) / c
-            e = margin / c
-            if drawn[k]:
-                abs_t = abs(t)
-                lo, hi = e - abs_t, -e - abs_t
-                denom = cdf(lo) - cdf(hi)
-                v_abs = (pdf(hi) - pdf(lo)) / denom if denom else lo
-                v = -v_abs if t < 0 else v_abs
-                w = v_abs ** 2 + (lo * pdf(lo) - hi * pdf(hi)) / denom
-            else:
-                x = t - e
-                denom = cdf(x)
-                v = pdf(x) / denom if denom else -x
-                w = v * (v + x)
-            vi, vj = var[i], var[j]
-            mu[i] += vi / c * v
-            mu[j] -= vj / c * v
-            var[i] = vi * (1 - vi / c2 * w)
-            var[j] = vj * (1 - vj / c2 * w)
+            mu[i], var[i], mu[j], var[j] = two_player(env, mu[i], var[i], mu[j], var[j],
+                                                      drawn[k], margin)
         out[run] = mu
     return out
 

@@ -65,7 +65,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     betas = list(o.betas) or None
     selections = []
     for name in o.benchmarks:
-        bench = load_benchmark(name, o.data_dir, seeda_corpus=o.seeda_corpus, split=o.split)
+        bench = load_benchmark(name, o.data_dir, **o.benchmark_options(name))
         selections.append(Selection.make(bench, o.system_set, o.human))
         if o.window is not None:  # the data is read, nothing scored yet
             check_window(o.window, len(selections[-1].systems), name)

@@ -20,10 +20,8 @@ from gecmetrics.metric import Metric
 
 from .benchmarks import Benchmark
 from .correlation import correlate
+from .options import LEVELS as SYSTEM_LEVELS
 from .results import MetaResult
-
-SYSTEM_LEVELS = ("corpus", "mean")
-HUMAN_KINDS = ("ew", "ts", "rating")
 
 
 @dataclass(frozen=True)
@@ -39,11 +37,9 @@ class Selection:
     @classmethod
     def make(cls, benchmark: Benchmark, system_set: str | None = None,
              human: str | None = None) -> Selection:
-        """``human=None``: the benchmark's own default (``ew``; GMEG: ``rating``)."""
+        """``human=None``: the benchmark's own default (``ew``; GMEG: ``rating``); a
+        kind the benchmark lacks is refused by :meth:`Benchmark.human_scores`."""
         human = human or benchmark.default_human
-        if human not in HUMAN_KINDS:
-            raise ConfigError(f"unknown human score {human!r}; choose one of: "
-                              f"{', '.join(HUMAN_KINDS)}")
         systems = benchmark.systems(system_set)
         return cls(benchmark, benchmark.set_name(system_set), systems, human,
                    np.array(benchmark.human_scores(human, systems)))

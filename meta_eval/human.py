@@ -46,8 +46,15 @@ class RankingItem:
         return [name for _, names in self.groups for name in names]
 
 
-def read_judgments(path: str | os.PathLike[str], src_id_base: int = 0) -> list[RankingItem]:
-    """Parse an Appraise ranking XML file; ``src_id_base`` is 0 (GJG15) or 1 (SEEDA)."""
+def read_judgments(path: str | os.PathLike[str], src_id_base: int = 0, *,
+                   sentence_attribute: str = "src-id",
+                   separator: str | None = None) -> list[RankingItem]:
+    """Parse an Appraise ranking XML file; ``src_id_base`` is 0 (GJG15) or 1 (SEEDA).
+
+    ``sentence_attribute`` names the item's sentence number (``src-id``; Napoles
+    et al. 2015's file has ``id``), ``separator`` splits a ``system`` attribute
+    naming several systems (whitespace; Napoles et al. 2015: ``,``).
+    """
     import xml.etree.ElementTree as ET
 
     path = os.fspath(path)
@@ -60,14 +67,15 @@ def read_judgments(path: str | os.PathLike[str], src_id_base: int = 0) -> list[R
     items = []
     for node in root.iter("ranking-item"):
         try:
-            sentence = int(node.attrib["src-id"]) - src_id_base
+            sentence = int(node.attrib[sentence_attribute]) - src_id_base
             groups = tuple(
-                (int(t.attrib["rank"]), tuple(t.attrib["system"].split()))
+                (int(t.attrib["rank"]), tuple(t.attrib["system"].split(separator)))
                 for t in node.iter("translation")
             )
         except (KeyError, ValueError):
             raise InputError(
-                f"{path}: ranking-item id={node.attrib.get('id')!r} lacks a valid src-id, "
+                f"{path}: ranking-item id={node.attrib.get('id')!r} lacks a valid "
+                f"{sentence_attribute}, "
                 "rank or system attribute"
             ) from None
         items.append(RankingItem(sentence, node.attrib.get("user", ""), groups))

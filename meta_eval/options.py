@@ -14,8 +14,11 @@ Options whose defaults are real values (``split``, ``seeda_corpus``, ``ties``,
 the caller gave (the CLI: flags on the command line; the API: keywords passed),
 and an explicit one that applies to nothing chosen is an error.
 
-This module imports nothing heavy at import time: the CLI reads its choices
-(``BENCHMARKS``, ``SYSTEM_SETS`` ...) while building ``--help``.
+This module imports nothing heavy at import time. The benchmark-specific
+choices (benchmark names, ``--systems``, ``--human``, ``--split``,
+``--seeda-corpus`` ...) and which benchmarks each option applies to come from
+the benchmarks' data descriptions through :mod:`.benchmarks.registry`, which the
+CLI reads too while building ``--help``.
 """
 
 from __future__ import annotations
@@ -26,36 +29,56 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from gecmetrics.errors import ConfigError
 
+from .benchmarks import registry
+from .pairwise import TIE_POLICIES
+
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
-BenchmarkName = Literal["conll14", "seeda-s", "seeda-e", "gmeg-fce", "gmeg-wiki", "gmeg-yahoo"]
-SystemSet = Literal["base", "+INPUT", "+source", "+fluency", "+REF-F_GPT-3.5", "all"]
-HumanKind = Literal["ew", "ts", "rating"]
+# Benchmark names, system sets, human score kinds and the benchmark-specific
+# options (--split, --seeda-corpus ...) are declared by each benchmark's data
+# description and read through :mod:`.benchmarks.registry` (light: json only), so
+# they are plain ``str`` here, checked at run time against the registry (a
+# hand-written Literal would have to be edited for every new benchmark).
+BenchmarkName = str
+SystemSet = str
+HumanKind = str
+SeedaCorpus = str
+Split = str
 Level = Literal["corpus", "mean", "ew", "trueskill"]
 AggregateItems = Literal["judged", "all"]
-SeedaCorpus = Literal["subset", "all"]
-Split = Literal["test", "dev"]
 Ties = Literal["seeda", "discordant", "neutral", "exclude"]
 ClusterStat = Literal["pearson", "spearman", "kendall", "pairwise", "spa"]
 HumanUnit = Literal["items", "comparisons"]
 
-BENCHMARKS: tuple[str, ...] = get_args(BenchmarkName)
-SYSTEM_SETS: tuple[str, ...] = get_args(SystemSet)
-HUMAN_KINDS: tuple[str, ...] = get_args(HumanKind)
 LEVELS: tuple[str, ...] = get_args(Level)
-SEEDA_CORPORA: tuple[str, ...] = get_args(SeedaCorpus)
-SPLITS: tuple[str, ...] = get_args(Split)
-TIES: tuple[str, ...] = get_args(Ties)
+TIES: tuple[str, ...] = TIE_POLICIES
 AGGREGATE_ITEMS: tuple[str, ...] = get_args(AggregateItems)
 # Levels whose system scores aggregate pairwise comparisons of sentence scores (.aggregate).
 AGGREGATION_LEVELS = ("ew", "trueskill")
 CLUSTER_STATS: tuple[str, ...] = get_args(ClusterStat)
 HUMAN_UNITS: tuple[str, ...] = get_args(HumanUnit)
 
-GMEG = ("gmeg-fce", "gmeg-wiki", "gmeg-yahoo")
-SEEDA = ("seeda-s", "seeda-e")
-HUMAN_OF = {"ew": ("conll14", *SEEDA), "ts": ("conll14", *SEEDA), "rating": GMEG}
+# The registry-derived names of earlier versions, computed when read (so a
+# benchmark registered later is included): BENCHMARKS, SYSTEM_SETS,
+# HUMAN_KINDS, HUMAN_OF, GMEG, SEEDA, SEEDA_CORPORA, SPLITS.
+_DERIVED = {
+    "BENCHMARKS": lambda: registry.benchmark_names(),
+    "SYSTEM_SETS": lambda: registry.system_set_choices(),
+    "HUMAN_KINDS": lambda: registry.human_kinds(),
+    "HUMAN_OF": lambda: registry.human_of(),
+    "GMEG": lambda: registry.takes("split"),
+    "SEEDA": lambda: registry.takes("seeda_corpus"),
+    "SEEDA_CORPORA": lambda: registry.option("seeda_corpus").values,
+    "SPLITS": lambda: registry.option("split").values,
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DERIVED:
+        return _DERIVED[name]()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # Defaults of the options that take an optional value (the CLI flag alone, or True here).
 DEFAULT_RESAMPLES = 1000
@@ -100,14 +123,15 @@ class MetaEvalOptions:
     benchmarks: tuple[str, ...]  # BenchmarkName values (checked: one of BENCHMARKS)
     metrics: tuple[str | Metric, ...] = ()
     scores: tuple[str | Metric, ...] = ()
-    system_set: SystemSet | None = None
-    human: HumanKind | None = None
+    system_set: str | None = None  # a name of registry.system_set_choices()
+    human: str | None = None  # a kind of registry.human_kinds()
     levels: tuple[Level, ...] = ("corpus",)
     betas: tuple[float, ...] = ()
     grid: str | None = None
     plot: str | None = None
-    seeda_corpus: SeedaCorpus = "subset"
-    split: Split = "test"
+    seeda_corpus: str | None = None  # None: the registry's default (subset)
+    split: str | None = None  # None: the registry's default (test)
+    references: tuple[str, ...] | None = None  # conll14 reference sets; None: ("nucle",)
     bootstrap: int | None = None
     seed: int | None = None
     compare: bool = False
@@ -161,6 +185,16 @@ class MetaEvalOptions:
         if unknown:
             raise ConfigError(f"unknown meta-evaluation option {sorted(unknown)[0]!r}; "
                               f"known: {', '.join(f.name for f in fields(self) if f.init)}")
+        for name, option in registry.benchmark_options().items():
+            if not hasattr(self, name):
+                raise ConfigError(f"benchmark option {name!r} (a benchmark description's "
+                                  "\"options\") has no field in MetaEvalOptions")
+            if getattr(self, name) is None or getattr(self, name) == ():
+                set_(name, option.default)
+            elif option.multiple and isinstance(getattr(self, name), str):
+                set_(name, (getattr(self, name),))
+            elif option.multiple:
+                set_(name, tuple(dict.fromkeys(getattr(self, name))))
         notes: list[str] = []
         self._check_choices()
         self._check_explicit(notes)
@@ -173,19 +207,22 @@ class MetaEvalOptions:
 
     def _check_choices(self) -> None:
         """Enumerated values (click checks them for the CLI; Python callers get one line)."""
+        names = registry.benchmark_names()
         if not self.benchmarks:
             raise ConfigError("no benchmark given; choose one or more of: "
-                              f"{', '.join(BENCHMARKS)}")
+                              f"{', '.join(names)}")
         for name in self.benchmarks:
-            _choice("benchmark", name, BENCHMARKS)
+            _choice("benchmark", name, names)
         for level in self.levels:
             _choice("--level", level, LEVELS)
         if self.system_set is not None:
-            _choice("--systems", self.system_set, SYSTEM_SETS)
+            _choice("--systems", self.system_set, registry.system_set_choices())
         if self.human is not None:
-            _choice("--human", self.human, HUMAN_KINDS)
-        _choice("--seeda-corpus", self.seeda_corpus, SEEDA_CORPORA)
-        _choice("--split", self.split, SPLITS)
+            _choice("--human", self.human, registry.human_kinds())
+        for name, option in registry.benchmark_options().items():
+            value = getattr(self, name)
+            for one in (value if option.multiple else (value,)):
+                _choice(option.flag, one, option.values)
         _choice("--ties", self.ties, TIES)
         _choice("--aggregate-items", self.aggregate_items, AGGREGATE_ITEMS)
 
@@ -194,10 +231,9 @@ class MetaEvalOptions:
         from gecmetrics.validate import applies_to, needs
 
         given, benchmarks = self.explicit, list(self.benchmarks)
-        if "split" in given:
-            applies_to("--split", benchmarks, GMEG, "the GMEG benchmarks", notes)
-        if "seeda_corpus" in given:
-            applies_to("--seeda-corpus", benchmarks, SEEDA, "seeda-s and seeda-e", notes)
+        for name, option in registry.benchmark_options().items():
+            if name in given:
+                applies_to(option.flag, benchmarks, registry.takes(name), option.label, notes)
         aggregated = self.aggregation_levels
         if "ties" in given:
             needs("--ties", "--sentence-level or --level ew/trueskill",
@@ -210,18 +246,30 @@ class MetaEvalOptions:
             needs("--aggregate-items", "--level ew or --level trueskill", bool(aggregated))
         if "trueskill_runs" in given:
             needs("--trueskill-runs", "--level trueskill", "trueskill" in self.levels)
-        for option, name in (("--subsets-max", "subsets_max"), ("--subsets-plot", "subsets_plot")):
+        for flag, name in (("--subsets-max", "subsets_max"), ("--subsets-plot", "subsets_plot")):
             if name in given:
-                needs(option, "--subsets K", self.subsets is not None)
+                needs(flag, "--subsets K", self.subsets is not None)
         if "levels" in given and self.sentence_level:
             raise ConfigError("--level does not apply to --sentence-level (it scores "
                               "sentences); drop --level")
         if self.human is not None:
-            wrong = [b for b in benchmarks if b not in HUMAN_OF[self.human]]
+            wrong = [b for b in benchmarks if self.human not in registry.spec(b).human]
             if wrong:
-                kinds = [k for k, names in HUMAN_OF.items() if wrong[0] in names]
+                kinds = registry.spec(wrong[0]).human
                 raise ConfigError(f"--human: benchmark {wrong[0]} has no human scores "
                                   f"{self.human!r}; choose one of: {', '.join(kinds)}")
+        if self.system_set is not None:
+            aliases = registry.set_aliases()
+            wanted = aliases.get(self.system_set, self.system_set)
+            wrong = [b for b in benchmarks if wanted not in registry.spec(b).system_sets]
+            if wrong:
+                sets = registry.spec(wrong[0]).system_sets
+                raise ConfigError(f"benchmark {wrong[0]} has no system set "
+                                  f"{self.system_set!r}; choose one of: {', '.join(sets)}")
+
+    def benchmark_options(self, name: str) -> dict[str, Any]:
+        """The options benchmark ``name`` takes, as its loader's keywords."""
+        return {field: getattr(self, field) for field in registry.spec(name).options}
 
     def _resolve_metrics(self) -> tuple[Metric, ...]:
         """Score files are read first (as the CLI always did), then specs are parsed."""

@@ -42,6 +42,8 @@ PINS = {
     "tmu-nlp/SEEDA": "0c6c07f98dcfab016f1169b680997f1f29ea0705",
     "grammarly/GMEG": "83be7cd0a94f6986028bd60ca7fa2c8ba036ad3b",
     "pygongnlp/PT-M2": "67ef5755d7fbe5860f7988af58bc960c47846178",
+    "cnap/gec-ranking": "50b5032a4ef2444b9381fb47a55b3bac0654a6d7",
+    "keisks/reassess-gec": "054786a923b2635ce33240c580d18c908c9a49a9",
 }
 
 
@@ -144,6 +146,21 @@ def test_manifest_records_every_shared_file_with_its_checksum_and_size():
     for rel, info in manifest["files"].items():
         assert info["sha256"] == sums[rel], rel
         assert info["size"] == (SHARED / rel).stat().st_size, rel
+
+
+@needs_shared
+def test_manifest_agrees_with_the_mirror_checksum_lists():
+    """Every manifest file is listed, with the same SHA-256, in the mirror's own
+    records: SHA256SUMS, or SHA256SUMS.more for the later folders (gec-ranking,
+    reassess-gec, TMU-GFM-Dataset)."""
+    listed: dict[str, str] = {}
+    for name in ("SHA256SUMS", "SHA256SUMS.more"):
+        for line in (SHARED / name).read_text().splitlines():
+            if line.strip():
+                digest, rel = line.split(maxsplit=1)
+                listed[rel.removeprefix("./")] = digest
+    for rel, info in dl.load_manifest()["files"].items():
+        assert listed.get(rel) == info["sha256"], rel
 
 
 def test_every_address_is_pinned_to_a_commit():

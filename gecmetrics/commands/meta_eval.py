@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
 
-# The choices live with the options (light to import: --help must stay fast).
+# The choices come from the benchmark registry (the data descriptions, read with
+# json only) and the options module: light to import, --help must stay fast.
+from ..meta_eval.benchmarks import registry
 from ..meta_eval.options import (  # noqa: E402
     AGGREGATE_ITEMS,
-    BENCHMARKS,
     CLUSTER_STATS,
     DEFAULT_GRID,
     DEFAULT_RESAMPLES,
@@ -18,10 +19,30 @@ from ..meta_eval.options import (  # noqa: E402
     DEFAULT_TRUESKILL_RUNS,
     HUMAN_UNITS,
     LEVELS,
-    SYSTEM_SETS,
     TIES,
 )
 from .common import explicit, friendly_errors
+
+
+class RegistryChoice(click.Choice):
+    """A choice whose values are read from the benchmark registry when used, so a
+    benchmark registered after this module was imported is offered too."""
+
+    def __init__(self, values: Callable[[], Sequence[str]]) -> None:
+        self._values = values
+        super().__init__((), case_sensitive=True)
+
+    @property  # type: ignore[override]
+    def choices(self) -> Sequence[str]:
+        return tuple(self._values())
+
+    @choices.setter
+    def choices(self, _: Sequence[str]) -> None:  # click.Choice.__init__ sets it
+        pass
+
+
+def _option_choice(field: str) -> RegistryChoice:
+    return RegistryChoice(lambda: registry.option(field).values)
 
 
 class MetaEvalCommand(click.Command):
@@ -75,7 +96,8 @@ def options_from_click(ctx: click.Context) -> Any:
         benchmarks=tuple(p["benchmarks"]), metrics=tuple(p["specs"]),
         scores=tuple(p["score_files"]), system_set=p["system_set"], human=p["human"],
         levels=tuple(p["levels"]), betas=tuple(p["betas"]), grid=p["grid"], plot=p["plot"],
-        seeda_corpus=p["seeda_corpus"], split=p["split"], bootstrap=p["bootstrap"],
+        seeda_corpus=p["seeda_corpus"], split=p["split"],
+        references=tuple(p["references"]) or None, bootstrap=p["bootstrap"],
         seed=p["seed"], compare=p["compare"], sentence_level=p["sentence_level"],
         ties=p["ties"], window=p["window"], window_plot=p["window_plot"],
         cv_folds=p["cv_folds"], cv_grid=p["cv_grid"], data_dir=p["data_dir"],
@@ -91,7 +113,7 @@ def options_from_click(ctx: click.Context) -> Any:
 
 @click.command(cls=MetaEvalCommand)
 @click.argument("benchmarks", nargs=-1, required=True, metavar="BENCHMARK...",
-                type=click.Choice(BENCHMARKS))
+                type=RegistryChoice(registry.benchmark_names))
 @click.option("-m", "--metric", "specs", multiple=True, metavar="SPEC",
               help="Metric as name[:key=value,...]; repeat for several, e.g. "
                    "-m green -m green:tokenize=char,n=6. At least one -m or --scores.")
@@ -101,15 +123,17 @@ def options_from_click(ctx: click.Context) -> Any:
                    "scores, or `gecmetrics score --format json` output; shown as NAME. "
                    "Options: order=lower (lower is better), beta=B, spec=SPEC (last). "
                    "Repeatable; see docs/own-metric.md.")
-@click.option("--systems", "system_set", type=click.Choice(SYSTEM_SETS), default=None,
+@click.option("--systems", "system_set", type=RegistryChoice(registry.system_set_choices),
+              default=None,
               help="Systems to correlate. Default: all 13 for conll14 (base = without "
                    "INPUT), base for SEEDA (12: no INPUT, REF-F, GPT-3.5; +INPUT adds "
                    "INPUT, +fluency adds REF-F and GPT-3.5 (no INPUT), all = 15), all 7 for "
                    "GMEG (6 systems + source; base = the 6; +source = +INPUT = all).")
-@click.option("--human", type=click.Choice(["ew", "ts", "rating"]), default=None,
+@click.option("--human", type=RegistryChoice(registry.human_kinds), default=None,
               help="Human system scores: Expected Wins (conll14: recomputed from the "
                    "judgments) or TrueSkill (published); GMEG has only its ratings "
-                   "(rating). [default: ew; GMEG: rating]")
+                   "(rating); conll14 also has napoles15-ew/-ts (Napoles et al. 2015; "
+                   "see docs/benchmarks.md). [default: ew; GMEG: rating]")
 @click.option("--level", "levels", type=click.Choice(LEVELS), multiple=True,
               help="System score: the metric's corpus score, the mean of its sentence "
                    "scores, or its sentence scores compared pairwise and aggregated as the "
@@ -133,12 +157,18 @@ def options_from_click(ctx: click.Context) -> Any:
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE",
               help="Plot r and rho against beta for every swept metric (.png, .svg or .pdf). "
                    "Implies --sweep-beta.")
-@click.option("--seeda-corpus", type=click.Choice(["subset", "all"]), default="subset",
-              show_default=True,
+@click.option("--seeda-corpus", type=_option_choice("seeda_corpus"), default=None,
               help="SEEDA: score the judged subset (SEEDA's instruction) or all 1,312 "
-                   "sentences (as the GREEN paper did).")
-@click.option("--split", type=click.Choice(["test", "dev"]), default="test", show_default=True,
-              help="GMEG: the split to score.")
+                   "sentences (as the GREEN paper did). [default: "
+                   f"{registry.option('seeda_corpus').default}]")
+@click.option("--split", type=_option_choice("split"), default=None,
+              help=f"GMEG: the split to score. [default: {registry.option('split').default}]")
+@click.option("--references", "references", type=_option_choice("references"),
+              multiple=True, metavar="SET",
+              help="conll14: the reference sets (repeat to combine): nucle (the official M2, "
+                   "2 annotators), expert-fluency, expert-minimal, turker-fluency, "
+                   "turker-minimal (Sakaguchi et al. 2016, 2 annotators each). [default: "
+                   "nucle]")
 @click.option("--bootstrap", type=int, is_flag=False, flag_value=DEFAULT_RESAMPLES,
               default=None, metavar="N",
               help="Add 95% bootstrap confidence intervals of r, rho and tau: N resamples of "

@@ -1,8 +1,10 @@
 """Benchmark registry: a name -> the loader that builds it from a data folder.
 
 A new benchmark is one module here (a ``load(root, name=..., **options)``
-function returning a :class:`~.base.Benchmark`), one data description
-``data/<name>.json`` and one line in ``LOADERS``.
+function returning a :class:`~.base.Benchmark`) and one data description
+``data/<name>.json`` whose ``"meta_eval"`` section declares its names, system
+sets, human score kinds and options (read by :mod:`.registry`; the CLI's
+choices and every applicability check come from there).
 """
 
 from __future__ import annotations
@@ -11,31 +13,25 @@ import importlib
 import os
 from typing import Any
 
-from gecmetrics.errors import ConfigError
-
+from . import registry
 from .base import Benchmark, data_root
-
-LOADERS: dict[str, str] = {
-    "conll14": "conll14",
-    "seeda-s": "seeda",
-    "seeda-e": "seeda",
-    "gmeg-fce": "gmeg",
-    "gmeg-wiki": "gmeg",
-    "gmeg-yahoo": "gmeg",  # ratings only: its loader explains why it cannot run
-}
 
 
 def benchmark_names() -> list[str]:
-    return list(LOADERS)
+    return list(registry.benchmark_names())
 
 
 def load_benchmark(name: str, data_dir: str | os.PathLike[str] | None = None,
                    **options: Any) -> Benchmark:
-    """Load benchmark ``name`` from ``data_dir`` (else $GECMETRICS_DATA, else the cache)."""
-    if name not in LOADERS:
-        raise ConfigError(f"unknown benchmark {name!r}; choose from: {', '.join(LOADERS)}")
-    module = importlib.import_module(f"{__name__}.{LOADERS[name]}")
-    return module.load(data_root(data_dir), name=name, **options)
+    """Load benchmark ``name`` from ``data_dir`` (else $GECMETRICS_DATA, else the cache).
+
+    ``options``: the benchmark-specific options (``split``, ``seeda_corpus`` ...);
+    those the benchmark does not take are not passed to its loader.
+    """
+    spec = registry.spec(name)
+    module = importlib.import_module(spec.module)
+    mine = {key: value for key, value in options.items() if key in spec.options}
+    return module.load(data_root(data_dir), name=name, **mine)
 
 
 __all__ = ["Benchmark", "benchmark_names", "data_root", "load_benchmark"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -67,13 +67,37 @@ class Benchmark:
         return [scores[s] for s in systems]
 
 
-# "+fluency" is this toolkit's name for SEEDA's "+REF-F_GPT-3.5"; both are accepted.
-# "+source" (GMEG's name for the uncorrected input) is the same as "+INPUT".
-SET_ALIASES = {"+REF-F_GPT-3.5": "+fluency", "+input": "+INPUT", "+source": "+INPUT"}
+class LazyHuman(Mapping[str, Mapping[str, float]]):
+    """Human score kinds, some computed on first use: a kind that needs more files
+    or seconds of work (TrueSkill runs) costs nothing unless it is asked for."""
+
+    def __init__(self, ready: Mapping[str, Mapping[str, float]],
+                 later: Mapping[str, Callable[[], Mapping[str, float]]]) -> None:
+        self._ready = dict(ready)
+        self._later = dict(later)
+
+    def __getitem__(self, kind: str) -> Mapping[str, float]:
+        if kind not in self._ready and kind in self._later:
+            self._ready[kind] = self._later[kind]()
+        return self._ready[kind]
+
+    def __contains__(self, kind: object) -> bool:  # without computing it
+        return kind in self._ready or kind in self._later
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys([*self._ready, *self._later]))
+
+    def __len__(self) -> int:
+        return len(set(self._ready) | set(self._later))
 
 
 def canonical_set(name: str) -> str:
-    return SET_ALIASES.get(name, name)
+    """The set's own name for an alias the benchmark descriptions declare ("+fluency" is
+    this toolkit's name for SEEDA's "+REF-F_GPT-3.5"; "+source", GMEG's name for the
+    uncorrected input, is "+INPUT")."""
+    from .registry import set_aliases
+
+    return set_aliases().get(name, name)
 
 
 def description(name: str) -> dict[str, Any]:
