@@ -24,11 +24,13 @@ costs little more than one beta.
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 import numpy as np
 
+from gecmetrics.chunked import SentenceCounts
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.fscore import alpha_of, cumulative_gmean, f_alpha, precision_recall
@@ -414,7 +416,14 @@ class Green(Metric[GreenConfig]):
         return f"{self.config.tokenize}GREEN"
 
     def statistics(self, corpus: Corpus) -> GreenStatistics:
-        return self.cached_statistics(corpus, lambda: GreenStatistics(
-            tuple(corpus.hypotheses),
-            regions_from_intersections(intersections(corpus, self.config.tokenize, self.config.n)),
-        ))
+        return self.cached_statistics(corpus, lambda: self.from_counts(
+            tuple(corpus.hypotheses), self.counts(corpus)))
+
+    def counts(self, corpus: Corpus) -> SentenceCounts:
+        """The seven regions per (system, sentence, reference, order), compact integers."""
+        x = intersections(corpus, self.config.tokenize, self.config.n)
+        return SentenceCounts({"regions": regions_from_intersections(x)}, {"regions": 1})
+
+    def from_counts(self, systems: tuple[str, ...], counts: SentenceCounts) -> GreenStatistics:
+        stats = GreenStatistics(systems, counts.arrays["regions"])
+        return typing.cast(GreenStatistics, stats.bound(self.default_beta))
