@@ -108,14 +108,27 @@ def map_ordered(func: Callable[[T], R], items: Iterable[T], jobs: int | None = N
     if workers <= 1:
         yield from map(func, items)
         return
+    from concurrent.futures.process import BrokenProcessPool
+
     pool = _pool(workers)
     pending: deque[Any] = deque()
-    for item in items:
-        pending.append(pool.submit(func, item))
-        if len(pending) >= 2 * workers:
+    try:
+        for item in items:
+            pending.append(pool.submit(func, item))
+            if len(pending) >= 2 * workers:
+                yield pending.popleft().result()
+        while pending:
             yield pending.popleft().result()
-    while pending:
-        yield pending.popleft().result()
+    except BrokenProcessPool:
+        _pools.pop(workers, None)
+        from .errors import GecMetricsError
+
+        raise GecMetricsError(
+            f"a counting process of --jobs {workers} died (out of memory?); run with fewer "
+            "--jobs or a smaller --chunk-size") from None
+    finally:
+        for future in pending:
+            future.cancel()
 
 
 _pools: dict[int, Any] = {}

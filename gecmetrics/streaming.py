@@ -24,6 +24,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import os
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -266,8 +267,7 @@ def _write_json(out: TextIO, columns: Sequence[Any], signatures: Sequence[str],
                 head.pop("scores", None)
                 out.write(_JSON.encode(head)[:-1] + ', "scores": [')
                 spools[i].seek(0)
-                for block in iter(lambda f=spools[i]: f.read(1 << 20), ""):
-                    out.write(block)
+                shutil.copyfileobj(spools[i], out)
                 out.write('], "signature": ' + _JSON.encode(sig) + "}")
                 out.write(",\n" if i + 1 < len(columns) else "\n")
             out.write("]\n")
