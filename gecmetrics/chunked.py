@@ -89,8 +89,9 @@ def chunked_statistics(chunks: Iterable[Chunk], metrics: Sequence[Any],
     then the statistics are built one metric at a time as the caller asks for
     them, each from its joined counts, which are dropped on the way.
     """
-    from .parallel import map_ordered
+    from .parallel import map_ordered, return_freed_memory
 
+    return_freed_memory()
     parts: list[list[SentenceCounts]] = [[] for _ in metrics]
     for counted in map_ordered(count_chunk, ((chunk, metrics) for chunk in chunks)):
         for store, counts in zip(parts, counted, strict=True):
@@ -117,6 +118,7 @@ def score_chunk(task: tuple[Chunk, Sequence[Any], Sequence[Sequence[float | None
 def sentence_chunks(chunks: Iterable[Chunk], metrics: Sequence[Any],
                     betas: Sequence[Sequence[float | None]]) -> Iterator[list[list[np.ndarray]]]:
     """:func:`score_chunk` of each chunk, in input order, as the chunks are counted."""
-    from .parallel import map_ordered
+    from .parallel import map_ordered, return_freed_memory
 
+    return_freed_memory()
     return map_ordered(score_chunk, ((chunk, metrics, betas) for chunk in chunks))

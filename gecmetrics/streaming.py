@@ -34,8 +34,9 @@ from .alignment import Shift, find_shift, token_sets
 from .chunked import Chunk, is_chunked
 from .readers import _LONE_CR, describe, is_stdin, read_lines, split_lines
 
-#: Bytes read at a time (extended to the next line end).
-BLOCK_BYTES = 4 << 20
+#: Bytes read at a time (extended to the next line end); each reader holds one
+#: block of lines.
+BLOCK_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)

@@ -75,7 +75,7 @@ class GreedyCommand(click.Command):
               help="Processes that count n-grams, a chunk of sentences each (default: the "
                    "number of cores; 1: no extra process). The scores do not depend on it.")
 @click.option("--chunk-size", type=int, default=None, metavar="LINES",
-              help="Sentences counted at a time (default 10000; 0: all at once). Only what "
+              help="Sentences counted at a time (default 2000; 0: all at once). Only what "
                    "each sentence needs is kept, so memory grows with it, not with the file.")
 @click.pass_context
 @friendly_errors
