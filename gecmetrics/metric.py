@@ -304,8 +304,18 @@ class Metric(ABC, Generic[C]):
         """Score every system of ``corpus`` at ``level`` for each beta."""
         if level not in LEVELS:
             raise ConfigError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}")
+        return self.evaluate_statistics(self.statistics(corpus), level, betas)
+
+    def evaluate_statistics(
+        self,
+        stats: Statistics,
+        level: str = "corpus",
+        betas: Iterable[float] | None = None,
+    ) -> list[SystemResult]:
+        """:meth:`evaluate` from statistics already made (e.g. counted chunk by chunk)."""
+        if level not in LEVELS:
+            raise ConfigError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}")
         beta_list = self.resolve_betas(betas)
-        stats = self.statistics(corpus)
         stats.precompute(beta_list)
         results = []
         if level == "corpus":

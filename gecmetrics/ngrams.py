@@ -111,7 +111,10 @@ def backend_name() -> str:
 class Intersections:
     """Multiset sizes for every (system h, sentence i, reference k, order n).
 
-    Arrays are int64; the last axis is the order n = 1..max_n.
+    Arrays are signed integers of the smallest type that holds them with
+    headroom (:func:`compact_dtype`: int16 for sentences under 8,192 tokens,
+    else int32 or int64), since they are what is kept of a large corpus; the
+    last axis is the order n = 1..max_n.
     ``src_len`` (D, N), ``ref_len`` (D, K, N), ``hyp_len`` (H, D, N),
     ``sr`` (D, K, N) = |S ∩ R_k|, ``sc`` (H, D, N) = |S ∩ C|,
     ``rc`` (H, D, K, N) = |R_k ∩ C|, ``src`` (H, D, K, N) = |S ∩ R_k ∩ C|,
@@ -167,17 +170,67 @@ def compute_intersections(
     max_n: int,
     backend: str | None = None,
 ) -> Intersections:
-    """Count the intersections (see :class:`Intersections`) without caching."""
+    """Count the intersections (see :class:`Intersections`) without caching.
+
+    Counted a chunk of sentences at a time, over ``--jobs`` processes
+    (:mod:`gecmetrics.parallel`): every count is a property of one sentence, so
+    the concatenated chunks equal one whole-corpus count, bit for bit.
+    """
     if max_n < 1:
         raise ConfigError(f"n must be at least 1 (got n={max_n})")
+    if backend not in (None, "compiled", "python"):
+        raise ConfigError(f"unknown backend {backend!r}; use 'compiled' or 'python'")
+    if backend == "compiled" and _intersect_compiled is None:
+        raise ConfigError("the compiled kernel is not built; reinstall with a C compiler")
+    from .parallel import chunk_bounds, map_ordered
+
+    systems = tuple(hypotheses)
+    hyp_lists = [hypotheses[name] for name in systems]
+    bounds = chunk_bounds(len(sources))
+    tasks = ((sources[a:b], [ref[a:b] for ref in references], systems,
+              [hyp[a:b] for hyp in hyp_lists], tokenize, max_n, backend) for a, b in bounds)
+    if len(bounds) == 1:
+        return _count_chunk(next(tasks))
+    return concat_intersections(list(map_ordered(_count_chunk, tasks)))
+
+
+def concat_intersections(parts: Sequence[Intersections]) -> Intersections:
+    """The intersections of consecutive chunks as one (the sentence axes joined)."""
+    first = parts[0]
+
+    def join(name: str, axis: int) -> np.ndarray:
+        return np.concatenate([getattr(x, name) for x in parts], axis=axis)
+
+    return Intersections(
+        first.systems, first.max_n, join("src_len", 0), join("ref_len", 0),
+        join("hyp_len", 1), join("sr", 0), join("sc", 1), join("rc", 1), join("src", 1),
+        join("sc_off_r", 1), join("rc_max", 1),
+    )
+
+
+def compact_dtype(largest: int) -> type[np.signedinteger]:
+    """The smallest signed integer type for counts of texts of at most ``largest`` tokens.
+
+    Four times the headroom: GREEN's closed forms add and subtract up to four
+    counts (and TP adds three regions), so no intermediate can overflow. The
+    values are those of int64 arithmetic; numpy sums small integer types in
+    int64 and divides them in float64, so every score is unchanged.
+    """
+    for kind in (np.int16, np.int32):
+        if 4 * largest < np.iinfo(kind).max:
+            return kind
+    return np.int64
+
+
+def _count_chunk(task: tuple) -> Intersections:
+    """One chunk's intersections (a module-level function, so a pool can run it)."""
+    sources, references, systems, hyp_lists, tokenize, max_n, backend = task
     num_sent = len(sources)
     num_refs = len(references)
-    systems = tuple(hypotheses)
     # Sentence groups: [source, ref_1..ref_K, distinct hypotheses...]
     texts: list[str] = []
     group_start = [0]
     hyp_text = np.empty((len(systems), num_sent), dtype=np.int64)
-    hyp_lists = [hypotheses[name] for name in systems]
     for i in range(num_sent):
         texts.append(sources[i])
         for ref in references:
@@ -193,9 +246,10 @@ def compute_intersections(
         group_start.append(len(texts))
 
     tokens, text_start = encode(texts, tokenize)
+    del texts
     lengths = np.diff(text_start)
     group_arr = np.asarray(group_start, dtype=np.int64)
-    num_texts = len(texts)
+    num_texts = len(lengths)
     sr = np.zeros((num_sent, num_refs, max_n), dtype=np.int64)
     sc = np.zeros((num_texts, max_n), dtype=np.int64)
     rc = np.zeros((num_texts, num_refs, max_n), dtype=np.int64)
@@ -203,11 +257,7 @@ def compute_intersections(
     off = np.zeros((num_texts, num_refs, max_n), dtype=np.int64)
     rmax = np.zeros((num_texts, max_n), dtype=np.int64)
     use_compiled = backend == "compiled" or (backend is None and backend_name() == "compiled")
-    if backend not in (None, "compiled", "python"):
-        raise ConfigError(f"unknown backend {backend!r}; use 'compiled' or 'python'")
     if use_compiled:
-        if _intersect_compiled is None:
-            raise ConfigError("the compiled kernel is not built; reinstall with a C compiler")
         _intersect_compiled(
             tokens, text_start, group_arr, num_refs, max_n, sr, sc, rc, src, off, rmax
         )
@@ -215,8 +265,9 @@ def compute_intersections(
         _intersect_python(tokens, text_start, group_arr, num_refs, max_n, sr, sc, rc, src, off,
                           rmax)
 
+    kind = compact_dtype(int(lengths.max()) if len(lengths) else 0)
     orders = np.arange(1, max_n + 1)
-    text_ngrams = np.maximum(lengths[:, None] - orders[None, :] + 1, 0)  # (T, N)
+    text_ngrams = np.maximum(lengths[:, None] - orders[None, :] + 1, 0).astype(kind)  # (T, N)
     src_index = group_arr[:-1]
     ref_index = src_index[:, None] + 1 + np.arange(num_refs)[None, :]
     return Intersections(
@@ -225,12 +276,12 @@ def compute_intersections(
         src_len=text_ngrams[src_index],
         ref_len=text_ngrams[ref_index],
         hyp_len=text_ngrams[hyp_text],
-        sr=sr,
-        sc=sc[hyp_text],
-        rc=rc[hyp_text],
-        src=src[hyp_text],
-        sc_off_r=off[hyp_text],
-        rc_max=rmax[hyp_text],
+        sr=sr.astype(kind),
+        sc=sc.astype(kind)[hyp_text],
+        rc=rc.astype(kind)[hyp_text],
+        src=src.astype(kind)[hyp_text],
+        sc_off_r=off.astype(kind)[hyp_text],
+        rc_max=rmax.astype(kind)[hyp_text],
     )
 
 

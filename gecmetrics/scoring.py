@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import warnings
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from .alignment import find_shift, token_sets
 from .corpus import Corpus
@@ -38,24 +38,12 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     :mod:`gecmetrics.alignment`) is reported through ``warn`` (default: a
     :class:`MisalignmentWarning`) and still scored.
     """
-    check_one_stdin([("-s/--source", source), ("--m2", m2),
-                     *(("-r/--reference", path) for path in references),
-                     *(("-c/--hypothesis", path) for path in hypotheses)])
+    check_inputs(source, references, hypotheses, m2)
     gold = None
     if m2 is not None:
         from .m2 import read_m2
 
         gold = read_m2(m2)
-    if not references and gold is None:
-        raise InputError("no reference given; pass reference files with -r/--reference "
-                         "or an M2 file with --m2")
-    if not hypotheses:
-        raise InputError("no hypothesis file given; pass one or more with -c/--hypothesis")
-    seen: set[str] = set()
-    for path in hypotheses:
-        if path in seen:
-            raise InputError(f"hypothesis file {path} is given twice; list each file once")
-        seen.add(path)
     src = read_lines(source, "source")
     refs = [read_lines(path, "reference") for path in references]
     hyps = {path: read_lines(path, "hypothesis") for path in hypotheses}
@@ -70,12 +58,32 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     named += texts
     for name, lines in named[1:]:
         if len(lines) != len(src):
-            raise InputError(
-                f"{name} has {len(lines)} lines but {source_name} has {len(src)}; "
-                "every file needs one line per source sentence"
-            )
+            raise line_count_error(name, len(lines), source_name, len(src))
     _warn_shifted(src, texts, warn)
     return Corpus(src, refs, hyps, m2=gold)
+
+
+def check_inputs(source: str, references: Sequence[str], hypotheses: Sequence[str],
+                 m2: str | None) -> None:
+    """The checks of a scoring run's file arguments that need no file read."""
+    check_one_stdin([("-s/--source", source), ("--m2", m2),
+                     *(("-r/--reference", path) for path in references),
+                     *(("-c/--hypothesis", path) for path in hypotheses)])
+    if not references and m2 is None:
+        raise InputError("no reference given; pass reference files with -r/--reference "
+                         "or an M2 file with --m2")
+    if not hypotheses:
+        raise InputError("no hypothesis file given; pass one or more with -c/--hypothesis")
+    seen: set[str] = set()
+    for path in hypotheses:
+        if path in seen:
+            raise InputError(f"hypothesis file {path} is given twice; list each file once")
+        seen.add(path)
+
+
+def line_count_error(name: str, lines: int, source_name: str, source_lines: int) -> InputError:
+    return InputError(f"{name} has {lines} lines but {source_name} has {source_lines}; "
+                      "every file needs one line per source sentence")
 
 
 class MisalignmentWarning(UserWarning):
@@ -174,17 +182,26 @@ def score_files(specs: Sequence[str], source: str, references: Sequence[str],
                               "--breakdown")
         bd.check(metrics, breakdown)
     check_paired_metrics(metrics, paired)  # before reading the files
-    corpus = load_corpus(source, references, hypotheses, m2, warn)
-    if breakdown is not None:
-        bd.check(metrics, breakdown, corpus)
-    results = score_corpus(corpus, metrics, level, betas, paired)
+    from .streaming import can_stream
+
+    corpus = None
+    if (breakdown is None and paired is None
+            and can_stream(metrics, source, references, hypotheses, m2)):
+        results, num_refs = _chunked_results(metrics, source, references, hypotheses, level,
+                                             betas, warn)
+    else:  # edit metrics, stdin, breakdowns and paired tests need the whole corpus
+        corpus = load_corpus(source, references, hypotheses, m2, warn)
+        if breakdown is not None:
+            bd.check(metrics, breakdown, corpus)
+        results = score_corpus(corpus, metrics, level, betas, paired)
+        num_refs = len(corpus.references)
     by_spec = {metric.spec: metric for metric in metrics}
     refs_from = "text" if references else "m2-lenient"
     extra = paired.signature_fields() if paired is not None else {}
-    signatures = [str(score_signature(by_spec[r.spec], len(corpus.references), refs_from,
+    signatures = [str(score_signature(by_spec[r.spec], num_refs, refs_from,
                                       r.level, r.beta).extend(**extra)) for r in results]
     split = (_breakdowns(corpus, by_spec, results, signatures, breakdown)
-             if breakdown is not None else {})
+             if breakdown is not None and corpus is not None else {})
     if fmt == "json":
         rows = []
         for r, sig in zip(results, signatures, strict=True):
@@ -193,17 +210,7 @@ def score_files(specs: Sequence[str], source: str, references: Sequence[str],
                 row["breakdown"] = split[(r.spec, r.hypothesis, r.beta)].to_json()
             rows.append(row)
         return to_json(rows, notes)
-    text = format_results(results, fmt, digits)
-    lines = [f"signature: {sig}" for sig in dict.fromkeys(signatures)]
-    if fmt == "tsv":
-        if notes is not None:
-            notes.extend(lines)
-    elif fmt == "latex":
-        text += "\n" + "\n".join(f"% {line}" for line in lines)
-    elif fmt == "markdown":
-        text += "\n\n" + "  \n".join(f"`{line}`" for line in lines)
-    else:
-        text += "\n" + "\n".join(lines)
+    text = format_results(results, fmt, digits) + signature_block(signatures, fmt, notes)
     if verbose and level == "corpus":
         text += "\n\n" + format_breakdowns(results, fmt, digits)
     if split:
@@ -231,6 +238,63 @@ def _breakdowns(corpus: Corpus, by_spec: dict[str, Metric], results: Sequence[Sy
         for b in breakdowns(metric, corpus, kind, beta, names):
             out[(spec, b.hypothesis, beta)] = b
     return out
+def stream_sentence_scores(out: TextIO, specs: Sequence[str], source: str,
+                           references: Sequence[str], hypotheses: Sequence[str],
+                           betas: Sequence[float], level: str, fmt: str, digits: int,
+                           m2: str | None = None, notes: list[str] | None = None,
+                           warn: Callable[[str], None] | None = None) -> bool:
+    """Write what :func:`score_files` returns at sentence level to ``out``, a chunk
+    of lines at a time; False (nothing written) where the inputs cannot be read
+    by chunks (:func:`gecmetrics.streaming.can_stream`)."""
+    from .parallel import current
+    from .streaming import can_stream, scan_inputs, write_sentence_scores
+
+    notes = [] if notes is None else notes
+    metrics = [metric_from_spec(spec) for spec in specs]
+    if level != "sentence" or not can_stream(metrics, source, references, hypotheses, m2):
+        return False
+    beta_options_apply(metrics, notes, **{"-b/--beta": bool(betas)})
+    inputs = scan_inputs(source, references, hypotheses)
+
+    def signature(metric: Metric, beta: float | None) -> str:
+        return str(score_signature(metric, len(references), "text", level, beta))
+
+    write_sentence_scores(out, inputs, metrics, betas, fmt, digits, signature, notes,
+                          current().chunk_size, warn)
+    return True
+
+
+def _chunked_results(metrics: Sequence[Metric], source: str, references: Sequence[str],
+                     hypotheses: Sequence[str], level: str, betas: Sequence[float] | None,
+                     warn: Callable[[str], None] | None) -> tuple[list[SystemResult], int]:
+    """Results of n-gram metrics from files read and counted by chunks
+    (:mod:`gecmetrics.streaming`): only the per-sentence counts are kept."""
+    from .chunked import chunked_statistics
+    from .parallel import current
+    from .streaming import line_chunks, scan_inputs
+
+    inputs = scan_inputs(source, references, hypotheses)
+    chunks = line_chunks(inputs, current().chunk_size,
+                         warn or (lambda message: warnings.warn(message, MisalignmentWarning,
+                                                                stacklevel=4)))
+    results: list[SystemResult] = []
+    for metric, stats in zip(metrics, chunked_statistics(chunks, metrics, inputs.hypotheses),
+                             strict=True):
+        results.extend(metric.evaluate_statistics(stats, level, betas or None))
+    return results, len(references)
+
+
+def signature_block(signatures: Sequence[str], fmt: str, notes: list[str]) -> str:
+    """What follows a table: one signature line per distinct signature (TSV: to ``notes``)."""
+    lines = [f"signature: {sig}" for sig in dict.fromkeys(signatures)]
+    if fmt == "tsv":
+        notes.extend(lines)
+        return ""
+    if fmt == "latex":
+        return "\n" + "\n".join(f"% {line}" for line in lines)
+    if fmt == "markdown":
+        return "\n\n" + "  \n".join(f"`{line}`" for line in lines)
+    return "\n" + "\n".join(lines)
 
 
 def _column(result: SystemResult) -> str:

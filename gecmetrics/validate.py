@@ -133,6 +133,23 @@ def check_paired_request(bootstrap: int | None, ar: int | None, hypotheses: int,
         raise ConfigError(f"{option} compares one score per system: use --level corpus or "
                           "mean, not sentence")
     return test, n
+#: ``--jobs`` above this is surely a typo (each job is a process holding a chunk).
+MAX_JOBS = 1024
+
+
+def check_jobs(jobs: int, option: str = "--jobs") -> int:
+    """A number of counting processes: 1 (no pool) to :data:`MAX_JOBS`."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int):
+        raise ConfigError(f"{option} takes a whole number of processes (got {jobs!r})")
+    return check_int_range(jobs, option, 1, MAX_JOBS, "a number of processes")
+
+
+def check_chunk_size(size: int, option: str = "--chunk-size") -> int:
+    """Sentences per chunk: 0 (the whole corpus as one chunk) or more."""
+    if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+        raise ConfigError(f"{option} takes a number of sentences >= 1, or 0 for one chunk "
+                          f"(got {size!r})")
+    return size
 
 
 def check_folds(k: int, option: str = "--cv-beta") -> int:

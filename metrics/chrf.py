@@ -22,6 +22,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from gecmetrics.chunked import SentenceCounts
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import LAST_STEP, Metric, MetricConfig, Score, Statistics, check_beta
@@ -214,6 +215,14 @@ class Chrf(Metric[ChrfConfig]):
         return "chrF++" if self.config.word_order > 0 else "chrF"
 
     def statistics(self, corpus: Corpus) -> ChrfStatistics:
-        c = self.config
-        return self.cached_statistics(corpus, lambda: ChrfStatistics(
-            tuple(corpus.hypotheses), *chrf_counts(corpus, c), c))
+        return self.cached_statistics(corpus, lambda: self.from_counts(
+            tuple(corpus.hypotheses), self.counts(corpus)))
+
+    def counts(self, corpus: Corpus) -> SentenceCounts:
+        hyp, ref, match = chrf_counts(corpus, self.config)
+        return SentenceCounts({"hyp": hyp, "ref": ref, "match": match},
+                              {"hyp": 1, "ref": 0, "match": 1})
+
+    def from_counts(self, systems: tuple[str, ...], counts: SentenceCounts) -> ChrfStatistics:
+        a = counts.arrays
+        return ChrfStatistics(systems, a["hyp"], a["ref"], a["match"], self.config)

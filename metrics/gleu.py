@@ -42,6 +42,7 @@ from typing import ClassVar, Literal, get_args
 
 import numpy as np
 
+from gecmetrics.chunked import SentenceCounts
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
@@ -111,6 +112,13 @@ def numerators(x: Intersections, variant: str) -> np.ndarray:
         return x.rc - np.minimum(x.sc_off_r, x.rc)
     under_delete = x.sc[:, :, None, :] - x.src
     return np.maximum(x.rc - under_delete, 0)
+
+
+def gleu_counts(x: Intersections, variant: str) -> SentenceCounts:
+    """What GLEU keeps per sentence: clipped numerators (H, D, K, N), hypothesis
+    n-gram counts (H, D, N) and reference lengths (D, K)."""
+    return SentenceCounts({"numer": numerators(x, variant), "denom": x.hyp_len,
+                           "rlen": x.ref_len[..., 0]}, {"numer": 1, "denom": 1, "rlen": 0})
 
 
 def official_rounds(iterations: int, num_sentences: int, num_refs: int,
@@ -220,13 +228,15 @@ def gleu_from_counts(numer, denom, rlen, hlen) -> tuple[np.ndarray, np.ndarray]:
 class GleuStatistics(Statistics):
     """Per-(system, sentence, reference, order) GLEU counts and the scores built on them."""
 
-    def __init__(self, systems: tuple[str, ...], x: Intersections, config: GleuConfig) -> None:
+    def __init__(self, systems: tuple[str, ...], x: Intersections | SentenceCounts,
+                 config: GleuConfig) -> None:
         self.systems = systems
         self.config = config
-        self.numer = numerators(x, config.variant)  # (H, D, K, N)
-        self.denom = x.hyp_len  # (H, D, N)
-        self.rlen = x.ref_len[..., 0]  # (D, K)
-        self.hlen = x.hyp_len[..., 0]  # (H, D)
+        counts = x if isinstance(x, SentenceCounts) else gleu_counts(x, config.variant)
+        self.numer = counts.arrays["numer"]  # (H, D, K, N)
+        self.denom = counts.arrays["denom"]  # (H, D, N)
+        self.rlen = counts.arrays["rlen"]  # (D, K)
+        self.hlen = self.denom[..., 0]  # (H, D): unigrams are tokens
         H, D, K, N = self.numer.shape
         self.num_refs = K
         # Sentence GLEU against each reference: (H, D, K) and per order (H, D, K, N).
@@ -427,6 +437,12 @@ class Gleu(Metric[GleuConfig]):
                 "cannot be swapped between systems; use --paired-bootstrap or gleu:mode=max")
 
     def statistics(self, corpus: Corpus) -> GleuStatistics:
+        return self.cached_statistics(corpus, lambda: self.from_counts(
+            tuple(corpus.hypotheses), self.counts(corpus)))
+
+    def counts(self, corpus: Corpus) -> SentenceCounts:
         c = self.config
-        return self.cached_statistics(corpus, lambda: GleuStatistics(
-            tuple(corpus.hypotheses), intersections(corpus, c.tokenize, c.n), c))
+        return gleu_counts(intersections(corpus, c.tokenize, c.n), c.variant)
+
+    def from_counts(self, systems: tuple[str, ...], counts: SentenceCounts) -> GleuStatistics:
+        return GleuStatistics(systems, counts, self.config)

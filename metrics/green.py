@@ -24,11 +24,13 @@ costs little more than one beta.
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 import numpy as np
 
+from gecmetrics.chunked import SentenceCounts
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.fscore import alpha_of, cumulative_gmean, f_alpha, precision_recall
@@ -44,6 +46,10 @@ from gecmetrics.metric import (
 from gecmetrics.ngrams import Intersections, Tokenize, intersections, tokenizer
 
 REGIONS = ("TD", "TI", "TK", "OD", "OI", "UD", "UI")
+
+# Regions (values) per block when the sentence tables are built: bounds the
+# float temporaries to a few tens of MB, whatever the corpus size.
+_BLOCK_VALUES = 1 << 21
 
 # Betas below this are served by the narrower set of rows known to be stable
 # at every beta (see GreenStatistics._analyse_choice).
@@ -93,12 +99,32 @@ class GreenStatistics(Statistics):
     def __init__(self, systems: tuple[str, ...], regions: np.ndarray) -> None:
         self.systems = systems
         self.regions = regions  # (H, D, K, N, 7)
-        self.tp, self.fp, self.fn = _tp_fp_fn(regions)
-        p, r = precision_recall(self.tp, self.fp, self.fn)
-        # Sentence-level cumulative geometric means over orders 1..n, (H, D, K, N).
-        self.p_cum = cumulative_gmean(p)
-        self.r_cum = cumulative_gmean(r)
+        # Sentence P and R over orders 1..N, (H, D, K), and whether all references
+        # give the same TP/FP/FN, (H, D). The tables over every n are only made for
+        # the rows whose choice is decided per beta (_Tier), so that memory per
+        # sentence stays a few times that of the regions.
+        H, D, K, N, _ = regions.shape
+        self.p_last = np.empty((H, D, K))
+        self.r_last = np.empty((H, D, K))
+        self._same = np.empty((H, D), dtype=bool)
+        step = max(1, _BLOCK_VALUES // max(1, H * K * N * 7))
+        for a in range(0, D, step):
+            p_cum, r_cum = cumulative_pr(regions[:, a:a + step])
+            self.p_last[:, a:a + step] = p_cum[..., -1]
+            self.r_last[:, a:a + step] = r_cum[..., -1]
+            tp_fp_fn = np.stack(_tp_fp_fn(regions[:, a:a + step]), axis=-1)  # (H, d, K, N, 3)
+            self._same[:, a:a + step] = np.all(tp_fp_fn == tp_fp_fn[:, :, :1], axis=(2, 3, 4))
         self._analyse_choice()
+
+    @property
+    def p_cum(self) -> np.ndarray:
+        """Sentence precision, cumulative geometric mean over orders 1..n: (H, D, K, N)."""
+        return cumulative_pr(self.regions)[0]
+
+    @property
+    def r_cum(self) -> np.ndarray:
+        """Sentence recall, cumulative geometric mean over orders 1..n: (H, D, K, N)."""
+        return cumulative_pr(self.regions)[1]
 
     # -- reference choice ---------------------------------------------------
     def _analyse_choice(self) -> None:
@@ -112,15 +138,14 @@ class GreenStatistics(Statistics):
         for every beta >= _BETA_MIN ("stable above"). Only the other rows are
         decided per beta, with the exact lexicographic rule.
         """
-        H, D, K, _ = self.tp.shape
+        H, D, K = self.p_last.shape
         if K == 1:
             base = np.zeros((H, D), dtype=np.int64)
             stable_all = stable_above = np.ones((H, D), dtype=bool)
         else:
-            stats = np.stack([self.tp, self.fp, self.fn], axis=-1)  # (H, D, K, N, 3)
-            same = np.all(stats == stats[:, :, :1], axis=(2, 3, 4))  # references alike
-            f0 = f_alpha(self.p_cum[..., -1], self.r_cum[..., -1], 0.0)  # (H, D, K)
-            f1 = f_alpha(self.p_cum[..., -1], self.r_cum[..., -1], 1.0)
+            same = self._same  # references alike
+            f0 = f_alpha(self.p_last, self.r_last, 0.0)  # (H, D, K)
+            f1 = f_alpha(self.p_last, self.r_last, 1.0)
             best0, margin0 = _best_and_margin(f0)
             best1, margin1 = _best_and_margin(f1)
             stable_all = same | ((best0 == best1) & (margin0 > 1e-9) & (margin1 > 1e-9))
@@ -208,8 +233,8 @@ class GreenStatistics(Statistics):
     def sentence(self, beta: float | None) -> np.ndarray:
         beta = self.resolve_beta(beta)
         choice = self.choice(beta)
-        p = np.take_along_axis(self.p_cum[..., -1], choice[..., None], axis=2)[..., 0]
-        r = np.take_along_axis(self.r_cum[..., -1], choice[..., None], axis=2)[..., 0]
+        p = np.take_along_axis(self.p_last, choice[..., None], axis=2)[..., 0]
+        r = np.take_along_axis(self.r_last, choice[..., None], axis=2)[..., 0]
         return f_alpha(p, r, alpha_of(beta))
 
 
@@ -236,17 +261,28 @@ class _Tier:
         self.h, self.d = np.nonzero(~stable)  # sorted by system, then sentence
         chosen = np.take_along_axis(regions, base[:, :, None, None, None], axis=2)[:, :, 0]
         self.stable_sum = np.where(stable[:, :, None, None], chosen, 0).sum(axis=1)  # (H, N, 7)
-        self.p = stats.p_cum[self.h, self.d]  # (U, K, N)
-        self.r = stats.r_cum[self.h, self.d]
-        self.rows = regions[self.h, self.d].reshape(len(self.h), K, N * R)  # (U, K, N*7)
+        # The tier's rows are read from the statistics' regions when needed, and
+        # P and R over every n are made only for the rows decided exactly (_pr):
+        # the values a stored table would hold, without storing one.
+        self._regions = regions
+        self.width_rows = N * R
         self.cache: dict[float, np.ndarray] = {}
-        self._split(K)
+        self._exact_pr: tuple[np.ndarray, np.ndarray] | None = None
+        self._split(K, stats)
 
-    def _split(self, K: int) -> None:
+    def rows(self, idx: np.ndarray, ref: np.ndarray | None = None) -> np.ndarray:
+        """Regions of tier rows ``idx`` (U, K, N*7), or of reference ``ref[j]`` of row
+        ``idx[j]`` (U, N*7)."""
+        h, d = self.h[idx], self.d[idx]
+        if ref is None:
+            return self._regions[h, d].reshape(len(idx), -1, self.width_rows)
+        return self._regions[h, d, ref].reshape(len(idx), self.width_rows)
+
+    def _split(self, K: int, stats: GreenStatistics) -> None:
         U = len(self.h)
         crossing = np.zeros(U, dtype=bool)
         if K == 2 and U:
-            p, r = self.p[:, :, -1], self.r[:, :, -1]
+            p, r = stats.p_last[self.h, self.d], stats.r_last[self.h, self.d]  # (U, K)
             ok = (p != 0) & (r != 0)
             crossing = ok.all(axis=1)
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -266,13 +302,16 @@ class _Tier:
             cross = cross[order]
             self.star, self.width = star[cross], width[cross]
             self.high = high[cross].astype(np.int64)
-            low_rows = self.rows[cross, 1 - self.high]  # (C, N*7): choice below alpha*
-            high_rows = self.rows[cross, self.high]
+            low_rows = self.rows(cross, 1 - self.high)  # (C, N*7): choice below alpha*
+            diff = self.rows(cross, self.high) - low_rows
             ch = self.h[cross]
             self.low_sum = np.zeros((self.num_systems, low_rows.shape[1]), dtype=np.int64)
             np.add.at(self.low_sum, ch, low_rows)
-            flips = np.vstack([np.zeros((1, low_rows.shape[1]), dtype=np.int64),
-                               np.cumsum(high_rows - low_rows, axis=0)])
+            del low_rows
+            # int32 when every prefix (and any difference of two) fits: half the memory
+            kind = np.int32 if 2 * int(np.abs(diff).sum()) < np.iinfo(np.int32).max else np.int64
+            flips = np.zeros((len(cross) + 1, diff.shape[1]), dtype=kind)
+            np.cumsum(diff, axis=0, out=flips[1:])
             self.flip_prefix = flips  # (C+1, N*7)
             self.bounds = np.searchsorted(ch, np.arange(self.num_systems + 1))
         else:
@@ -280,9 +319,16 @@ class _Tier:
             self.high = np.zeros(0, dtype=np.int64)
         self.cross = cross
 
-    def _exact(self, rows: np.ndarray, alphas: np.ndarray) -> np.ndarray:
+    def _pr(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Sentence P and R over orders 1..n of tier rows ``rows``: (T, K, N) each."""
+        regions = self.rows(rows)
+        return cumulative_pr(regions.reshape(len(rows), regions.shape[1], *self.shape))
+
+    def _exact(self, rows: np.ndarray, alphas: np.ndarray,
+               pr: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
         """Official decision for (alpha_j, row_j) pairs: float F, ties by lower orders."""
-        f = f_alpha(self.p[rows], self.r[rows], alphas[:, None, None])  # (T, K, N)
+        p, r = self._pr(rows) if pr is None else pr
+        f = f_alpha(p, r, alphas[:, None, None])  # (T, K, N)
         return lexicographic_argmax(f)
 
     def _near(self, alphas: np.ndarray):
@@ -315,7 +361,7 @@ class _Tier:
         """Corpus region sums (B, H, N, 7) at each alpha."""
         B = len(alphas)
         flat = np.broadcast_to(self.stable_sum.reshape(self.num_systems, -1),
-                               (B, self.num_systems, self.rows.shape[2])).copy()
+                               (B, self.num_systems, self.width_rows)).copy()
         if len(self.cross):
             flat += self.low_sum[None]
             for h in range(self.num_systems):
@@ -332,24 +378,28 @@ class _Tier:
                 analytic = np.where(alphas[bi] > self.star[pos], self.high[pos],
                                     1 - self.high[pos])
                 np.add.at(flat, (bi, self.h[rows]),
-                          self.rows[rows, exact] - self.rows[rows, analytic])
+                          self.rows(rows, exact) - self.rows(rows, analytic))
         if len(self.exact):
             choices = self.row_choices_exact(alphas)  # (B, E)
             eh = self.h[self.exact]
-            for k in range(self.rows.shape[1]):
+            exact_rows = self.rows(self.exact)  # (E, K, N*7)
+            for k in range(exact_rows.shape[1]):
                 pick = (choices == k).astype(np.float64)  # (B, E)
-                contrib = np.zeros((B, self.num_systems, self.rows.shape[2]))
+                contrib = np.zeros((B, self.num_systems, self.width_rows))
                 for h in np.unique(eh):
                     sel = eh == h
-                    contrib[:, h] = pick[:, sel] @ self.rows[self.exact[sel], k].astype(np.float64)
+                    contrib[:, h] = pick[:, sel] @ exact_rows[sel, k].astype(np.float64)
                 flat += np.rint(contrib).astype(np.int64)
         return flat.reshape(B, self.num_systems, *self.shape)
 
     def row_choices_exact(self, alphas: np.ndarray) -> np.ndarray:
         """Chosen reference of the exactly decided rows for each alpha: (B, E)."""
+        if self._exact_pr is None:
+            self._exact_pr = self._pr(self.exact)
+        p, r = self._exact_pr
         bi = np.repeat(np.arange(len(alphas)), len(self.exact))
-        rows = np.tile(self.exact, len(alphas))
-        return self._exact(rows, alphas[bi]).reshape(len(alphas), -1)
+        rows = np.tile(np.arange(len(self.exact)), len(alphas))
+        return self._exact(rows, alphas[bi], (p[rows], r[rows])).reshape(len(alphas), -1)
 
 
 def _best_and_margin(f: np.ndarray):
@@ -381,6 +431,14 @@ def _corpus_prf(regions: np.ndarray, alpha):
     p = cumulative_gmean(p_n)[..., -1]
     r = cumulative_gmean(r_n)[..., -1]
     return p, r, f_alpha(p, r, alpha)
+
+
+def cumulative_pr(regions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sentence P and R, cumulative geometric means over orders 1..n, from regions
+    (..., N, 7). Element by element (the cumulation runs along n within a row),
+    so any subset of rows gives the values the whole array would."""
+    p, r = precision_recall(*_tp_fp_fn(regions))
+    return cumulative_gmean(p), cumulative_gmean(r)
 
 
 def _tp_fp_fn(regions: np.ndarray):
@@ -424,7 +482,14 @@ class Green(Metric[GreenConfig]):
         return f"{self.config.tokenize}GREEN"
 
     def statistics(self, corpus: Corpus) -> GreenStatistics:
-        return self.cached_statistics(corpus, lambda: GreenStatistics(
-            tuple(corpus.hypotheses),
-            regions_from_intersections(intersections(corpus, self.config.tokenize, self.config.n)),
-        ))
+        return self.cached_statistics(corpus, lambda: self.from_counts(
+            tuple(corpus.hypotheses), self.counts(corpus)))
+
+    def counts(self, corpus: Corpus) -> SentenceCounts:
+        """The seven regions per (system, sentence, reference, order), compact integers."""
+        x = intersections(corpus, self.config.tokenize, self.config.n)
+        return SentenceCounts({"regions": regions_from_intersections(x)}, {"regions": 1})
+
+    def from_counts(self, systems: tuple[str, ...], counts: SentenceCounts) -> GreenStatistics:
+        stats = GreenStatistics(systems, counts.arrays["regions"])
+        return typing.cast(GreenStatistics, stats.bound(self.default_beta))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from ..validate import LEVELS
@@ -83,10 +85,16 @@ class GreedyCommand(click.Command):
                    "trials, instead of --paired-bootstrap (sacrebleu uses 10000).")
 @click.option("--seed", type=int, default=None, metavar="SEED",
               help="Seed of the paired test's resamples/trials (default 12345, as sacrebleu).")
+@click.option("-j", "--jobs", type=int, default=None, metavar="N",
+              help="Processes that count n-grams, a chunk of sentences each (default: the "
+                   "number of cores; 1: no extra process). The scores do not depend on it.")
+@click.option("--chunk-size", type=int, default=None, metavar="LINES",
+              help="Sentences counted at a time (default 2000; 0: all at once). Only what "
+                   "each sentence needs is kept, so memory grows with it, not with the file.")
 @click.pass_context
 @friendly_errors
 def score(ctx, specs, source, references, hypotheses, m2, betas, level, fmt, digits,
-          verbose, breakdown, paired_bs, paired_ar, seed) -> None:
+          verbose, breakdown, paired_bs, paired_ar, seed, jobs, chunk_size) -> None:
     """Score system outputs against references with one or more metrics.
 
     Files are UTF-8 with one sentence a line; only the line ending (LF or CRLF) is
@@ -102,10 +110,19 @@ def score(ctx, specs, source, references, hypotheses, m2, betas, level, fmt, dig
       gecmetrics score -m m2 -m green -s src.txt --m2 gold.m2 -c sysA.txt sysB.txt
     """
     from ..errors import ConfigError
+    from ..parallel import execution
     from ..scoring import score_files
-    from ..validate import check_beta, check_paired_request, needs
+    from ..validate import (
+        check_beta,
+        check_chunk_size,
+        check_jobs,
+        check_paired_request,
+        needs,
+    )
 
     betas = [check_beta(b, "-b/--beta") for b in betas]
+    jobs = None if jobs is None else check_jobs(jobs, "-j/--jobs")
+    chunk_size = None if chunk_size is None else check_chunk_size(chunk_size)
     request = check_paired_request(paired_bs, paired_ar, len(hypotheses), level)
     paired = None
     if request is not None:
@@ -121,13 +138,18 @@ def score(ctx, specs, source, references, hypotheses, m2, betas, level, fmt, dig
         raise ConfigError("-v/--verbose adds per-n tables at --level corpus, not to --format "
                           f"{fmt} --level {level}; drop -v")
     notes: list[str] = []
-    output = score_files(
-        specs=list(specs), source=source, references=list(references),
-        hypotheses=list(hypotheses), betas=betas, level=level, fmt=fmt,
-        digits=digits, verbose=verbose, m2=m2, notes=notes,
-        warn=lambda message: click.echo(f"warning: {message}", err=True),
-        breakdown=breakdown, paired=paired,
-    )
-    click.echo(output)
+    options = dict(specs=list(specs), source=source, references=list(references),
+                   hypotheses=list(hypotheses), betas=betas, level=level, fmt=fmt,
+                   digits=digits, m2=m2, notes=notes,
+                   warn=lambda message: click.echo(f"warning: {message}", err=True))
+    with execution(jobs=jobs, chunk_size=chunk_size):
+        if level == "sentence":  # (paired tests and breakdowns are refused at this level)
+            from ..scoring import stream_sentence_scores
+
+            if stream_sentence_scores(sys.stdout, **options):
+                options = {}
+        if options:
+            click.echo(score_files(verbose=verbose, breakdown=breakdown, paired=paired,
+                                   **options))
     for note in notes:
         click.echo(note, err=True)

@@ -1,0 +1,124 @@
+"""Scoring a corpus a chunk of sentences at a time, keeping only compact counts.
+
+Every n-gram metric (GREEN, GLEU, chrF) is a :class:`ChunkedMetric`: it turns a
+corpus into :class:`SentenceCounts` (its per-sentence sufficient statistics,
+small integer arrays with one axis over sentences) and builds its
+:class:`~gecmetrics.metric.Statistics` from such counts. Counts of consecutive
+chunks joined along that axis are the counts of the whole corpus, so
+
+* corpus and mean level: count each chunk, join, build the statistics once
+  (:func:`chunked_statistics`): the same arrays, hence the same numbers, as
+  one whole-corpus count, while the texts and token arrays of only one chunk
+  per process are alive at any time;
+* sentence level: a sentence's score depends on its own counts only, so each
+  chunk is scored as it is counted (:func:`sentence_chunks`) and its rows can
+  be written at once; nothing grows with the number of lines.
+
+Chunks are counted by :func:`gecmetrics.parallel.map_ordered` (``--jobs``),
+in input order. This module is also the unit a distributed runner (a dask
+extra, say) would map: :func:`count_chunk` is a pure function from a chunk's
+texts to its counts, and :meth:`SentenceCounts.concat` the reduction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from .corpus import Corpus
+from .metric import Statistics
+
+
+@dataclass(frozen=True)
+class SentenceCounts:
+    """Named integer arrays of per-sentence statistics; ``axes[name]`` is the
+    axis of ``arrays[name]`` that runs over sentences."""
+
+    arrays: Mapping[str, np.ndarray]
+    axes: Mapping[str, int]
+
+    @classmethod
+    def concat(cls, parts: Sequence[SentenceCounts]) -> SentenceCounts:
+        """The counts of consecutive chunks as one."""
+        first = parts[0]
+        if len(parts) == 1:
+            return first
+        arrays = {name: np.concatenate([p.arrays[name] for p in parts], axis=axis)
+                  for name, axis in first.axes.items()}
+        return cls(arrays, first.axes)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(int(a.nbytes) for a in self.arrays.values())
+
+
+@runtime_checkable
+class ChunkedMetric(Protocol):
+    """A metric whose statistics are built from per-sentence counts."""
+
+    def counts(self, corpus: Corpus) -> SentenceCounts:
+        """This metric's per-sentence counts of ``corpus`` (sharing the corpus cache)."""
+
+    def from_counts(self, systems: tuple[str, ...], counts: SentenceCounts) -> Statistics:
+        """The statistics of the corpus whose counts are ``counts``."""
+
+
+def is_chunked(metric: Any) -> bool:
+    return isinstance(metric, ChunkedMetric)
+
+
+#: A chunk of aligned texts: sources, reference sets, and hypotheses by system.
+Chunk = tuple[Sequence[str], Sequence[Sequence[str]], Mapping[str, Sequence[str]]]
+
+
+def count_chunk(task: tuple[Chunk, Sequence[Any]]) -> list[SentenceCounts]:
+    """Every metric's counts of one chunk (the metrics share the chunk's tokenisation)."""
+    (sources, references, hypotheses), metrics = task
+    corpus = Corpus(sources, references, hypotheses)
+    return [metric.counts(corpus) for metric in metrics]
+
+
+def chunked_statistics(chunks: Iterable[Chunk], metrics: Sequence[Any],
+                       systems: tuple[str, ...]) -> Iterator[Statistics]:
+    """Each metric's statistics of the corpus made of ``chunks`` (in order).
+
+    All chunks are counted (every metric at once: one pass over the texts),
+    then the statistics are built one metric at a time as the caller asks for
+    them, each from its joined counts, which are dropped on the way.
+    """
+    from .parallel import map_ordered, return_freed_memory
+
+    return_freed_memory()
+    parts: list[list[SentenceCounts]] = [[] for _ in metrics]
+    for counted in map_ordered(count_chunk, ((chunk, metrics) for chunk in chunks)):
+        for store, counts in zip(parts, counted, strict=True):
+            store.append(counts)
+    for i, metric in enumerate(metrics):
+        joined = SentenceCounts.concat(parts[i])
+        parts[i] = []
+        yield metric.from_counts(systems, joined)
+        del joined
+
+
+def score_chunk(task: tuple[Chunk, Sequence[Any], Sequence[Sequence[float | None]]]
+                ) -> list[list[np.ndarray]]:
+    """Sentence scores of one chunk: per metric, per beta, an array (systems, sentences)."""
+    chunk, metrics, betas = task
+    out = []
+    for metric, counts, metric_betas in zip(metrics, count_chunk((chunk, metrics)), betas,
+                                            strict=True):
+        stats = metric.from_counts(tuple(chunk[2]), counts)
+        out.append([stats.sentence(beta) for beta in metric_betas])
+    return out
+
+
+def sentence_chunks(chunks: Iterable[Chunk], metrics: Sequence[Any],
+                    betas: Sequence[Sequence[float | None]]) -> Iterator[list[list[np.ndarray]]]:
+    """:func:`score_chunk` of each chunk, in input order, as the chunks are counted."""
+    from .parallel import map_ordered, return_freed_memory
+
+    return_freed_memory()
+    return map_ordered(score_chunk, ((chunk, metrics, betas) for chunk in chunks))
