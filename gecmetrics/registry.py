@@ -27,6 +27,7 @@ BUILTIN: dict[str, str] = {
     "chrf": "gecmetrics.metrics.chrf:Chrf",
     "m2": "gecmetrics.metrics.m2:M2",
     "errant": "gecmetrics.metrics.errant:Errant",
+    "imeasure": "gecmetrics.metrics.imeasure:Imeasure",
 }
 
 _registered: dict[str, type[Metric] | str] = {}
