@@ -197,12 +197,20 @@ def imeasure_counts(corpus: Corpus, weight: float = 2.0, mix: bool = True,
     sys_out = np.zeros((H, D, 2, 5), dtype=np.int64)
     base_out = np.zeros((H, D, 2, 5), dtype=np.int64)
     hyps = [list(lines) for lines in corpus.hypotheses.values()]
+    # All candidates first: a sentence over the budget is an error before the long work.
+    all_refs = []
     for d, sent in enumerate(m2.sentences):
         numann, errors = gold_errors([(e.start, e.end, e.type, e.correction, e.annotator)
                                       for e in sent.edits])
-        refs = candidates(sent.source, numann, errors, mix, max_references if mix else None,
-                          where=f"sentence {d + 1} of {m2.path}: ")
+        all_refs.append(candidates(sent.source, numann, errors, mix,
+                                   max_references if mix else None,
+                                   where=f"sentence {d + 1} of {m2.path}: "))
+    for d, (sent, refs) in enumerate(zip(m2.sentences, all_refs, strict=True)):
         src_tokens = sent.source.split()
+        if not src_tokens and any(not lines[d].split() for lines in hyps) and [] in refs:
+            raise InputError(f"imeasure: sentence {d + 1} of {m2.path} is empty in the source, "
+                             "a reference and a hypothesis: its weighted accuracy is 0/0; "
+                             "remove the empty sentence from the test set")
         ids: dict[str, int] = {}
         src = [ids.setdefault(t, len(ids)) for t in src_tokens]
         ref_ids = [[ids.setdefault(t, len(ids)) for t in ref] for ref in refs]
