@@ -178,7 +178,7 @@ def candidates(source: str, numann: int, errors: list[Error], mix: bool = True,
         choices: list[list[frozenset[Correction]]] = []
         total = 1
         for required, alts in errors:
-            options = [] if required else [frozenset()]
+            options: list[frozenset[Correction]] = [] if required else [frozenset()]
             for _, corrections in alts:
                 alt = _merge(corrections)
                 if alt not in options:
