@@ -143,7 +143,7 @@ class ImeasureStatistics(Statistics):
         for h in range(len(self.systems)):
             det = breakdown(s[h], b[h], self.weight)
             c = det["correction"]
-            out.append(Score(c["I"], c["precision"], c["recall"], det))
+            out.append(Score(c["I"], details=det))  # P and R are not what I measures
         return out
 
     def corpus_scores(self, beta: float | None, sentences: np.ndarray | None = None) -> np.ndarray:
