@@ -18,6 +18,8 @@ else:
         [
             Extension("gecmetrics._kernel", ["gecmetrics/_kernel.pyx"], optional=True),
             Extension("gecmetrics.metrics._m2_kernel", ["metrics/_m2_kernel.pyx"], optional=True),
+            Extension("gecmetrics.metrics._imeasure_kernel", ["metrics/_imeasure_kernel.pyx"],
+                      optional=True),
         ],
         compiler_directives={"language_level": "3"},
         quiet=True,

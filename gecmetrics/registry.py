@@ -28,6 +28,7 @@ BUILTIN: dict[str, str] = {
     "m2": "gecmetrics.metrics.m2:M2",
     "errant": "gecmetrics.metrics.errant:Errant",
     "bleu": "gecmetrics.metrics.bleu:Bleu",
+    "imeasure": "gecmetrics.metrics.imeasure:Imeasure",
 }
 
 _registered: dict[str, type[Metric] | str] = {}
