@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .options import MetaEvalOptions
-from .results import MetaEvaluation
+from .results import MetaEvaluation, MetaResult
 
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
@@ -49,7 +49,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     :meth:`MetaEvaluation.save_plots`)."""
     from gecmetrics.validate import check_window
 
-    from . import analyses
+    from . import analyses, ratings
     from .benchmarks import load_benchmark
     from .correlate import Selection
     from .correlate import meta_evaluate as correlate_selection
@@ -66,14 +66,23 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
         selections.append(Selection.make(bench, o.system_set, o.human))
         if o.window is not None:  # the data is read, nothing scored yet
             check_window(o.window, len(selections[-1].systems), name)
-    notes += check_score_metrics(metrics, selections, o.levels,
+    rated = [sel for sel in selections if ratings.is_rated(sel)]
+    rated_ids = {id(sel) for sel in rated}
+    if rated:
+        ratings.check_options(o, rated[0].benchmark.name)
+        for sel in rated:
+            ratings.check_metrics(sel, metrics)
+    system_level = [s for s in selections if id(s) not in rated_ids]
+    notes += check_score_metrics(metrics, system_level, o.levels if system_level else (),
                                  bootstrap=o.bootstrap is not None, compare=o.compare,
                                  sentence_level=o.sentence_level)
     chosen = tuple(selections)
 
     if o.mode == "sentence":
-        agreements = [row for sel in selections
-                      for row in analyses.sentence_level(sel, metrics, betas, o.ties)]
+        agreements = []
+        for sel in selections:
+            pairs = ratings.pairs if id(sel) in rated_ids else analyses.sentence_level
+            agreements += pairs(sel, metrics, betas, o.ties)
         return MetaEvaluation(o, chosen, sentences=tuple(agreements), notes=tuple(notes))
 
     if o.mode == "sweep":
@@ -85,9 +94,13 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
         return MetaEvaluation(o, chosen, correlations=tuple(rows), sweeps=sweeps,
                               notes=tuple(notes))
 
-    results = []
+    results: list[MetaResult] = []
+    rated_rows: list[MetaResult] = []
     for sel in selections:
-        results += correlate_selection(sel, metrics, betas, o.levels)
+        if id(sel) in rated_ids:
+            rated_rows += ratings.correlations(sel, metrics, betas)
+        else:
+            results += correlate_selection(sel, metrics, betas, o.levels)
     cache: dict = {}  # resampled system scores, shared by bootstrap and compare
     if o.bootstrap is not None:
         results = analyses.add_bootstrap(results, selections, metrics, o.bootstrap,
@@ -96,7 +109,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
         results = analyses.add_cv_beta(results, selections, metrics,
                                        parse_grid(o.cv_grid_text, "--cv-grid"), o.cv_folds,
                                        o.seed_value, o.cv_grid_text)
-    results = analyses.sign(results, selections, metrics)
+    results = analyses.sign(results, selections, metrics) + rated_rows
     compared = []
     if o.compare:
         for sel in selections:
