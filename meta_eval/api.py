@@ -83,7 +83,9 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
         for sel in selections:
             pairs = ratings.pairs if id(sel) in rated_ids else analyses.sentence_level
             agreements += pairs(sel, metrics, betas, o.ties)
-        return MetaEvaluation(o, chosen, sentences=tuple(agreements), notes=tuple(notes))
+        pooled = _pool(o, agreements, notes)
+        return MetaEvaluation(o, chosen, sentences=tuple(agreements), notes=tuple(notes),
+                              pools=pooled)
 
     if o.mode == "sweep":
         assert o.grid is not None
@@ -117,5 +119,16 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
                                                  o.compare_resamples, o.seed_value, cache)
     windowed = (analyses.windows(results, selections, metrics, o.window)
                 if o.window is not None else [])
+    pooled = _pool(o, results, notes)
     return MetaEvaluation(o, chosen, correlations=tuple(results), comparisons=tuple(compared),
-                          windows=tuple(windowed), notes=tuple(notes))
+                          windows=tuple(windowed), notes=tuple(notes), pools=pooled)
+
+
+def _pool(options: MetaEvalOptions, rows: Sequence[Any], notes: list[str]) -> tuple[Any, ...]:
+    """The pooled leaderboard (``--pool``) of ``rows``, or nothing."""
+    if not options.pool:
+        return ()
+    from .pool import parse_weights, pool
+
+    weights = parse_weights(options.pool_weights, options.benchmarks)
+    return tuple(pool(rows, weights, notes))

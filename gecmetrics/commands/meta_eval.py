@@ -91,6 +91,7 @@ def options_from_click(ctx: click.Context) -> Any:
         seed=p["seed"], compare=p["compare"], sentence_level=p["sentence_level"],
         ties=p["ties"], window=p["window"], window_plot=p["window_plot"],
         cv_folds=p["cv_folds"], cv_grid=p["cv_grid"], data_dir=p["data_dir"],
+        pool=p["pool"], pool_weights=p["pool_weights"], pool_plot=p["pool_plot"],
         explicit=frozenset(names.get(name, name) for name in given
                            if name not in ("fmt",)))
 
@@ -172,6 +173,15 @@ def options_from_click(ctx: click.Context) -> Any:
                    "10; 2 to 100), beta* = their mean, with r and rho at beta*.")
 @click.option("--cv-grid", default=None, metavar="START:STOP:STEP",
               help="--cv-beta: the beta grid. [default: 0:5:0.01]")
+@click.option("--pool", is_flag=True,
+              help="Pooled leaderboard: each metric's r (accuracy with --sentence-level) on "
+                   "every benchmark and human kind, its mean rank and a weighted average "
+                   "(docs/meta-eval.md).")
+@click.option("--pool-weights", metavar="BENCH=W,...", default=None,
+              help="--pool: weight of each benchmark (split equally among its columns). "
+                   "[default: 1 each]")
+@click.option("--pool-plot", type=click.Path(dir_okay=False), metavar="FILE",
+              help="--pool: plot the leaderboard (.png, .svg or .pdf).")
 @click.option("--data-dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Folder with the benchmark data (laid out as upstream). Default: "
                    "$GECMETRICS_DATA, else $XDG_CACHE_HOME/gecmetrics, else ~/.cache/gecmetrics.")
@@ -199,6 +209,7 @@ def meta_eval(ctx, fmt, **params) -> None:
       gecmetrics meta-eval seeda-s -m green --window 4 --window-plot windows.png
       gecmetrics meta-eval conll14 -m green --cv-beta 10
       gecmetrics meta-eval seeda-s -m green --scores mymetric=my_scores.json --bootstrap
+      gecmetrics meta-eval conll14 seeda-s gmeg-fce -m green -m gleu --pool
     """
     from ..meta_eval.run import render_options
 
