@@ -160,3 +160,46 @@ def test_bad_rating_cell_names_line_and_field(tmp_path):
     with pytest.raises(InputError, match=r"tmu-gfm-dataset.csv:3, field fluency: rating 'x'"):
         meta_evaluate(["tmu-gfm"], [scores_metric("toy", {"rows": [1.0] * 5})],
                       data_dir=str(tmp_path))
+
+
+def test_pairs_on_the_real_data_against_a_plain_oracle(shared_data, tmp_path):
+    """Pairs of different outputs of one source occurrence, counted here without the
+    toolkit (ties excluded): an occurrence is a new one when an earlier row of the same
+    source already named one of the row's systems."""
+    rows = real_rows(shared_data)
+    scores = [toy_score(r["source"], r["output"]) for r in rows]
+    path = tmp_path / "toy.json"
+    path.write_text(json.dumps({"rows": scores}))
+    human = [sum(map(float, r["fluency"].split(","))) / 5 for r in rows]
+    occurrence: dict[int, int] = {}
+    by_source: dict[str, list[int]] = {}
+    groups: dict[tuple[str, int], list[int]] = {}
+    for i, r in enumerate(rows):
+        mine = set(r["system"].split(","))
+        earlier = [occurrence[j] for j in by_source.get(r["source"], [])
+                   if mine & set(rows[j]["system"].split(","))]
+        occurrence[i] = max(earlier) + 1 if earlier else 0
+        by_source.setdefault(r["source"], []).append(i)
+        groups.setdefault((r["source"], occurrence[i]), []).append(i)
+    concordant = discordant = 0
+    items = 0
+    for members in groups.values():
+        found = False
+        for a in range(len(members)):
+            for b in range(a + 1, len(members)):
+                i, j = members[a], members[b]
+                if human[i] == human[j]:
+                    continue
+                found = True
+                if scores[i] == scores[j]:
+                    continue
+                if (human[i] > human[j]) == (scores[i] > scores[j]):
+                    concordant += 1
+                else:
+                    discordant += 1
+        items += found
+    result = meta_evaluate(["tmu-gfm"], [scores_metric("toy", path)], human="fluency",
+                           sentence_level=True, ties="exclude", data_dir=str(shared_data))
+    (row,) = result.sentences
+    assert (row.concordant, row.discordant, row.n_items) == (concordant, discordant, items)
+    assert row.n_pairs == concordant + discordant
