@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .options import MetaEvalOptions
-from .results import MetaEvaluation
+from .results import MetaEvaluation, MetaResult
 
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
@@ -52,7 +52,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     :meth:`MetaEvaluation.save_plots`)."""
     from gecmetrics.validate import check_window
 
-    from . import analyses, pair_analyses
+    from . import analyses, pair_analyses, ratings
     from .aggregate import check_sentence_scores
     from .benchmarks import load_benchmark
     from .correlate import Selection
@@ -74,19 +74,30 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
 
             raise ConfigError(f"--subsets must be between 3 and the number of systems "
                               f"({len(selections[-1].systems)} in {name}); got {o.subsets}")
+    rated = [sel for sel in selections if ratings.is_rated(sel)]
+    rated_ids = {id(sel) for sel in rated}
+    if rated:
+        ratings.check_options(o, rated[0].benchmark.name)
+        for sel in rated:
+            ratings.check_metrics(sel, metrics)
+    system_level = [s for s in selections if id(s) not in rated_ids]
     check_sentence_scores(metrics, o.levels)
-    notes += check_score_metrics(metrics, selections, o.levels,
+    notes += check_score_metrics(metrics, system_level, o.levels if system_level else (),
                                  bootstrap=o.bootstrap is not None, compare=o.compare,
                                  sentence_level=o.sentence_level)
     pair_analyses.check_resampled_metrics(metrics, o.spa, o.clusters)
     chosen = tuple(selections)
 
     if o.mode == "sentence":
-        agreements = [row for sel in selections
-                      for row in analyses.sentence_level(sel, metrics, betas, o.ties)]
+        agreements = []
+        for sel in selections:
+            pairs = ratings.pairs if id(sel) in rated_ids else analyses.sentence_level
+            agreements += pairs(sel, metrics, betas, o.ties)
         if o.tie_calibration:
-            agreements = pair_analyses.add_sentence_ties(agreements, selections, metrics)
-        return MetaEvaluation(o, chosen, sentences=tuple(agreements), notes=tuple(notes))
+            agreements = pair_analyses.add_sentence_ties(agreements, system_level, metrics)
+        pooled = _pool(o, agreements, notes)
+        return MetaEvaluation(o, chosen, sentences=tuple(agreements), notes=tuple(notes),
+                              pools=pooled)
 
     if o.mode == "sweep":
         assert o.grid is not None
@@ -97,9 +108,13 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
         return MetaEvaluation(o, chosen, correlations=tuple(rows), sweeps=sweeps,
                               notes=tuple(notes))
 
-    results = []
+    results: list[MetaResult] = []
+    rated_rows: list[MetaResult] = []
     for sel in selections:
-        results += correlate_levels(sel, metrics, betas, o)
+        if id(sel) in rated_ids:
+            rated_rows += ratings.correlations(sel, metrics, betas)
+        else:
+            results += correlate_levels(sel, metrics, betas, o)
     cache: dict = {}  # resampled system scores, shared by bootstrap and compare
     if o.bootstrap is not None:
         results = analyses.add_bootstrap(results, selections, metrics, o.bootstrap,
@@ -111,15 +126,15 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     results = analyses.sign(results, selections, metrics)
     human_cache: dict = {}  # resampled human scores, shared by SPA, clusters, intervals
     if o.pairwise or o.tie_calibration or o.spa:
-        results = pair_analyses.add_pair_stats(results, selections, metrics, o.pairwise,
+        results = pair_analyses.add_pair_stats(results, system_level, metrics, o.pairwise,
                                                o.tie_calibration, o.spa, o.stat_resamples,
                                                o.seed_value, cache, human_cache,
                                                o.human_unit)
-    clustered = (pair_analyses.metric_clusters(results, selections, metrics, o.clusters,
+    clustered = (pair_analyses.metric_clusters(results, system_level, metrics, o.clusters,
                                                o.stat_resamples, o.seed_value, cache,
                                                human_cache, o.human_unit)
                  if o.clusters is not None else [])
-    humans = (pair_analyses.human_intervals(selections, o.stat_resamples, o.seed_value,
+    humans = (pair_analyses.human_intervals(system_level, o.stat_resamples, o.seed_value,
                                             human_cache, o.human_unit)
               if o.human_intervals else [])
     compared = []
@@ -135,9 +150,12 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
 
         subsets = subset_rows(results, selections, metrics, o.subsets, o.subsets_max,
                               o.seed_value)
+    results += rated_rows  # sentence-level ratings benchmarks (tmu-gfm): correlations only
+    pooled = _pool(o, results, notes)
     return MetaEvaluation(o, chosen, correlations=tuple(results), comparisons=tuple(compared),
                           windows=tuple(windowed), notes=tuple(notes), subsets=tuple(subsets),
-                          clusters=tuple(clustered), human_intervals=tuple(humans))
+                          clusters=tuple(clustered), human_intervals=tuple(humans),
+                          pools=pooled)
 
 
 def correlate_levels(selection: Selection, metrics: Sequence[Metric],
@@ -157,3 +175,13 @@ def correlate_levels(selection: Selection, metrics: Sequence[Metric],
             else:
                 out += correlate_selection(selection, [metric], betas, [level])
     return out
+
+
+def _pool(options: MetaEvalOptions, rows: Sequence[Any], notes: list[str]) -> tuple[Any, ...]:
+    """The pooled leaderboard (``--pool``) of ``rows``, or nothing."""
+    if not options.pool:
+        return ()
+    from .pool import parse_weights, pool
+
+    weights = parse_weights(options.pool_weights, options.benchmarks)
+    return tuple(pool(rows, weights, notes))

@@ -155,6 +155,9 @@ class MetaEvalOptions:
     human_intervals: bool = False
     human_plot: str | None = None
     human_unit: HumanUnit = "items"
+    pool: bool = False  # pooled leaderboard (meta_eval/pool.py)
+    pool_weights: str | None = None  # "BENCH=W,..."; default 1 per benchmark
+    pool_plot: str | None = None
     explicit: frozenset[str] = frozenset()
     metric_objects: tuple[Metric, ...] = field(init=False, repr=False, compare=False)
     notes: tuple[str, ...] = field(init=False, repr=False, compare=False)
@@ -350,6 +353,22 @@ class MetaEvalOptions:
             check_plot_file(self.plot, "--plot")  # fail before the work, not after
         if self.window_plot is not None:
             check_plot_file(self.window_plot, "--window-plot")
+        self._check_pool()
+
+    def _check_pool(self) -> None:
+        from gecmetrics.validate import check_plot_file, needs
+
+        from .pool import parse_weights
+
+        needs("--pool-weights", "--pool", self.pool or self.pool_weights is None)
+        needs("--pool-plot", "--pool", self.pool or self.pool_plot is None)
+        if self.pool and self.grid is not None:
+            raise ConfigError("--pool ranks metrics at the given betas; it cannot be combined "
+                              "with --sweep-beta/--plot")
+        if self.pool:
+            parse_weights(self.pool_weights, self.benchmarks)
+        if self.pool_plot is not None:
+            check_plot_file(self.pool_plot, "--pool-plot")
 
     def _check_aggregation_and_subsets(self, asked: list[str]) -> None:
         """--level ew/trueskill rebuild system scores from sentence comparisons: the

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from .aggregate import Aggregation
     from .correlate import Selection
     from .options import MetaEvalOptions
+    from .pool import PoolRow
     from .subsets import SubsetRow
     from .sweep import Sweep
 
@@ -74,7 +75,8 @@ def row_signature(metric: Metric, selection: Selection, level: str,
         sig = sig.extend(beta=beta if isinstance(beta, str) else float(beta))
     corpus = selection.benchmark.corpus
     return str(sig.extend(
-        refs=len(corpus.references), refs_from=refs_from(selection), level=level,
+        refs=0 if selection.benchmark.info.get("reference_free") else len(corpus.references),
+        refs_from=refs_from(selection), level=level,
         benchmark=selection.benchmark.name, systems=selection.system_set,
         corpus=corpus_label(selection), human=human or selection.human_kind, **analysis))
 
@@ -327,6 +329,7 @@ class MetaEvaluation:
     subsets: tuple[SubsetRow, ...] = ()  # --subsets K (meta_eval/subsets.py)
     clusters: tuple[ClusterRow, ...] = ()  # --clusters STAT
     human_intervals: tuple[HumanIntervalRow, ...] = ()  # --human-intervals
+    pools: tuple[PoolRow, ...] = ()  # the pooled leaderboard (--pool), best first
 
     @property
     def benchmarks(self) -> list[str]:
@@ -336,12 +339,12 @@ class MetaEvaluation:
         """One line per benchmark: human scores, system set, corpus."""
         return [sel.describe() for sel in self.selections]
 
-    def rows(self) -> list[Row | SubsetRow]:
+    def rows(self) -> list[Row | SubsetRow | PoolRow]:
         """Every row in the order of the JSON output."""
         if self.options.mode == "sentence":
-            return list(self.sentences)
+            return [*self.sentences, *self.pools]
         return [*self.correlations, *self.comparisons, *self.windows, *self.subsets,
-                *self.clusters, *self.human_intervals]
+                *self.clusters, *self.human_intervals, *self.pools]
 
     def signatures(self) -> list[str]:
         """The distinct signatures of the rows, in order of first appearance."""
@@ -356,11 +359,14 @@ class MetaEvaluation:
         metric spec, beta, level, analysis) (and window position), its values as columns.
 
         ``analysis`` is ``correlation`` (or ``sweep`` at a beta sweep), ``compare``,
-        ``window``, ``sentence``, ``subsets``, ``cluster`` or ``human_interval`` (its
+        ``window``, ``sentence``, ``subsets``, ``cluster``, ``human_interval`` (its
         system in ``system``, no metric); a two-element interval ``X_ci`` becomes the
         columns ``X_ci_low`` and ``X_ci_high``; a comparison's metric A fills
         ``metric``, ``spec``, ``beta`` and ``pearson`` (B: ``spec_b`` ...).
-        Sentence-level rows have level ``sentence``.
+        Sentence-level rows have level ``sentence``. A pooled-leaderboard entry
+        (``analysis`` ``pool``) gives one row per column of the leaderboard: its
+        benchmark, human, level, ``measure``, ``value``, ``rank`` and ``weight``,
+        and the entry's ``mean_rank`` and ``weighted``.
         """
         import pandas as pd
 
@@ -382,6 +388,9 @@ class MetaEvaluation:
                            pearson=obj["pearson_a"])
             if rec["analysis"] == "sentence":
                 rec["level"] = "sentence"
+            if rec["analysis"] == "pool":
+                records += _pool_records(rec)
+                continue
             records.append(rec)
         first = ["benchmark", "human", "systems", "corpus", "metric", "spec", "beta", "level",
                  "analysis", "n_systems", "pearson", "spearman", "kendall"]
@@ -408,8 +417,12 @@ class MetaEvaluation:
         from gecmetrics.errors import PartialOutputError
 
         from .plot import plot_sweeps, plot_window_rows
+        from .pool import plot_pool
 
         figures: list[tuple[str, str, Any]] = []
+        if self.options.pool_plot is not None:
+            figures.append(("pool plot", self.options.pool_plot,
+                            lambda p: plot_pool(self.pools, p)))
         if self.options.plot is not None:
             figures.append(("plot", self.options.plot, lambda p: plot_sweeps(self.sweeps, p)))
         if self.options.window_plot is not None:
@@ -439,3 +452,16 @@ class MetaEvaluation:
                                          f"({err.strerror or err}); the results are above",
                                          output, [*(notes or []), *written]) from None
         return written
+
+
+def _pool_records(rec: dict[str, Any]) -> list[dict[str, Any]]:
+    """One frame row per column of a pooled-leaderboard entry (see ``to_frame``)."""
+    out = []
+    for label, value in rec["columns"].items():
+        benchmark, human, level, measure = label.split(":")
+        one = {k: v for k, v in rec.items() if k not in ("columns", "ranks", "weights")}
+        one.update(benchmark=benchmark, human=human.partition("(")[0], level=level,
+                   measure=measure, value=value, rank=rec["ranks"][label],
+                   weight=rec["weights"][label])
+        out.append(one)
+    return out

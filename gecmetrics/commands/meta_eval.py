@@ -107,6 +107,7 @@ def options_from_click(ctx: click.Context) -> Any:
         clusters=p["clusters"], clusters_plot=p["clusters_plot"],
         human_intervals=p["human_intervals"], human_plot=p["human_plot"],
         human_unit=p["human_unit"],
+        pool=p["pool"], pool_weights=p["pool_weights"], pool_plot=p["pool_plot"],
         explicit=frozenset(names.get(name, name) for name in given
                            if name not in ("fmt",)))
 
@@ -235,6 +236,15 @@ def options_from_click(ctx: click.Context) -> Any:
               show_default=True,
               help="What the human bootstrap draws: ranking items, or single pairwise "
                    "comparisons (as GJG15 did; reproduces their Table 3b).")
+@click.option("--pool", is_flag=True,
+              help="Pooled leaderboard: each metric's r (accuracy with --sentence-level) on "
+                   "every benchmark and human kind, its mean rank and a weighted average "
+                   "(docs/meta-eval.md).")
+@click.option("--pool-weights", metavar="BENCH=W,...", default=None,
+              help="--pool: weight of each benchmark (split equally among its columns). "
+                   "[default: 1 each]")
+@click.option("--pool-plot", type=click.Path(dir_okay=False), metavar="FILE",
+              help="--pool: plot the leaderboard (.png, .svg or .pdf).")
 @click.option("--data-dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Folder with the benchmark data (laid out as upstream). Default: "
                    "$GECMETRICS_DATA, else $XDG_CACHE_HOME/gecmetrics, else ~/.cache/gecmetrics.")
@@ -266,6 +276,7 @@ def meta_eval(ctx, fmt, **params) -> None:
       gecmetrics meta-eval seeda-s -m green -m gleu --subsets 8 --subsets-plot subsets.png
       gecmetrics meta-eval seeda-s -m green -m m2 --pairwise --tie-calibration --spa \\
           --clusters spa --human-intervals
+      gecmetrics meta-eval conll14 seeda-s gmeg-fce -m green -m gleu --pool
     """
     from ..meta_eval.run import render_options
 
