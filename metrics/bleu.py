@@ -186,8 +186,10 @@ def bleu_statistics(corpus: Corpus, config: BleuConfig) -> np.ndarray:
         corpus = corpus.cached(("lowercased",), lambda: _lowercased(corpus))
     N = config.max_ngram_order
     x = intersections(corpus, NGRAM_TOKENIZER[config.tokenize], N)
-    hyp_len = x.hyp_len[..., 0]  # (H, D) tokens
-    ref_len = x.ref_len[..., 0]  # (D, K)
+    # int64: the kernel's arrays are compact (int16 for short texts), and the
+    # tie-breaking key below multiplies lengths.
+    hyp_len = x.hyp_len[..., 0].astype(np.int64)  # (H, D) tokens
+    ref_len = x.ref_len[..., 0].astype(np.int64)  # (D, K)
     # Closest reference length, the shorter one on ties (sacrebleu's rule): the
     # smallest (|c - r_k|, r_k) pair.
     diff = np.abs(hyp_len[:, :, None] - ref_len[None])  # (H, D, K)
