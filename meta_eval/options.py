@@ -379,10 +379,13 @@ class MetaEvalOptions:
         aggregated = self.aggregation_levels
         if aggregated:
             blocked = [a for a in asked if a != "--window"]
-            # The pair statistics recompute system scores at corpus/mean level.
-            blocked += [flag for flag, on in (
+            pair_stats = [flag for flag, on in (
                 ("--pairwise", self.pairwise), ("--tie-calibration", self.tie_calibration),
                 ("--spa", self.spa), ("--clusters", self.clusters is not None)) if on]
+            if pair_stats:  # they read the metric's corpus/mean system scores
+                raise ConfigError(f"{pair_stats[0]} works on corpus or mean system scores, not "
+                                  f"--level {aggregated[0]}; use --level corpus or mean with "
+                                  f"{pair_stats[0]}, or drop it")
             if self.grid is not None:
                 blocked.append("--sweep-beta/--plot")
             if blocked:

@@ -296,9 +296,9 @@ def _stat_sections(result: MetaEvaluation, fmt: str) -> list[tuple[str, str]]:
 
     o, sections = result.options, []
     if any(r.pairs is not None for r in result.correlations):
-        sections.append((f"Pairwise statistics over system pairs (SPA: {o.stat_resamples} "
-                         f"resamples, seed {o.seed_value})", pair_table(result.correlations,
-                                                                        fmt)))
+        spa = (f" (SPA: {o.stat_resamples} resamples, seed {o.seed_value})" if o.spa else "")
+        sections.append((f"Pairwise statistics over system pairs{spa}",
+                         pair_table(result.correlations, fmt)))
     if result.clusters:
         sections.append((f"Metric clusters by {o.clusters} (paired bootstrap over systems and "
                          f"sentences, {o.stat_resamples} resamples, seed {o.seed_value}; a new "
