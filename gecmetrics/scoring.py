@@ -298,9 +298,16 @@ def signature_block(signatures: Sequence[str], fmt: str, notes: list[str]) -> st
 
 
 def _column(result: SystemResult) -> str:
-    """Column label: display name, options other than tokenize, beta."""
+    """Column label: display name, the spec's options, beta.
+
+    ``tokenize=X`` is left out only where the display name already says it
+    (``charGREEN``); BLEU's name does not, so ``bleu`` and
+    ``bleu:tokenize=none`` keep two columns instead of one overwriting the other.
+    """
     options = [o for o in result.spec.partition(":")[2].split(",")
-               if o and not o.startswith(("tokenize=", "beta="))]
+               if o and not o.startswith("beta=")
+               and not (o.startswith("tokenize=")
+                        and result.metric.startswith(o.partition("=")[2]))]
     label = result.metric + (f"({','.join(options)})" if options else "")
     return label if result.beta is None else f"{label} b={result.beta:g}"
 
