@@ -56,6 +56,14 @@ SWEEP = GREEN + [M2] + ERRANT
 # 500 reference draws, about 1 min per benchmark for 1000 resamples).
 CI = GREEN + [CHRF, M2] + ERRANT
 CI_GMEG = [m for m in CI if m != M2]
+# Metrics added after the GREEN paper's table: BLEU (sacrebleu's) and I-measure (no
+# mixing of references: CoNLL-2014 sentence 333 has 2^34 combinations).
+BLEU, IMEASURE = "bleu", "imeasure:mix=false"
+ZOO = [BLEU, IMEASURE]
+# The pair statistics (pairwise accuracy, tie-calibrated accuracy) for every metric.
+PAIRS = TABLE2 + ZOO
+# Human-like aggregation (Goto et al. 2025): metrics with sentence scores.
+AGGREGATE = GREEN + [M2, GLEU, CHRF] + ERRANT
 
 
 def _m(specs: list[str]) -> list[str]:
@@ -100,6 +108,12 @@ RUNS: list[tuple[str, list[str]]] = [
     ("cv-beta", ["conll14", "seeda-s", *_m(SWEEP), *SEEDA_ALL, "--cv-beta", "10"]),
     ("cv-beta-gmeg", ["gmeg-fce", "gmeg-wiki", *_m([m for m in SWEEP if m != M2]),
                       "--cv-beta", "10"]),
+    ("zoo", ["conll14", "seeda-s", "seeda-e", *_m(ZOO), *SEEDA_ALL, *BOTH_LEVELS]),
+    ("pairs", ["conll14", "seeda-s", "seeda-e", *_m(PAIRS), *SEEDA_ALL, "--pairwise",
+               "--tie-calibration"]),
+    ("spa-clusters", ["seeda-s", *_m(CI), *SEEDA_ALL, "--spa", "--clusters", "spa"]),
+    ("aggregation", ["seeda-s", "seeda-e", *_m(AGGREGATE), "--level", "corpus",
+                     "--level", "ew", "--level", "trueskill"]),
 ]
 
 
