@@ -22,12 +22,10 @@ human scores, and seed and resamples where the analysis draws at random).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from gecmetrics.formatting import finite_or_none
-
+from .rows import RowIdentity, num, num_list
 from .stat_results import ClusterRow, HumanIntervalRow, PairStats, SentenceTies
 
 if TYPE_CHECKING:
@@ -41,13 +39,7 @@ if TYPE_CHECKING:
     from .sweep import Sweep
 
 
-def _num(value: float | None) -> float | None:
-    """NaN (an undefined correlation) -> None, as JSON has no NaN."""
-    return None if value is None else finite_or_none(float(value))
-
-
-def _pair(values: Sequence[float | None]) -> list[float | None]:
-    return [_num(v) for v in values]
+_num, _pair = num, num_list  # the names this module's rows (and aggregate, pool) use
 
 
 # -- signatures ---------------------------------------------------------------------------
@@ -136,17 +128,9 @@ class CVBeta:
 
 
 @dataclass(frozen=True)
-class MetaResult:
+class MetaResult(RowIdentity):
     """One (benchmark, metric, beta, level) correlation: a row of the CLI's JSON."""
 
-    benchmark: str
-    human: str
-    systems: str
-    corpus: str
-    metric: str
-    spec: str
-    beta: float | None
-    level: str
     n_systems: int
     pearson: float
     spearman: float
@@ -159,9 +143,7 @@ class MetaResult:
 
     def to_json(self) -> dict[str, Any]:
         out = {
-            "benchmark": self.benchmark, "human": self.human, "systems": self.systems,
-            "corpus": self.corpus, "metric": self.metric, "spec": self.spec,
-            "beta": self.beta, "level": self.level, "n_systems": self.n_systems,
+            **self.identity_json(), "n_systems": self.n_systems,
             "pearson": _num(self.pearson), "spearman": _num(self.spearman),
             "kendall": _num(self.kendall),
         }
@@ -229,17 +211,9 @@ class Comparison:
 
 
 @dataclass(frozen=True)
-class WindowRow:
+class WindowRow(RowIdentity):
     """Pearson and Spearman within one window of systems of similar human score."""
 
-    benchmark: str
-    human: str
-    systems: str
-    corpus: str
-    metric: str
-    spec: str
-    beta: float | None
-    level: str
     window: int
     window_start: int  # 1-based human rank of the window's best system
     systems_in_window: tuple[str, ...]  # best first
@@ -249,9 +223,7 @@ class WindowRow:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "analysis": "window", "benchmark": self.benchmark, "human": self.human,
-            "systems": self.systems, "corpus": self.corpus, "metric": self.metric,
-            "spec": self.spec, "beta": self.beta, "level": self.level, "window": self.window,
+            "analysis": "window", **self.identity_json(), "window": self.window,
             "window_start": self.window_start, "systems_in_window": list(self.systems_in_window),
             "pearson": _num(self.pearson), "spearman": _num(self.spearman),
         }

@@ -17,11 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gecmetrics.formatting import finite_or_none
-
-
-def _num(value: float | None) -> float | None:
-    return None if value is None else finite_or_none(float(value))
+from .rows import RowIdentity
+from .rows import num as _num
 
 
 @dataclass(frozen=True)
@@ -70,17 +67,9 @@ class SentenceTies:
 
 
 @dataclass(frozen=True)
-class ClusterRow:
+class ClusterRow(RowIdentity):
     """One metric in the significance ranking of a benchmark (``--clusters STAT``)."""
 
-    benchmark: str
-    human: str
-    systems: str
-    corpus: str
-    metric: str
-    spec: str
-    beta: float | None
-    level: str
     stat: str
     value: float
     rank: int
@@ -95,9 +84,7 @@ class ClusterRow:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "analysis": "cluster", "benchmark": self.benchmark, "human": self.human,
-            "systems": self.systems, "corpus": self.corpus, "metric": self.metric,
-            "spec": self.spec, "beta": self.beta, "level": self.level, "stat": self.stat,
+            "analysis": "cluster", **self.identity_json(), "stat": self.stat,
             "value": _num(self.value), "rank": self.rank, "cluster": self.cluster,
             "cluster_top": self.cluster_top, "p_vs_top": _num(self.p_vs_top),
             "p_values": {k: _num(v) for k, v in self.p_values},

@@ -34,6 +34,7 @@ import numpy as np
 from gecmetrics.errors import ConfigError
 
 from .correlation import CORRELATIONS, paired_rows
+from .rows import RowIdentity
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -63,17 +64,9 @@ def subset_indices(n: int, k: int, max_subsets: int = DEFAULT_MAX_SUBSETS,
 
 
 @dataclass(frozen=True)
-class SubsetRow:
+class SubsetRow(RowIdentity):
     """The distribution of one correlation row over subsets of K systems."""
 
-    benchmark: str
-    human: str
-    systems: str
-    corpus: str
-    metric: str
-    spec: str
-    beta: float | None
-    level: str
     n_systems: int
     k: int
     n_subsets: int
@@ -88,10 +81,8 @@ class SubsetRow:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "analysis": "subsets", "benchmark": self.benchmark, "human": self.human,
-            "systems": self.systems, "corpus": self.corpus, "metric": self.metric,
-            "spec": self.spec, "beta": self.beta, "level": self.level,
-            "n_systems": self.n_systems, "subset_size": self.k, "n_subsets": self.n_subsets,
+            "analysis": "subsets", **self.identity_json(), "n_systems": self.n_systems,
+            "subset_size": self.k, "n_subsets": self.n_subsets,
             "exhaustive": self.exhaustive, "seed": self.seed,
         }
         for name in CORRELATIONS:
