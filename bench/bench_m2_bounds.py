@@ -42,7 +42,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 OLD_COMMIT = "d1984ac"
-MAIN_COMMIT = "82baec5"
+MAIN_COMMIT = "c8daf87"
 CAP_BYTES = 4_000_000_000
 TIME_LIMIT_S = 120
 SYSTEMS = "AMU CAMB CUUI IITB INPUT IPN NTHU PKU POST RAC SJTU UFC UMC".split()

@@ -700,6 +700,19 @@ cdef class Grid:
         cdef double *P = <double *> malloc(W * sizeof(double))
         # QM[b]: the minimum of dist over the vertices a <= b (a lower bound for every ring)
         cdef double *QM = <double *> malloc(V * sizeof(double))
+        # sparse tables for the tie scan: CD is dist by column (c * R + r); RT and CU
+        # hold levels k >= 1 (level k at (k - 1) * V): the minimum of 2^k consecutive
+        # entries of a row (RT, from column c) or a column (CU, from row r)
+        cdef int32_t KR = 1, KC = 1, half, rb, cb, k
+        while (1 << KR) <= W:
+            KR += 1
+        while (1 << KC) <= R:
+            KC += 1
+        cdef double *RT = <double *> malloc((KR - 1) * V * sizeof(double) + 8)
+        cdef double *CU = <double *> malloc((KC - 1) * V * sizeof(double) + 8)
+        cdef double *CD = <double *> malloc(V * sizeof(double))
+        cdef const double *src
+        cdef double *dst
         cdef double qmin
         cdef int32_t *ovb = <int32_t *> malloc((n_ov + 1) * sizeof(int32_t))
         cdef int32_t *ova = <int32_t *> malloc((n_ov + 1) * sizeof(int32_t))
@@ -719,7 +732,7 @@ cdef class Grid:
         try:
             if (dist == NULL or back == NULL or ST == NULL or K == NULL or G == NULL or P == NULL
                     or ovb == NULL or ova == NULL or ovw == NULL or tied == NULL or seen == NULL
-                    or QM == NULL):
+                    or QM == NULL or RT == NULL or CU == NULL or CD == NULL):
                 raise MemoryError()
             for q in range(n_ov):
                 ovb[q], ova[q], ovw[q] = items[q]
@@ -852,24 +865,54 @@ cdef class Grid:
                                     a = c0
                                 if a >= besta:
                                     break
-                                if top_r >= 0:
-                                    for c in range(c0 if c0 > 0 else 0, bj + 1):
+                                if t == 1:  # the base edges, each with its own weight
+                                    for c in range(c0 if c0 > 0 else 0,
+                                                   bj + 1 if top_r >= 0 else 0):
                                         a = <int64_t> top_r * W + c
-                                        if a >= besta:
-                                            break
-                                        if dist[a] + _wov(self._w(top_r, c, bi, bj), a, ova,
-                                                          ovw, qp, qe) == best:
+                                        if a < besta and dist[a] + _wov(
+                                                self._w(top_r, c, bi, bj), a, ova, ovw, qp,
+                                                qe) == best:
                                             besta = a
                                             break
-                                if c0 >= 0:
-                                    for r in range(top_r + 1 if top_r >= 0 else 0, bi + 1):
-                                        a = <int64_t> r * W + c0
-                                        if a >= besta:
-                                            break
-                                        if dist[a] + _wov(self._w(r, c0, bi, bj), a, ova,
-                                                          ovw, qp, qe) == best:
-                                            besta = a
-                                            break
+                                    a = <int64_t> bi * W + c0
+                                    if c0 >= 0 and a < besta and dist[a] + _wov(
+                                            self._w(bi, c0, bi, bj), a, ova, ovw, qp,
+                                            qe) == best:
+                                        besta = a
+                                    continue
+                                # ring t >= 2: every edge weighs ct[t] by default, and an
+                                # overridden one is lighter here, so a vertex of the ring
+                                # gives best exactly when fl(dist + ct[t]) <= best (best is
+                                # the minimum); the first such vertex of a row window or a
+                                # column is found in O(log n) from the sparse tables
+                                rb = <int32_t> (besta // W)
+                                cb = <int32_t> (besta % W)
+                                if top_r >= 0:  # top row, columns up to the earliest hit
+                                    hi = bj
+                                    if top_r == rb and cb - 1 < hi:
+                                        hi = cb - 1
+                                    lo = c0 if c0 > 0 else 0
+                                    c = _first_hit(dist, RT, V, <int64_t> top_r * W, lo, hi,
+                                                   KR, ct[t], best)
+                                    if c <= hi:
+                                        besta = <int64_t> top_r * W + c
+                                        continue
+                                if c0 >= 0:  # left column: finished rows, then row bi
+                                    lo = top_r + 1 if top_r >= 0 else 0
+                                    hi = bi - 1
+                                    if besta < V:
+                                        x = rb if c0 < cb else rb - 1
+                                        if x < hi:
+                                            hi = x
+                                    if lo <= hi:
+                                        r = _first_hit(CD, CU, V, <int64_t> c0 * R, lo, hi, KC,
+                                                       ct[t], best)
+                                        if r <= hi:
+                                            besta = <int64_t> r * W + c0
+                                            continue
+                                    a = <int64_t> bi * W + c0
+                                    if a < besta and dist[a] + ct[t] <= best:
+                                        besta = a
                         dist[b] = best
                         back[b] = <int32_t> besta
                         K[(<int64_t> (bj - bi + n)) * R + bi] = best
@@ -879,6 +922,33 @@ cdef class Grid:
                         if bj > 0 and QM[b - 1] < v:
                             v = QM[b - 1]
                         QM[b] = v
+                    # row bi is done: its sparse tables (minima of 2^k consecutive
+                    # columns), and those of the columns for the blocks that end at row bi
+                    row = dist + <int64_t> bi * W
+                    for k in range(1, KR):
+                        half = 1 << (k - 1)
+                        src = row if k == 1 else RT + (<int64_t> (k - 2)) * V + <int64_t> bi * W
+                        dst = RT + (<int64_t> (k - 1)) * V + <int64_t> bi * W
+                        for c in range(W - (1 << k) + 1):
+                            v = src[c]
+                            if src[c + half] < v:
+                                v = src[c + half]
+                            dst[c] = v
+                    for c in range(W):
+                        CD[<int64_t> c * R + bi] = row[c]
+                    for k in range(1, KC):
+                        r = bi - (1 << k) + 1
+                        if r < 0:
+                            break
+                        half = 1 << (k - 1)
+                        src = CD if k == 1 else CU + (<int64_t> (k - 2)) * V
+                        dst = CU + (<int64_t> (k - 1)) * V
+                        for c in range(W):
+                            p = <int64_t> c * R + r
+                            v = src[p]
+                            if src[p + half] < v:
+                                v = src[p + half]
+                            dst[p] = v
                     # row bi is done: update the tables for row bi + 1
                     for c in range(m + 1):  # windows of the rows above widen by one column
                         lo = bi + 1 - c if bi + 1 - c > 0 else 0
@@ -917,7 +987,30 @@ cdef class Grid:
             return path
         finally:
             free(dist); free(back); free(ST); free(K); free(G); free(P); free(QM)
+            free(RT); free(CU); free(CD)
             free(ovb); free(ova); free(ovw); free(tied); free(seen)
+
+
+cdef inline int32_t _first_hit(const double *l0, const double *up, int64_t V, int64_t base,
+                               int32_t lo, int32_t hi, int32_t levels, double c,
+                               double best) noexcept nogil:
+    """The first p in [lo, hi] with fl(x[p] + c) <= best, or a p > hi if there is none.
+
+    ``x[p]`` is ``l0[base + p]``; the minimum of ``x[p .. p + 2^k - 1]`` is
+    ``up[(k - 1) * V + base + p]`` (k >= 1, ``2^levels`` > hi - lo + 1). Float
+    addition is monotone, so a block holds a hit exactly when its minimum is
+    one; blocks without one are skipped greedily from the largest (binary
+    lifting: the number of leading non-hits is taken bit by bit).
+    """
+    cdef int32_t pos = lo, k = levels - 1
+    cdef double x
+    while k >= 0:
+        if pos + (1 << k) - 1 <= hi:
+            x = l0[base + pos] if k == 0 else up[(<int64_t> (k - 1)) * V + base + pos]
+            if not (x + c <= best):
+                pos += 1 << k
+        k -= 1
+    return pos
 
 
 cdef inline double _wov(double w, int64_t a, const int32_t *ova, const double *ovw,
