@@ -711,6 +711,8 @@ cdef class Grid:
         cdef double *RT = <double *> malloc((KR - 1) * V * sizeof(double) + 8)
         cdef double *CU = <double *> malloc((KC - 1) * V * sizeof(double) + 8)
         cdef double *CD = <double *> malloc(V * sizeof(double))
+        # lg[L] = floor(log2 L), for the range-minimum test of _first_hit
+        cdef int32_t *lg = <int32_t *> malloc((W + R + 2) * sizeof(int32_t))
         cdef const double *src
         cdef double *dst
         cdef double qmin
@@ -732,8 +734,13 @@ cdef class Grid:
         try:
             if (dist == NULL or back == NULL or ST == NULL or K == NULL or G == NULL or P == NULL
                     or ovb == NULL or ova == NULL or ovw == NULL or tied == NULL or seen == NULL
-                    or QM == NULL or RT == NULL or CU == NULL or CD == NULL):
+                    or QM == NULL or RT == NULL or CU == NULL or CD == NULL
+                    or lg == NULL):
                 raise MemoryError()
+            lg[0] = 0
+            lg[1] = 0
+            for x in range(2, W + R + 2):
+                lg[x] = lg[x // 2] + 1
             for q in range(n_ov):
                 ovb[q], ova[q], ovw[q] = items[q]
             ovb[n_ov] = -1
@@ -893,7 +900,7 @@ cdef class Grid:
                                         hi = cb - 1
                                     lo = c0 if c0 > 0 else 0
                                     c = _first_hit(dist, RT, V, <int64_t> top_r * W, lo, hi,
-                                                   KR, ct[t], best)
+                                                   KR, lg, ct[t], best)
                                     if c <= hi:
                                         besta = <int64_t> top_r * W + c
                                         continue
@@ -906,7 +913,7 @@ cdef class Grid:
                                             hi = x
                                     if lo <= hi:
                                         r = _first_hit(CD, CU, V, <int64_t> c0 * R, lo, hi, KC,
-                                                       ct[t], best)
+                                                       lg, ct[t], best)
                                         if r <= hi:
                                             besta = <int64_t> r * W + c0
                                             continue
@@ -987,23 +994,34 @@ cdef class Grid:
             return path
         finally:
             free(dist); free(back); free(ST); free(K); free(G); free(P); free(QM)
-            free(RT); free(CU); free(CD)
+            free(RT); free(CU); free(CD); free(lg)
             free(ovb); free(ova); free(ovw); free(tied); free(seen)
 
 
 cdef inline int32_t _first_hit(const double *l0, const double *up, int64_t V, int64_t base,
-                               int32_t lo, int32_t hi, int32_t levels, double c,
-                               double best) noexcept nogil:
-    """The first p in [lo, hi] with fl(x[p] + c) <= best, or a p > hi if there is none.
+                               int32_t lo, int32_t hi, int32_t levels, const int32_t *lg,
+                               double c, double best) noexcept nogil:
+    """The first p in [lo, hi] with fl(x[p] + c) <= best, or hi + 1 if there is none.
 
     ``x[p]`` is ``l0[base + p]``; the minimum of ``x[p .. p + 2^k - 1]`` is
-    ``up[(k - 1) * V + base + p]`` (k >= 1, ``2^levels`` > hi - lo + 1). Float
-    addition is monotone, so a block holds a hit exactly when its minimum is
-    one; blocks without one are skipped greedily from the largest (binary
-    lifting: the number of leading non-hits is taken bit by bit).
+    ``up[(k - 1) * V + base + p]`` (k >= 1, ``2^levels`` > hi - lo + 1;
+    ``lg[L]`` = floor(log2 L)). Float addition is monotone, so a range holds a
+    hit exactly when its minimum is one: first the whole range, from two
+    overlapping blocks (most queries end there), then blocks without a hit are
+    skipped greedily from the largest (binary lifting: the number of leading
+    non-hits is taken bit by bit).
     """
-    cdef int32_t pos = lo, k = levels - 1
+    cdef int32_t pos = lo, k
     cdef double x
+    if lo > hi:
+        return hi + 1
+    k = lg[hi - lo + 1]
+    if k == 0:
+        return lo if l0[base + lo] + c <= best else hi + 1
+    if not (up[(<int64_t> (k - 1)) * V + base + lo] + c <= best
+            or up[(<int64_t> (k - 1)) * V + base + hi - (1 << k) + 1] + c <= best):
+        return hi + 1
+    k = levels - 1
     while k >= 0:
         if pos + (1 << k) - 1 <= hi:
             x = l0[base + pos] if k == 0 else up[(<int64_t> (k - 1)) * V + base + pos]
@@ -1011,7 +1029,6 @@ cdef inline int32_t _first_hit(const double *l0, const double *up, int64_t V, in
                 pos += 1 << k
         k -= 1
     return pos
-
 
 cdef inline double _wov(double w, int64_t a, const int32_t *ova, const double *ovw,
                         Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:

@@ -105,10 +105,13 @@ KEEP_LATTICE_EDGES = 4_000_000
 #: 0.5 KB a vertex.
 MAX_LATTICE_VERTICES = 250_000
 #: Most vertices of a full-grid lattice (a pair with no token in common, see
-#: :func:`build_lattice`): 800 x 800 tokens. Its shortest path takes time
-#: V * (n + m) per annotator and about 70 bytes a vertex; at 1,000 tokens with
-#: gold edits it took minutes (not yet understood, see docs/metrics/m2.md).
-MAX_GRID_VERTICES = 641_601
+#: :func:`build_lattice`): 1,000 x 1,000 tokens. Its shortest path takes time
+#: V * (n + m) per annotator with gold edits on the lattice (at 1,000 x 1,000
+#: tokens, 4 to 20 s of CPU time on the project machine, depending on the gold
+#: edits) and memory V * (230 bytes + 10 log2 n bytes), about 220 MB (up to 660 MB
+#: when every source token has a gold deletion, each overriding an edge into every
+#: vertex of a row); see docs/metrics/m2.md.
+MAX_GRID_VERTICES = 1_002_001
 #: Full-grid lattices with fewer edges than this take the general path (the
 #: implicit one gives the same results; this keeps the usual sentences on the
 #: path checked against the literal oracle).
@@ -405,7 +408,7 @@ def _grid_lattice(src: list[str], hyp: list[str], max_unchanged_words: int) -> L
         raise LatticeTooLarge(
             f"the M2 edit lattice of this sentence pair ({n} source / {m} hypothesis tokens, "
             f"no token in common) has {V:,} vertices, over the budget of "
-            f"{MAX_GRID_VERTICES:,} (about 800 x 800 tokens); split or shorten the line, "
+            f"{MAX_GRID_VERTICES:,} (1,000 x 1,000 tokens); split or shorten the line, "
             "or leave M2 out for this output")
     kernel = _KernelGrid(n, m)
     lat = Lattice(src, hyp, _GridVertices(n, m), [], [], max_unchanged_words, kernel=kernel,
