@@ -364,6 +364,7 @@ def build_lattice(src: list[str], hyp: list[str], max_unchanged_words: int = 2,
             return _grid_lattice(src, hyp, max_unchanged_words)
     elif grid:
         raise ValueError("the grid path needs the compiled kernel and a pair with no common token")
+    _precheck(src, hyp, max_edges)
     edges: dict[tuple[tuple[int, int], tuple[int, int]], int] = {}
     _optimal_edges(src, hyp, 1, edges, MAX_LATTICE_VERTICES)
     _optimal_edges(src, hyp, 2, edges, MAX_LATTICE_VERTICES)
@@ -399,6 +400,97 @@ def build_lattice(src: list[str], hyp: list[str], max_unchanged_words: int = 2,
             "with it), split the line, or leave M2 out for this output")
     lat.num_arcs, lat.num_edges = counted
     return lat
+
+
+#: The lower bound of :func:`lattice_lower_bound` is computed only for pairs with
+#: at most this many matching token pairs per token (src[i] == hyp[j]), so that it
+#: stays instant; pairs that share more tokens are counted as before.
+LOWER_BOUND_MATCHES_PER_TOKEN = 16
+
+
+def lattice_lower_bound(src: Sequence[str], hyp: Sequence[str]) -> tuple[int, int, int] | None:
+    """(vertices, edges, common tokens): lower bounds on the lattice of a pair, without building it.
+
+    Under substitution cost 2 (insertion and deletion 1), an alignment costs
+    n + m - 2 x its matched tokens, so the optimal ones are the longest common
+    subsequences (LCS). Take one LCS (Hunt-Szymanski: O((r + n) log n) for r
+    matching token pairs); between two consecutive matches, and before the
+    first and after the last, lies a rectangle of source and hypothesis tokens
+    with no token in common (one would lengthen the LCS). Every monotone path
+    through such a rectangle costs the same as the LCS alignment's, so the whole
+    (h+1) x (w+1) grid of the rectangle is in the lattice, and every pair a <= b
+    (a != b) of it is an edge of the official closure (a path of non-matching
+    steps joins them, and no unchanged word limits it): ``grid_edges(h, w)``.
+    The rectangles share no vertex and no pair, so their sums bound the whole
+    lattice from below. Returns None when the pair has more than
+    :data:`LOWER_BOUND_MATCHES_PER_TOKEN` x (n + m) matching pairs (the LCS
+    would cost more than it saves; such pairs share many tokens).
+    """
+    n, m = len(src), len(hyp)
+    where: dict[str, list[int]] = {}
+    for j, tok in enumerate(hyp):
+        where.setdefault(tok, []).append(j)
+    r = sum(len(where.get(tok, ())) for tok in src)
+    if r > LOWER_BOUND_MATCHES_PER_TOKEN * (n + m):
+        return None
+    # thresh[k]: the smallest hypothesis position ending a common subsequence of
+    # length k + 1 so far; node[k]: its match (i, j) and the node before it
+    thresh: list[int] = []
+    node: list[tuple[int, int, Any]] = []
+    for i, tok in enumerate(src):
+        for j in reversed(where.get(tok, ())):
+            k = bisect_left(thresh, j)
+            link = (i, j, node[k - 1] if k else None)
+            if k == len(thresh):
+                thresh.append(j)
+                node.append(link)
+            elif j < thresh[k]:
+                thresh[k] = j
+                node[k] = link
+    matches = []
+    cur = node[-1] if node else None
+    while cur is not None:
+        matches.append((cur[0], cur[1]))
+        cur = cur[2]
+    matches.reverse()
+    vertices = edges = 0
+    pi = pj = 0
+    for i, j in [*matches, (n, m)]:
+        h, w = i - pi, j - pj
+        vertices += (h + 1) * (w + 1)
+        edges += grid_edges(h, w)
+        pi, pj = i + 1, j + 1
+    return vertices, edges, len(matches)
+
+
+def _precheck(src: list[str], hyp: list[str], max_edges: int) -> None:
+    """Stop before building a lattice that :func:`lattice_lower_bound` proves over budget.
+
+    Only a pair whose whole grid could be over budget is looked at (the lattice
+    is a subset of the grid, and each pair of its vertices is at most one
+    edge), so the usual sentences skip it. A proven excess gives the error
+    that building and counting would give, minus the seconds it took them.
+    """
+    n, m = len(src), len(hyp)
+    if grid_edges(n, m) <= max_edges and (n + 1) * (m + 1) <= MAX_LATTICE_VERTICES:
+        return
+    bound = lattice_lower_bound(src, hyp)
+    if bound is None:
+        return
+    vertices, edges, common = bound
+    where = (f"{n} source / {m} hypothesis tokens, {common} matched in a longest common "
+             "subsequence")
+    if vertices > MAX_LATTICE_VERTICES:
+        raise LatticeTooLarge(
+            f"the M2 edit lattice of this sentence pair ({where}) has over "
+            f"{MAX_LATTICE_VERTICES:,} vertices (at least {vertices:,} in its rewritten "
+            "stretches); split or shorten the line, or leave M2 out for this output")
+    if edges > max_edges:
+        raise LatticeTooLarge(
+            f"the M2 edit lattice of this sentence pair ({where}) has over {max_edges:,} "
+            f"edges (at least {edges:,} in its rewritten stretches); raise the m2 option "
+            "max_lattice_edges (time grows with it), split the line, or leave M2 out for "
+            "this output")
 
 
 def _grid_lattice(src: list[str], hyp: list[str], max_unchanged_words: int) -> Lattice:
