@@ -66,6 +66,12 @@ The edit sequence is then matched against the gold edits as the official
    time O(V * (n + m)) per annotator (see its docstring and
    docs/metrics/m2.md). ``build_lattice`` dispatches such pairs there; every
    other pair takes the general path above.
+
+6. **Budget before the work.** A pair whose whole grid could be over the
+   budget gets a lower bound of its lattice first (:func:`lattice_lower_bound`:
+   the rectangles between the matches of one longest common subsequence are
+   full grids), so that a long sentence that keeps a few words stops at once
+   instead of after building and counting its lattice.
 """
 
 from __future__ import annotations
