@@ -677,21 +677,14 @@ def best_edit_sequences(lat: Lattice, golds: Sequence[Sequence[GoldEdit]]
     so the annotators share that work instead of repeating it.
     """
     verts, src, hyp = lat.vertices, lat.src, lat.hyp
-    overrides = []
-    for gold in golds:
-        spans: dict[tuple[int, int], list[GoldEdit]] = {}
-        for g in gold:
-            spans.setdefault((g.start, g.end), []).append(g)
-        weights: dict[tuple[int, int], float] = {}
-        for (s, e), gs in spans.items():
-            if s == e:
-                _insertion_weights(lat, s, gs, weights)
-        _gold_overrides(lat, spans, weights)
-        overrides.append(weights)
-    if lat.kernel is not None:
-        paths = _compiled_paths(lat, overrides)
+    if lat.grid:
+        # one annotator at a time: on the full grid a gold deletion overrides an edge
+        # into every vertex of its end row, so overrides can number V per annotator
+        paths = [_compiled_paths(lat, [_overrides(lat, gold)])[0] for gold in golds]
+    elif lat.kernel is not None:
+        paths = _compiled_paths(lat, [_overrides(lat, gold) for gold in golds])
     else:
-        paths = _python_paths(lat, overrides)
+        paths = _python_paths(lat, [_overrides(lat, gold) for gold in golds])
     seqs = []
     for path in paths:
         seq = []
@@ -701,6 +694,19 @@ def best_edit_sequences(lat: Lattice, golds: Sequence[Sequence[GoldEdit]]
                 seq.append((i1, i2, " ".join(src[i1:i2]), " ".join(hyp[j1:j2])))
         seqs.append(seq)
     return seqs
+
+
+def _overrides(lat: Lattice, gold: Sequence[GoldEdit]) -> dict[tuple[int, int], float]:
+    """One annotator's edge weights that differ from the default: (a, b) -> weight."""
+    spans: dict[tuple[int, int], list[GoldEdit]] = {}
+    for g in gold:
+        spans.setdefault((g.start, g.end), []).append(g)
+    weights: dict[tuple[int, int], float] = {}
+    for (s, e), gs in spans.items():
+        if s == e:
+            _insertion_weights(lat, s, gs, weights)
+    _gold_overrides(lat, spans, weights)
+    return weights
 
 
 def _gold_overrides(lat: Lattice, spans, weights: dict) -> None:
