@@ -698,8 +698,13 @@ cdef class Grid:
         cdef double *dist = <double *> malloc(V * sizeof(double))
         cdef int32_t *back = <int32_t *> malloc(V * sizeof(int32_t))
         cdef double *ST = <double *> malloc(V * sizeof(double))
-        cdef double *K = <double *> malloc(ND * R * sizeof(double))
-        cdef double *G = <double *> malloc(ND * W * sizeof(double))
+        # K and G hold one diagonal per row, only its cells that can be read: a
+        # diagonal has at most min(n, m) + 1 vertices (K: by row, from its first),
+        # and G's windows of it lie in rows 0 .. n - 1 (by row, from column dlt),
+        # so that memory stays O(V) on narrow grids (n x m with n << m or m << n)
+        cdef int64_t KW = (n if n < m else m) + 1, GW = n + 1
+        cdef double *K = <double *> malloc(ND * KW * sizeof(double))
+        cdef double *G = <double *> malloc(ND * GW * sizeof(double))
         cdef double *P = <double *> malloc(W * sizeof(double))
         # QM[b]: the minimum of dist over the vertices a <= b (a lower bound for every ring)
         cdef double *QM = <double *> malloc(V * sizeof(double))
@@ -754,7 +759,7 @@ cdef class Grid:
                         if b == 0:
                             dist[0] = 0.0
                             back[0] = -1
-                            K[(<int64_t> n) * R] = 0.0
+                            K[(<int64_t> n) * KW] = 0.0
                             QM[0] = 0.0
                             continue
                         while qp < n_ov and ovb[qp] < b:
@@ -823,7 +828,7 @@ cdef class Grid:
                             # left columns, rows before bi
                             dlt = bj - bi
                             hi = bi if bi < bj else bj
-                            row = G + <int64_t> (dlt + n) * W + bj
+                            row = G + <int64_t> (dlt + n) * GW + bi
                             for t in range(2, hi + 1):
                                 if qmin + ct[t] > best:
                                     break
@@ -925,7 +930,7 @@ cdef class Grid:
                                         besta = a
                         dist[b] = best
                         back[b] = <int32_t> besta
-                        K[(<int64_t> (bj - bi + n)) * R + bi] = best
+                        K[(<int64_t> (bj - bi + n)) * KW + bi - (bi - bj if bi > bj else 0)] = best
                         v = best
                         if bi > 0 and QM[b - W] < v:
                             v = QM[b - W]
@@ -962,10 +967,11 @@ cdef class Grid:
                     # row bi is done: update the tables for row bi + 1
                     for c in range(m + 1):  # windows of the rows above widen by one column
                         lo = bi + 1 - c if bi + 1 - c > 0 else 0
-                        row = K + <int64_t> (c - bi - 1 + n) * R
+                        # diagonal c - bi - 1, whose first row is lo (when it has rows < bi)
+                        a = <int64_t> (c - bi - 1 + n) * KW - lo
                         p = <int64_t> c * R
                         for r in range(lo, bi):
-                            v = row[r]
+                            v = K[a + r]
                             if v < ST[p + r]:
                                 ST[p + r] = v
                         v = dist[<int64_t> bi * W + c]
@@ -974,7 +980,7 @@ cdef class Grid:
                         ST[p + bi] = v
                     row = dist + <int64_t> bi * W
                     for dlt in range(-n, m - bi):  # column windows gain row bi
-                        p = <int64_t> (dlt + n) * W
+                        p = <int64_t> (dlt + n) * GW - dlt  # column c of diagonal dlt at p + c
                         lo = dlt if dlt > 0 else 0
                         hi = dlt + bi - 1 if dlt + bi - 1 < m + 1 else m + 1
                         for c in range(lo, hi):

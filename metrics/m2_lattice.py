@@ -118,6 +118,12 @@ MAX_LATTICE_VERTICES = 250_000
 #: when every source token has a gold deletion, each overriding an edge into every
 #: vertex of a row); see docs/metrics/m2.md.
 MAX_GRID_VERTICES = 1_002_001
+#: Most work of a full-grid lattice, vertices x max(n, m): a vertex's rings reach
+#: up to max(n, m) back, so a narrow grid (10 x 40,000 tokens: 1.8 x 10^10, 17 s of
+#: CPU time) costs far more than a square one of as many vertices (1,000 x 1,000:
+#: 10^9). 2 x 10^10: about 20 s at most. The code before this budget had none
+#: (its O((n + m) max(n, m)) tables, now O(V), took 20 GB at 10 x 50,000 tokens).
+MAX_GRID_WORK = 20_000_000_000
 #: Full-grid lattices with fewer edges than this take the general path (the
 #: implicit one gives the same results; this keeps the usual sentences on the
 #: path checked against the literal oracle).
@@ -508,6 +514,12 @@ def _grid_lattice(src: list[str], hyp: list[str], max_unchanged_words: int) -> L
             f"no token in common) has {V:,} vertices, over the budget of "
             f"{MAX_GRID_VERTICES:,} (1,000 x 1,000 tokens); split or shorten the line, "
             "or leave M2 out for this output")
+    if V * max(n, m) > MAX_GRID_WORK:
+        raise LatticeTooLarge(
+            f"the M2 edit lattice of this sentence pair ({n} source / {m} hypothesis tokens, "
+            f"no token in common) needs {V:,} vertices x {max(n, m):,} steps of work, over "
+            f"the budget of {MAX_GRID_WORK:,} (one side is far longer than the other); "
+            "split or shorten the line, or leave M2 out for this output")
     kernel = _KernelGrid(n, m)
     lat = Lattice(src, hyp, _GridVertices(n, m), [], [], max_unchanged_words, kernel=kernel,
                   _index=_GridIndex(n, m), grid=True)

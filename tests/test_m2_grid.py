@@ -255,3 +255,25 @@ def test_grid_ties_when_float_sums_lose_the_increments_equal_the_general_path(nu
         assert best_edit_sequences(lat, golds) == best_edit_sequences(ref, golds), (src, hyp)
     # the regime is reached: the increment is lost at these sums
     assert float(-num_edges) + 5.001 == float(-num_edges) + 5
+
+
+def test_narrow_grid_work_budget_is_one_line_and_immediate():
+    """A grid far longer on one side: few vertices, but every vertex's rings reach back
+    along the long side. 10 x 40,000 tokens is inside the work budget (17 s of CPU time,
+    not run here); 10 x 50,000 is over it (the code before this budget allocated a
+    20 GB table for it)."""
+    src = [f"s{i}" for i in range(10)]
+    hyp = [f"h{j}" for j in range(50_000)]
+    assert 11 * 40_001 * 40_000 <= m2_lattice.MAX_GRID_WORK < 11 * 50_001 * 50_000
+    for a, b in ((src, hyp), (hyp, src)):
+        with pytest.raises(LatticeTooLarge, match="550,011 vertices x 50,000 steps") as err:
+            build_lattice(a, b)
+        assert "\n" not in str(err.value) and "no token in common" in str(err.value)
+    # narrow grids inside the budget use memory linear in their vertices (the diagonal
+    # tables are cut to the cells they read): same paths as the general path
+    rng = random.Random(9)
+    for n, m in ((2, 150), (150, 2), (1, 400), (5, 60)):
+        s, h = [f"s{i}" for i in range(n)], [f"h{rng.randrange(m)}" for _ in range(m)]
+        golds = [random_gold(rng, s, h, 6), bench_gold(s, h)]
+        lat, ref = build_lattice(s, h, grid=True), build_lattice(s, h, grid=False)
+        assert best_edit_sequences(lat, golds) == best_edit_sequences(ref, golds), (n, m)
