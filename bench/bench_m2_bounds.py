@@ -4,7 +4,12 @@ Run from the repository root:  python bench/bench_m2_bounds.py [--quick]
 
 Cases: one sentence of N distinct tokens rewritten into N other distinct tokens
 (N = 100, 200, 300, 1000: the lattice is the full (N+1) x (N+1) grid, about
-(N(N+1)/2)^2 edges), one near-identical 10,000-token sentence (two tokens
+(N(N+1)/2)^2 edges), with two annotators (a gold substitution every 7 tokens and
+an insertion every 11; none); the same at 1,000 tokens with one annotator whose
+143 gold edits are all substitutions (``subs:1000``, the case that used to run
+past 100 s); N tokens rewritten except K kept at evenly spaced positions
+(``shared1:300``, ``shared3:300``, ``shared1:1000``: the general path, over the
+budget); one near-identical 10,000-token sentence (two tokens
 changed), and the 13 CoNLL-2014 outputs scored by the whole command
 (``gecmetrics score -m m2 --m2 ... -c <13 outputs>``, from process start to
 exit; ../shared/data or $GECMETRICS_SHARED_DATA).
@@ -12,9 +17,10 @@ exit; ../shared/data or $GECMETRICS_SHARED_DATA).
 Every case runs in its own subprocess, for three implementations, in the same run:
 
 - ``new``: this checkout (pairs with no common token on the implicit grid);
-- ``main``: the code at the start of this work (commit 82baec5: bounded memory,
-  every edge recomputed and counted against the 3 x 10^7 edge budget), its
-  m2_lattice.py and compiled kernel taken from git and built by pyximport;
+- ``main``: the code at the start of this work (commit c8daf87: the implicit grid
+  up to 800 x 800 tokens, ties scanned vertex by vertex; other pairs counted
+  against the 3 x 10^7 edge budget), its m2_lattice.py and compiled kernel taken
+  from git and built by pyximport;
 - ``old``: the code before bounded memory (tests/m2_lattice_old.py with the
   compiled kernel of commit d1984ac, or its pure-Python path if that fails).
 
@@ -24,7 +30,7 @@ the child's own ru_maxrss (os.wait4), so a killed run is measured too; CPU is
 the child's user + system time, the better measure on a shared machine.
 ``old`` runs the 100-token, near-identical and CoNLL-2014 cases only (on 200 and
 300 tokens it is stopped by the cap, see docs/metrics/m2.md). ``--quick`` leaves
-out the 1,000-token case and runs ``old`` on 100 tokens only.
+out the 1,000-token cases and runs ``old`` on 100 tokens only.
 """
 
 from __future__ import annotations
@@ -42,7 +48,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 OLD_COMMIT = "d1984ac"
-MAIN_COMMIT = "82baec5"
+MAIN_COMMIT = "c8daf87"
 CAP_BYTES = 4_000_000_000
 TIME_LIMIT_S = 120
 SYSTEMS = "AMU CAMB CUUI IITB INPUT IPN NTHU PKU POST RAC SJTU UFC UMC".split()
@@ -116,6 +122,14 @@ def rewritten(n: int):
     return [f"s{i}" for i in range(n)], [f"h{i}" for i in range(n)]
 
 
+def shared(n: int, k: int):
+    """N tokens rewritten except k kept ones, at evenly spaced positions."""
+    src, hyp = rewritten(n)
+    for x in range(1, k + 1):
+        hyp[x * n // (k + 1)] = src[x * n // (k + 1)]
+    return src, hyp
+
+
 def near_identical(n: int):
     src = [f"w{i % 5000}" for i in range(n)]
     hyp = list(src)
@@ -180,8 +194,15 @@ def child(impl: str, case: str) -> None:
         result = {"F0.5": [round(r["score"], 6) for r in rows]}
     else:
         kind, n = case.split(":")
-        src, hyp = rewritten(int(n)) if kind == "rewritten" else near_identical(int(n))
+        if kind in ("rewritten", "subs"):
+            src, hyp = rewritten(int(n))
+        elif kind.startswith("shared"):
+            src, hyp = shared(int(n), int(kind[6:]))
+        else:
+            src, hyp = near_identical(int(n))
         golds = _gold(lat_module, src, hyp)
+        if kind == "subs":  # one annotator, its gold substitutions only
+            golds = [[g for g in golds[0] if g.start < g.end]]
         try:
             lat = lat_module.build_lattice(src, hyp)
             counts = [lat_module.sentence_counts(lat, g) for g in golds]
@@ -242,7 +263,10 @@ def main() -> None:
     quick = "--quick" in sys.argv
     cases = ["rewritten:100", "rewritten:200", "rewritten:300"]
     if not quick:
-        cases.append("rewritten:1000")
+        cases += ["rewritten:1000", "subs:1000"]
+    cases += ["shared1:300", "shared3:300"]
+    if not quick:
+        cases.append("shared1:1000")
     cases.append("near:10000")
     have_data = (shared_data() / "official_submissions").is_dir()
     if have_data:

@@ -453,8 +453,11 @@ cdef class Grid:
     window of column ``bj - t`` ending at row ``bi``), so ``b`` costs
     O(max(bi, bj)) instead of O(bi * bj). Ties are broken as
     ``Lattice.paths`` breaks them: among the start vertices whose float sum
-    equals the minimum, the first in vertex order (found by scanning the tied
-    rings). A vertex with an overridden edge into it (gold edges, insertion
+    equals the minimum, the first in vertex order, found on the tied rings
+    with sparse tables of the finished rows and columns (``_first_hit``), in
+    O(log n) a ring: when long sentences' sums lose the 0.001 increments
+    nearly every ring ties, and reading them vertex by vertex took minutes at
+    1,000 tokens. A vertex with an overridden edge into it (gold edges, insertion
     edges weighed by the two-pointer scan) is relaxed edge by edge, as the
     general kernel does. Vertex ``(i, j)`` has index ``i * (m + 1) + j``
     (lexicographic order, as the general lattice numbers its vertices).
@@ -695,11 +698,31 @@ cdef class Grid:
         cdef double *dist = <double *> malloc(V * sizeof(double))
         cdef int32_t *back = <int32_t *> malloc(V * sizeof(int32_t))
         cdef double *ST = <double *> malloc(V * sizeof(double))
-        cdef double *K = <double *> malloc(ND * R * sizeof(double))
-        cdef double *G = <double *> malloc(ND * W * sizeof(double))
+        # K and G hold one diagonal per row, only its cells that can be read: a
+        # diagonal has at most min(n, m) + 1 vertices (K: by row, from its first),
+        # and G's windows of it lie in rows 0 .. n - 1 (by row, from column dlt),
+        # so that memory stays O(V) on narrow grids (n x m with n << m or m << n)
+        cdef int64_t KW = (n if n < m else m) + 1, GW = n + 1
+        cdef double *K = <double *> malloc(ND * KW * sizeof(double))
+        cdef double *G = <double *> malloc(ND * GW * sizeof(double))
         cdef double *P = <double *> malloc(W * sizeof(double))
         # QM[b]: the minimum of dist over the vertices a <= b (a lower bound for every ring)
         cdef double *QM = <double *> malloc(V * sizeof(double))
+        # sparse tables for the tie scan: CD is dist by column (c * R + r); RT and CU
+        # hold levels k >= 1 (level k at (k - 1) * V): the minimum of 2^k consecutive
+        # entries of a row (RT, from column c) or a column (CU, from row r)
+        cdef int32_t KR = 1, KC = 1, half, rb, cb, k
+        while (1 << KR) <= W:
+            KR += 1
+        while (1 << KC) <= R:
+            KC += 1
+        cdef double *RT = <double *> malloc((KR - 1) * V * sizeof(double) + 8)
+        cdef double *CU = <double *> malloc((KC - 1) * V * sizeof(double) + 8)
+        cdef double *CD = <double *> malloc(V * sizeof(double))
+        # lg[L] = floor(log2 L), for the range-minimum test of _first_hit
+        cdef int32_t *lg = <int32_t *> malloc((W + R + 2) * sizeof(int32_t))
+        cdef const double *src
+        cdef double *dst
         cdef double qmin
         cdef int32_t *ovb = <int32_t *> malloc((n_ov + 1) * sizeof(int32_t))
         cdef int32_t *ova = <int32_t *> malloc((n_ov + 1) * sizeof(int32_t))
@@ -719,8 +742,13 @@ cdef class Grid:
         try:
             if (dist == NULL or back == NULL or ST == NULL or K == NULL or G == NULL or P == NULL
                     or ovb == NULL or ova == NULL or ovw == NULL or tied == NULL or seen == NULL
-                    or QM == NULL):
+                    or QM == NULL or RT == NULL or CU == NULL or CD == NULL
+                    or lg == NULL):
                 raise MemoryError()
+            lg[0] = 0
+            lg[1] = 0
+            for x in range(2, W + R + 2):
+                lg[x] = lg[x // 2] + 1
             for q in range(n_ov):
                 ovb[q], ova[q], ovw[q] = items[q]
             ovb[n_ov] = -1
@@ -731,7 +759,7 @@ cdef class Grid:
                         if b == 0:
                             dist[0] = 0.0
                             back[0] = -1
-                            K[(<int64_t> n) * R] = 0.0
+                            K[(<int64_t> n) * KW] = 0.0
                             QM[0] = 0.0
                             continue
                         while qp < n_ov and ovb[qp] < b:
@@ -800,7 +828,7 @@ cdef class Grid:
                             # left columns, rows before bi
                             dlt = bj - bi
                             hi = bi if bi < bj else bj
-                            row = G + <int64_t> (dlt + n) * W + bj
+                            row = G + <int64_t> (dlt + n) * GW + bi
                             for t in range(2, hi + 1):
                                 if qmin + ct[t] > best:
                                     break
@@ -852,40 +880,98 @@ cdef class Grid:
                                     a = c0
                                 if a >= besta:
                                     break
-                                if top_r >= 0:
-                                    for c in range(c0 if c0 > 0 else 0, bj + 1):
+                                if t == 1:  # the base edges, each with its own weight
+                                    for c in range(c0 if c0 > 0 else 0,
+                                                   bj + 1 if top_r >= 0 else 0):
                                         a = <int64_t> top_r * W + c
-                                        if a >= besta:
-                                            break
-                                        if dist[a] + _wov(self._w(top_r, c, bi, bj), a, ova,
-                                                          ovw, qp, qe) == best:
+                                        if a < besta and dist[a] + _wov(
+                                                self._w(top_r, c, bi, bj), a, ova, ovw, qp,
+                                                qe) == best:
                                             besta = a
                                             break
-                                if c0 >= 0:
-                                    for r in range(top_r + 1 if top_r >= 0 else 0, bi + 1):
-                                        a = <int64_t> r * W + c0
-                                        if a >= besta:
-                                            break
-                                        if dist[a] + _wov(self._w(r, c0, bi, bj), a, ova,
-                                                          ovw, qp, qe) == best:
-                                            besta = a
-                                            break
+                                    a = <int64_t> bi * W + c0
+                                    if c0 >= 0 and a < besta and dist[a] + _wov(
+                                            self._w(bi, c0, bi, bj), a, ova, ovw, qp,
+                                            qe) == best:
+                                        besta = a
+                                    continue
+                                # ring t >= 2: every edge weighs ct[t] by default, and an
+                                # overridden one is lighter here, so a vertex of the ring
+                                # gives best exactly when fl(dist + ct[t]) <= best (best is
+                                # the minimum); the first such vertex of a row window or a
+                                # column is found in O(log n) from the sparse tables
+                                rb = <int32_t> (besta // W)
+                                cb = <int32_t> (besta % W)
+                                if top_r >= 0:  # top row, columns up to the earliest hit
+                                    hi = bj
+                                    if top_r == rb and cb - 1 < hi:
+                                        hi = cb - 1
+                                    lo = c0 if c0 > 0 else 0
+                                    c = _first_hit(dist, RT, V, <int64_t> top_r * W, lo, hi,
+                                                   KR, lg, ct[t], best)
+                                    if c <= hi:
+                                        besta = <int64_t> top_r * W + c
+                                        continue
+                                if c0 >= 0:  # left column: finished rows, then row bi
+                                    lo = top_r + 1 if top_r >= 0 else 0
+                                    hi = bi - 1
+                                    if besta < V:
+                                        x = rb if c0 < cb else rb - 1
+                                        if x < hi:
+                                            hi = x
+                                    if lo <= hi:
+                                        r = _first_hit(CD, CU, V, <int64_t> c0 * R, lo, hi, KC,
+                                                       lg, ct[t], best)
+                                        if r <= hi:
+                                            besta = <int64_t> r * W + c0
+                                            continue
+                                    a = <int64_t> bi * W + c0
+                                    if a < besta and dist[a] + ct[t] <= best:
+                                        besta = a
                         dist[b] = best
                         back[b] = <int32_t> besta
-                        K[(<int64_t> (bj - bi + n)) * R + bi] = best
+                        K[(<int64_t> (bj - bi + n)) * KW + bi - (bi - bj if bi > bj else 0)] = best
                         v = best
                         if bi > 0 and QM[b - W] < v:
                             v = QM[b - W]
                         if bj > 0 and QM[b - 1] < v:
                             v = QM[b - 1]
                         QM[b] = v
+                    # row bi is done: its sparse tables (minima of 2^k consecutive
+                    # columns), and those of the columns for the blocks that end at row bi
+                    row = dist + <int64_t> bi * W
+                    for k in range(1, KR):
+                        half = 1 << (k - 1)
+                        src = row if k == 1 else RT + (<int64_t> (k - 2)) * V + <int64_t> bi * W
+                        dst = RT + (<int64_t> (k - 1)) * V + <int64_t> bi * W
+                        for c in range(W - (1 << k) + 1):
+                            v = src[c]
+                            if src[c + half] < v:
+                                v = src[c + half]
+                            dst[c] = v
+                    for c in range(W):
+                        CD[<int64_t> c * R + bi] = row[c]
+                    for k in range(1, KC):
+                        r = bi - (1 << k) + 1
+                        if r < 0:
+                            break
+                        half = 1 << (k - 1)
+                        src = CD if k == 1 else CU + (<int64_t> (k - 2)) * V
+                        dst = CU + (<int64_t> (k - 1)) * V
+                        for c in range(W):
+                            p = <int64_t> c * R + r
+                            v = src[p]
+                            if src[p + half] < v:
+                                v = src[p + half]
+                            dst[p] = v
                     # row bi is done: update the tables for row bi + 1
                     for c in range(m + 1):  # windows of the rows above widen by one column
                         lo = bi + 1 - c if bi + 1 - c > 0 else 0
-                        row = K + <int64_t> (c - bi - 1 + n) * R
+                        # diagonal c - bi - 1, whose first row is lo (when it has rows < bi)
+                        a = <int64_t> (c - bi - 1 + n) * KW - lo
                         p = <int64_t> c * R
                         for r in range(lo, bi):
-                            v = row[r]
+                            v = K[a + r]
                             if v < ST[p + r]:
                                 ST[p + r] = v
                         v = dist[<int64_t> bi * W + c]
@@ -894,7 +980,7 @@ cdef class Grid:
                         ST[p + bi] = v
                     row = dist + <int64_t> bi * W
                     for dlt in range(-n, m - bi):  # column windows gain row bi
-                        p = <int64_t> (dlt + n) * W
+                        p = <int64_t> (dlt + n) * GW - dlt  # column c of diagonal dlt at p + c
                         lo = dlt if dlt > 0 else 0
                         hi = dlt + bi - 1 if dlt + bi - 1 < m + 1 else m + 1
                         for c in range(lo, hi):
@@ -917,8 +1003,41 @@ cdef class Grid:
             return path
         finally:
             free(dist); free(back); free(ST); free(K); free(G); free(P); free(QM)
+            free(RT); free(CU); free(CD); free(lg)
             free(ovb); free(ova); free(ovw); free(tied); free(seen)
 
+
+cdef inline int32_t _first_hit(const double *l0, const double *up, int64_t V, int64_t base,
+                               int32_t lo, int32_t hi, int32_t levels, const int32_t *lg,
+                               double c, double best) noexcept nogil:
+    """The first p in [lo, hi] with fl(x[p] + c) <= best, or hi + 1 if there is none.
+
+    ``x[p]`` is ``l0[base + p]``; the minimum of ``x[p .. p + 2^k - 1]`` is
+    ``up[(k - 1) * V + base + p]`` (k >= 1, ``2^levels`` > hi - lo + 1;
+    ``lg[L]`` = floor(log2 L)). Float addition is monotone, so a range holds a
+    hit exactly when its minimum is one: first the whole range, from two
+    overlapping blocks (most queries end there), then blocks without a hit are
+    skipped greedily from the largest (binary lifting: the number of leading
+    non-hits is taken bit by bit).
+    """
+    cdef int32_t pos = lo, k
+    cdef double x
+    if lo > hi:
+        return hi + 1
+    k = lg[hi - lo + 1]
+    if k == 0:
+        return lo if l0[base + lo] + c <= best else hi + 1
+    if not (up[(<int64_t> (k - 1)) * V + base + lo] + c <= best
+            or up[(<int64_t> (k - 1)) * V + base + hi - (1 << k) + 1] + c <= best):
+        return hi + 1
+    k = levels - 1
+    while k >= 0:
+        if pos + (1 << k) - 1 <= hi:
+            x = l0[base + pos] if k == 0 else up[(<int64_t> (k - 1)) * V + base + pos]
+            if not (x + c <= best):
+                pos += 1 << k
+        k -= 1
+    return pos
 
 cdef inline double _wov(double w, int64_t a, const int32_t *ova, const double *ovw,
                         Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:

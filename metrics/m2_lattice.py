@@ -66,6 +66,12 @@ The edit sequence is then matched against the gold edits as the official
    time O(V * (n + m)) per annotator (see its docstring and
    docs/metrics/m2.md). ``build_lattice`` dispatches such pairs there; every
    other pair takes the general path above.
+
+6. **Budget before the work.** A pair whose whole grid could be over the
+   budget gets a lower bound of its lattice first (:func:`lattice_lower_bound`:
+   the rectangles between the matches of one longest common subsequence are
+   full grids), so that a long sentence that keeps a few words stops at once
+   instead of after building and counting its lattice.
 """
 
 from __future__ import annotations
@@ -105,10 +111,19 @@ KEEP_LATTICE_EDGES = 4_000_000
 #: 0.5 KB a vertex.
 MAX_LATTICE_VERTICES = 250_000
 #: Most vertices of a full-grid lattice (a pair with no token in common, see
-#: :func:`build_lattice`): 800 x 800 tokens. Its shortest path takes time
-#: V * (n + m) per annotator and about 70 bytes a vertex; at 1,000 tokens with
-#: gold edits it took minutes (not yet understood, see docs/metrics/m2.md).
-MAX_GRID_VERTICES = 641_601
+#: :func:`build_lattice`): 1,000 x 1,000 tokens. Its shortest path takes time
+#: V * (n + m) per annotator with gold edits on the lattice (at 1,000 x 1,000
+#: tokens, 4 to 20 s of CPU time on the project machine, depending on the gold
+#: edits) and memory V * (230 bytes + 10 log2 n bytes), about 220 MB (up to 660 MB
+#: when every source token has a gold deletion, each overriding an edge into every
+#: vertex of a row); see docs/metrics/m2.md.
+MAX_GRID_VERTICES = 1_002_001
+#: Most work of a full-grid lattice, vertices x max(n, m): a vertex's rings reach
+#: up to max(n, m) back, so a narrow grid (10 x 40,000 tokens: 1.8 x 10^10, 17 s of
+#: CPU time) costs far more than a square one of as many vertices (1,000 x 1,000:
+#: 10^9). 2 x 10^10: about 20 s at most. The code before this budget had none
+#: (its O((n + m) max(n, m)) tables, now O(V), took 20 GB at 10 x 50,000 tokens).
+MAX_GRID_WORK = 20_000_000_000
 #: Full-grid lattices with fewer edges than this take the general path (the
 #: implicit one gives the same results; this keeps the usual sentences on the
 #: path checked against the literal oracle).
@@ -361,6 +376,7 @@ def build_lattice(src: list[str], hyp: list[str], max_unchanged_words: int = 2,
             return _grid_lattice(src, hyp, max_unchanged_words)
     elif grid:
         raise ValueError("the grid path needs the compiled kernel and a pair with no common token")
+    _precheck(src, hyp, max_edges)
     edges: dict[tuple[tuple[int, int], tuple[int, int]], int] = {}
     _optimal_edges(src, hyp, 1, edges, MAX_LATTICE_VERTICES)
     _optimal_edges(src, hyp, 2, edges, MAX_LATTICE_VERTICES)
@@ -398,6 +414,97 @@ def build_lattice(src: list[str], hyp: list[str], max_unchanged_words: int = 2,
     return lat
 
 
+#: The lower bound of :func:`lattice_lower_bound` is computed only for pairs with
+#: at most this many matching token pairs per token (src[i] == hyp[j]), so that it
+#: stays instant; pairs that share more tokens are counted as before.
+LOWER_BOUND_MATCHES_PER_TOKEN = 16
+
+
+def lattice_lower_bound(src: Sequence[str], hyp: Sequence[str]) -> tuple[int, int, int] | None:
+    """(vertices, edges, common tokens): lower bounds on the lattice of a pair, without building it.
+
+    Under substitution cost 2 (insertion and deletion 1), an alignment costs
+    n + m - 2 x its matched tokens, so the optimal ones are the longest common
+    subsequences (LCS). Take one LCS (Hunt-Szymanski: O((r + n) log n) for r
+    matching token pairs); between two consecutive matches, and before the
+    first and after the last, lies a rectangle of source and hypothesis tokens
+    with no token in common (one would lengthen the LCS). Every monotone path
+    through such a rectangle costs the same as the LCS alignment's, so the whole
+    (h+1) x (w+1) grid of the rectangle is in the lattice, and every pair a <= b
+    (a != b) of it is an edge of the official closure (a path of non-matching
+    steps joins them, and no unchanged word limits it): ``grid_edges(h, w)``.
+    The rectangles share no vertex and no pair, so their sums bound the whole
+    lattice from below. Returns None when the pair has more than
+    :data:`LOWER_BOUND_MATCHES_PER_TOKEN` x (n + m) matching pairs (the LCS
+    would cost more than it saves; such pairs share many tokens).
+    """
+    n, m = len(src), len(hyp)
+    where: dict[str, list[int]] = {}
+    for j, tok in enumerate(hyp):
+        where.setdefault(tok, []).append(j)
+    r = sum(len(where.get(tok, ())) for tok in src)
+    if r > LOWER_BOUND_MATCHES_PER_TOKEN * (n + m):
+        return None
+    # thresh[k]: the smallest hypothesis position ending a common subsequence of
+    # length k + 1 so far; node[k]: its match (i, j) and the node before it
+    thresh: list[int] = []
+    node: list[tuple[int, int, Any]] = []
+    for i, tok in enumerate(src):
+        for j in reversed(where.get(tok, ())):
+            k = bisect_left(thresh, j)
+            link = (i, j, node[k - 1] if k else None)
+            if k == len(thresh):
+                thresh.append(j)
+                node.append(link)
+            elif j < thresh[k]:
+                thresh[k] = j
+                node[k] = link
+    matches = []
+    cur = node[-1] if node else None
+    while cur is not None:
+        matches.append((cur[0], cur[1]))
+        cur = cur[2]
+    matches.reverse()
+    vertices = edges = 0
+    pi = pj = 0
+    for i, j in [*matches, (n, m)]:
+        h, w = i - pi, j - pj
+        vertices += (h + 1) * (w + 1)
+        edges += grid_edges(h, w)
+        pi, pj = i + 1, j + 1
+    return vertices, edges, len(matches)
+
+
+def _precheck(src: list[str], hyp: list[str], max_edges: int) -> None:
+    """Stop before building a lattice that :func:`lattice_lower_bound` proves over budget.
+
+    Only a pair whose whole grid could be over budget is looked at (the lattice
+    is a subset of the grid, and each pair of its vertices is at most one
+    edge), so the usual sentences skip it. A proven excess gives the error
+    that building and counting would give, minus the seconds it took them.
+    """
+    n, m = len(src), len(hyp)
+    if grid_edges(n, m) <= max_edges and (n + 1) * (m + 1) <= MAX_LATTICE_VERTICES:
+        return
+    bound = lattice_lower_bound(src, hyp)
+    if bound is None:
+        return
+    vertices, edges, common = bound
+    where = (f"{n} source / {m} hypothesis tokens, {common} matched in a longest common "
+             "subsequence")
+    if vertices > MAX_LATTICE_VERTICES:
+        raise LatticeTooLarge(
+            f"the M2 edit lattice of this sentence pair ({where}) has over "
+            f"{MAX_LATTICE_VERTICES:,} vertices (at least {vertices:,} in its rewritten "
+            "stretches); split or shorten the line, or leave M2 out for this output")
+    if edges > max_edges:
+        raise LatticeTooLarge(
+            f"the M2 edit lattice of this sentence pair ({where}) has over {max_edges:,} "
+            f"edges (at least {edges:,} in its rewritten stretches); raise the m2 option "
+            "max_lattice_edges (time grows with it), split the line, or leave M2 out for "
+            "this output")
+
+
 def _grid_lattice(src: list[str], hyp: list[str], max_unchanged_words: int) -> Lattice:
     n, m = len(src), len(hyp)
     V = (n + 1) * (m + 1)
@@ -405,8 +512,14 @@ def _grid_lattice(src: list[str], hyp: list[str], max_unchanged_words: int) -> L
         raise LatticeTooLarge(
             f"the M2 edit lattice of this sentence pair ({n} source / {m} hypothesis tokens, "
             f"no token in common) has {V:,} vertices, over the budget of "
-            f"{MAX_GRID_VERTICES:,} (about 800 x 800 tokens); split or shorten the line, "
+            f"{MAX_GRID_VERTICES:,} (1,000 x 1,000 tokens); split or shorten the line, "
             "or leave M2 out for this output")
+    if V * max(n, m) > MAX_GRID_WORK:
+        raise LatticeTooLarge(
+            f"the M2 edit lattice of this sentence pair ({n} source / {m} hypothesis tokens, "
+            f"no token in common) needs {V:,} vertices x {max(n, m):,} steps of work, over "
+            f"the budget of {MAX_GRID_WORK:,} (one side is far longer than the other); "
+            "split or shorten the line, or leave M2 out for this output")
     kernel = _KernelGrid(n, m)
     lat = Lattice(src, hyp, _GridVertices(n, m), [], [], max_unchanged_words, kernel=kernel,
                   _index=_GridIndex(n, m), grid=True)
@@ -576,21 +689,14 @@ def best_edit_sequences(lat: Lattice, golds: Sequence[Sequence[GoldEdit]]
     so the annotators share that work instead of repeating it.
     """
     verts, src, hyp = lat.vertices, lat.src, lat.hyp
-    overrides = []
-    for gold in golds:
-        spans: dict[tuple[int, int], list[GoldEdit]] = {}
-        for g in gold:
-            spans.setdefault((g.start, g.end), []).append(g)
-        weights: dict[tuple[int, int], float] = {}
-        for (s, e), gs in spans.items():
-            if s == e:
-                _insertion_weights(lat, s, gs, weights)
-        _gold_overrides(lat, spans, weights)
-        overrides.append(weights)
-    if lat.kernel is not None:
-        paths = _compiled_paths(lat, overrides)
+    if lat.grid:
+        # one annotator at a time: on the full grid a gold deletion overrides an edge
+        # into every vertex of its end row, so overrides can number V per annotator
+        paths = [_compiled_paths(lat, [_overrides(lat, gold)])[0] for gold in golds]
+    elif lat.kernel is not None:
+        paths = _compiled_paths(lat, [_overrides(lat, gold) for gold in golds])
     else:
-        paths = _python_paths(lat, overrides)
+        paths = _python_paths(lat, [_overrides(lat, gold) for gold in golds])
     seqs = []
     for path in paths:
         seq = []
@@ -600,6 +706,19 @@ def best_edit_sequences(lat: Lattice, golds: Sequence[Sequence[GoldEdit]]
                 seq.append((i1, i2, " ".join(src[i1:i2]), " ".join(hyp[j1:j2])))
         seqs.append(seq)
     return seqs
+
+
+def _overrides(lat: Lattice, gold: Sequence[GoldEdit]) -> dict[tuple[int, int], float]:
+    """One annotator's edge weights that differ from the default: (a, b) -> weight."""
+    spans: dict[tuple[int, int], list[GoldEdit]] = {}
+    for g in gold:
+        spans.setdefault((g.start, g.end), []).append(g)
+    weights: dict[tuple[int, int], float] = {}
+    for (s, e), gs in spans.items():
+        if s == e:
+            _insertion_weights(lat, s, gs, weights)
+    _gold_overrides(lat, spans, weights)
+    return weights
 
 
 def _gold_overrides(lat: Lattice, spans, weights: dict) -> None:

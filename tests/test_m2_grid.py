@@ -169,13 +169,19 @@ def test_dispatch():
 
 
 def test_grid_vertex_budget_is_one_line_and_immediate(monkeypatch):
-    n = 1000  # 1,001^2 vertices: over MAX_GRID_VERTICES
+    n = 1001  # 1,002^2 vertices: over MAX_GRID_VERTICES
     src, hyp = [f"s{i}" for i in range(n)], [f"h{i}" for i in range(n)]
     t0 = time.perf_counter()
-    with pytest.raises(LatticeTooLarge, match="1,002,001 vertices") as err:
+    with pytest.raises(LatticeTooLarge, match="1,004,004 vertices") as err:
         build_lattice(src, hyp)
     assert time.perf_counter() - t0 < 1.0
     assert "\n" not in str(err.value) and "no token in common" in str(err.value)
+    assert "1,002,001 (1,000 x 1,000 tokens)" in str(err.value)
+    # 1,000 x 1,000 tokens (the issue's target) is inside the budget; with no gold edit
+    # on the lattice the path is the one edge from start to end, at once
+    lat = build_lattice(src[:-1], hyp[:-1])
+    assert lat.grid and len(lat.vertices) == 1_002_001
+    assert sentence_counts(lat, []) == (0, 1, 0)
     monkeypatch.setattr(m2_lattice, "MAX_GRID_VERTICES", 36)
     with pytest.raises(LatticeTooLarge):
         build_lattice(src[:6], hyp[:6], grid=True)
@@ -225,3 +231,49 @@ def test_conll2014_pairs_with_no_common_token_same_on_both_paths(shared_data):
             ref = build_lattice(src, hyp, grid=False)
             assert best_edit_sequences(lat, golds) == best_edit_sequences(ref, golds), (name, d)
     assert seen  # there are such pairs (empty or one-token outputs)
+
+
+@pytest.mark.parametrize("num_edges", [2**47, 3 * 2**45 + 12345, 10**15])
+def test_grid_ties_when_float_sums_lose_the_increments_equal_the_general_path(num_edges):
+    """Where path sums pass about 2^44 (a long sentence with many gold edits, |E| ~ 10^11
+    at 1,000 tokens), 0.001 is below half a unit in the last place: fl(x + t + 0.001) ==
+    x + t, so paths of equal length tie exactly and most rings of a vertex tie. The grid
+    finds the first tied start vertex from sparse tables there; the general path relaxes
+    every edge. Both are given the same huge |E| (gold edges weigh -|E|) on small pairs,
+    which puts them in that regime, and must pick the same paths."""
+    rng = random.Random(num_edges % 1000)
+    for _ in range(150):
+        n, m = rng.randint(1, 14), rng.randint(1, 14)
+        k = rng.choice([2, 3, 40])
+        src = [f"s{rng.randrange(k)}" for _ in range(n)]
+        hyp = [f"h{rng.randrange(k)}" for _ in range(m)]
+        golds = [random_gold(rng, src, hyp, rng.randint(1, 12)) for _ in range(2)]
+        golds.append(bench_gold(src, hyp))
+        ref = build_lattice(src, hyp, grid=False)
+        lat = build_lattice(src, hyp, grid=True)
+        ref.num_edges = lat.num_edges = num_edges
+        assert best_edit_sequences(lat, golds) == best_edit_sequences(ref, golds), (src, hyp)
+    # the regime is reached: the increment is lost at these sums
+    assert float(-num_edges) + 5.001 == float(-num_edges) + 5
+
+
+def test_narrow_grid_work_budget_is_one_line_and_immediate():
+    """A grid far longer on one side: few vertices, but every vertex's rings reach back
+    along the long side. 10 x 40,000 tokens is inside the work budget (17 s of CPU time,
+    not run here); 10 x 50,000 is over it (the code before this budget allocated a
+    20 GB table for it)."""
+    src = [f"s{i}" for i in range(10)]
+    hyp = [f"h{j}" for j in range(50_000)]
+    assert 11 * 40_001 * 40_000 <= m2_lattice.MAX_GRID_WORK < 11 * 50_001 * 50_000
+    for a, b in ((src, hyp), (hyp, src)):
+        with pytest.raises(LatticeTooLarge, match="550,011 vertices x 50,000 steps") as err:
+            build_lattice(a, b)
+        assert "\n" not in str(err.value) and "no token in common" in str(err.value)
+    # narrow grids inside the budget use memory linear in their vertices (the diagonal
+    # tables are cut to the cells they read): same paths as the general path
+    rng = random.Random(9)
+    for n, m in ((2, 150), (150, 2), (1, 400), (5, 60)):
+        s, h = [f"s{i}" for i in range(n)], [f"h{rng.randrange(m)}" for _ in range(m)]
+        golds = [random_gold(rng, s, h, 6), bench_gold(s, h)]
+        lat, ref = build_lattice(s, h, grid=True), build_lattice(s, h, grid=False)
+        assert best_edit_sequences(lat, golds) == best_edit_sequences(ref, golds), (n, m)
