@@ -260,6 +260,12 @@ class Metric(ABC, Generic[C]):
 
         return str(metric_signature(self))
 
+    def extra_signature(self) -> dict[str, Any]:
+        """Signature fields beyond the options: what the scores also depend on
+        that the metric learned from the corpus it last scored (GoToScorer: the
+        systems that define its weights). None by default."""
+        return {}
+
     @property
     def default_beta(self) -> float | None:
         return getattr(self.config, "beta", None) if self.has_beta else None

@@ -61,7 +61,8 @@ class Signature:
 def metric_signature(metric: Metric) -> Signature:
     """The metric's name and every option of its config, defaults included."""
     return Signature(metric.name).extend(**{
-        f.name: getattr(metric.config, f.name) for f in dataclasses.fields(metric.config)})
+        f.name: getattr(metric.config, f.name) for f in dataclasses.fields(metric.config)},
+        **metric.extra_signature())
 
 
 def score_signature(metric: Metric, references: int, refs_from: str, level: str,
