@@ -260,10 +260,10 @@ class Metric(ABC, Generic[C]):
 
         return str(metric_signature(self))
 
-    def extra_signature(self) -> dict[str, Any]:
-        """Signature fields beyond the options: what the scores also depend on
-        that the metric learned from the corpus it last scored (GoToScorer: the
-        systems that define its weights). None by default."""
+    def extra_signature(self, corpus: Corpus) -> dict[str, Any]:
+        """Signature fields beyond the options: what this metric's scores on
+        ``corpus`` also depend on (GoToScorer: the systems that define its
+        weights). None by default."""
         return {}
 
     @property

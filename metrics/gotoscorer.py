@@ -296,22 +296,17 @@ class GoToScorer(Metric[GoToScorerConfig]):
     config: GoToScorerConfig
     has_beta: ClassVar[bool] = True
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._weight_systems = ""
-
     @property
     def display_name(self) -> str:
         return "GoToScorer"
 
-    def extra_signature(self) -> dict[str, Any]:
-        """Which systems defined the weights of the last statistics made."""
-        return {"weight_systems": self._weight_systems} if self._weight_systems else {}
+    def extra_signature(self, corpus: Corpus) -> dict[str, Any]:
+        """Which systems define the weights on ``corpus`` (:func:`weight_label`)."""
+        return {"weight_systems": weight_label(self.config.weights, self.config.weight_file,
+                                               list(corpus.hypotheses))}
 
     def statistics(self, corpus: Corpus) -> GoToStatistics:
-        stats = self.cached_statistics(corpus, lambda: self._compute(corpus))
-        self._weight_systems = stats.weight_systems
-        return stats
+        return self.cached_statistics(corpus, lambda: self._compute(corpus))
 
     # -- inputs ---------------------------------------------------------------
     def _gold(self, corpus: Corpus, hyp_edits: Any) -> list[list[tuple[int, int, str]]]:
@@ -376,8 +371,14 @@ def _usable(edits: Sequence[ErrantEdit]) -> list[tuple[int, int, str]]:
     return [(s, e, c) for s, e, c, t in edits if t not in SKIPPED_TYPES]
 
 
-def systems_label(names: Sequence[str]) -> str:
-    """``N:hash`` of the systems whose outputs define the weights (names in order)."""
+def weight_label(weights: str, weight_file: str, names: Sequence[str]) -> str:
+    """What defines the weights: ``none`` (unweighted), ``file:NAME`` (a weight
+    file), else ``N:hash``, the number of systems scored together and the
+    first 10 hex digits of the SHA-256 of their names joined by newlines."""
+    if weights == "none":
+        return "none"
+    if weight_file:
+        return f"file:{Path(weight_file).name}"
     digest = hashlib.sha256("\n".join(names).encode()).hexdigest()[:10]
     return f"{len(names)}:{digest}"
 
@@ -472,6 +473,5 @@ def score_chunks(sources: Sequence[str], gold: Sequence[Sequence[tuple[int, int,
                     row[3] += w
                 else:
                     row[2] += w
-    label = ("none" if weights == "none" else f"file:{Path(weight_path).name}"
-             if loaded is not None else systems_label(names))
+    label = weight_label(weights, weight_path if loaded is not None else "", names)
     return GoToStatistics(names, counts, divisor, scoring, label, n_correct_all)
