@@ -421,6 +421,11 @@ def score_chunks(sources: Sequence[str], gold: Sequence[Sequence[tuple[int, int,
     The core of the metric, free of ERRANT: ``gold[d]`` and ``hyps[name][d]``
     are (start, end, correction) edits on ``sources[d].split()``. The systems
     of ``hyps`` define the weights unless ``loaded`` (N, counts) is given.
+
+    Only the gold chunks that are gold edits or touch a system edit are judged
+    (:func:`_judge_touched`); every other chunk is an unchanged source token or
+    insertion slot that the system left alone, so unmodified and correct under
+    both rules (tests check this shortcut against judging every chunk).
     """
     names = list(hyps)
     H, D = len(names), len(sources)
@@ -431,47 +436,56 @@ def score_chunks(sources: Sequence[str], gold: Sequence[Sequence[tuple[int, int,
     counts = np.zeros((H, D, 4), dtype=np.int64)
     n_correct_all: list[list[int]] = []
     divisor = 1 if weights == "none" else (loaded[0] if loaded is not None else H)
+    anywhere_weights = weights == "gec-metrics" and loaded is None
     for d in range(D):
         tokens = sources[d].split()
         g_chunks = chunks(tokens, gold[d])
-        memo: dict[tuple, tuple[list[Judged], list[bool]]] = {}
-        judged: list[list[Judged]] = []
-        anywhere: list[list[bool]] = []
-        for name in names:
+        K = len(g_chunks)
+        edited = np.fromiter((g.edited for g in g_chunks), dtype=bool, count=K)
+        modified = np.zeros((H, K), dtype=bool)
+        correct = np.ones((H, K), dtype=bool)
+        anywhere = np.ones((H, K), dtype=bool) if anywhere_weights else correct
+        memo: dict[tuple, list[tuple[int, Judged, bool]]] = {}
+        for h, name in enumerate(names):
             key = tuple(hyps[name][d])
             if key not in memo:
-                h_chunks = chunks(tokens, hyps[name][d])
-                starts = [h.start for h in h_chunks]
-                memo[key] = ([judge(g, h_chunks, starts) for g in g_chunks],
-                             [anywhere_correct(g, h_chunks) for g in g_chunks]
-                             if weights == "gec-metrics" else [])
-            judged.append(memo[key][0])
-            anywhere.append(memo[key][1])
+                memo[key] = _judge_touched(tokens, g_chunks, hyps[name][d], judge,
+                                           anywhere_weights)
+            for k, j, a in memo[key]:
+                modified[h, k], correct[h, k] = j
+                if anywhere_weights:
+                    anywhere[h, k] = a
         if loaded is not None:
             n_correct = loaded[1][d]
-            if len(n_correct) != len(g_chunks):
+            if len(n_correct) != K:
                 raise InputError(f"{weight_path} line {d + 2}: {len(n_correct)} chunk counts but "
-                                 f"sentence {d + 1} has {len(g_chunks)} chunks; the weight file "
-                                 "was made with other gold edits")
-        elif weights == "gec-metrics":
-            n_correct = [sum(a[k] for a in anywhere) for k in range(len(g_chunks))]
+                                 f"sentence {d + 1} has {K} chunks; the weight file was made "
+                                 "with other gold edits")
+            n_arr = np.asarray(n_correct, dtype=np.int64)
         else:
-            n_correct = [sum(j[k].correct for j in judged) for k in range(len(g_chunks))]
+            n_arr = anywhere.sum(axis=0, dtype=np.int64)
+            n_correct = n_arr.tolist()
         n_correct_all.append(n_correct)
-        for h in range(H):
-            row = counts[h, d]
-            for k, (j, g) in enumerate(zip(judged[h], g_chunks, strict=True)):
-                w = 1 if weights == "none" else divisor - n_correct[k]
-                if j.modified:
-                    if j.correct:
-                        row[0] += w
-                    else:
-                        row[1] += w
-                        if g.edited:
-                            row[2] += w
-                elif j.correct:
-                    row[3] += w
-                else:
-                    row[2] += w
+        w = np.ones(K, dtype=np.int64) if weights == "none" else divisor - n_arr
+        wrong = ~correct
+        counts[:, d, 0] = (modified & correct) @ w
+        counts[:, d, 1] = (modified & wrong) @ w
+        counts[:, d, 2] = ((modified & wrong & edited) | (~modified & wrong)) @ w
+        counts[:, d, 3] = (~modified & correct) @ w
     label = weight_label(weights, weight_path if loaded is not None else "", names)
     return GoToStatistics(names, counts, divisor, scoring, label, n_correct_all)
+
+
+def _judge_touched(tokens: Sequence[str], g_chunks: Sequence[Chunk],
+                   edits: Sequence[tuple[int, int, str]], judge: Any, anywhere: bool
+                   ) -> list[tuple[int, Judged, bool]]:
+    """(chunk index, judgement, correct-anywhere) of the gold chunks that are gold
+    edits or whose closed span [start, end] meets a system edit's."""
+    h_chunks = chunks(tokens, edits)
+    starts = [h.start for h in h_chunks]
+    out = []
+    for k, g in enumerate(g_chunks):
+        if g.edited or any(g.start <= e and s <= g.end for s, e, _ in edits):
+            out.append((k, judge(g, h_chunks, starts),
+                        anywhere_correct(g, h_chunks) if anywhere else True))
+    return out

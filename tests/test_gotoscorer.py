@@ -19,7 +19,14 @@ from gecmetrics import __version__
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.m2 import M2File, read_m2
-from gecmetrics.metrics.gotoscorer import Chunk, chunks, read_weight_file, score_chunks
+from gecmetrics.metrics.gotoscorer import (
+    JUDGES,
+    Chunk,
+    anywhere_correct,
+    chunks,
+    read_weight_file,
+    score_chunks,
+)
 from gecmetrics.readers import read_lines
 from gecmetrics.registry import get_metric
 from gecmetrics.signature import metric_signature
@@ -196,3 +203,76 @@ def test_equals_gec_metrics(bench):
         _check(m.evaluate(corpus), rows)
         for r, row in zip(m.evaluate(corpus, level="sentence"), rows, strict=True):
             assert r.scores == pytest.approx(row["sentence"], rel=1e-12, abs=1e-15)
+
+
+# --------------------------------------------------------------------------
+# The shortcut (only chunks touched by an edit are judged) against judging all
+
+def _oracle(sources, gold, hyps, weights, scoring):
+    """Every gold chunk judged against every system, one by one (slow and plain)."""
+    judge = JUDGES[scoring]
+    names = list(hyps)
+    N = len(names)
+    out, n_all = [], []
+    for d, src in enumerate(sources):
+        tokens = src.split()
+        g_chunks = chunks(tokens, gold[d])
+        judged, anywhere = [], []
+        for name in names:
+            h_chunks = chunks(tokens, hyps[name][d])
+            starts = [h.start for h in h_chunks]
+            judged.append([judge(g, h_chunks, starts) for g in g_chunks])
+            anywhere.append([anywhere_correct(g, h_chunks) for g in g_chunks])
+        source = anywhere if weights == "gec-metrics" else [[j.correct for j in row]
+                                                            for row in judged]
+        n = [sum(row[k] for row in source) for k in range(len(g_chunks))]
+        n_all.append(n)
+        rows = []
+        for h in range(N):
+            acc = [0, 0, 0, 0]
+            for k, (j, g) in enumerate(zip(judged[h], g_chunks, strict=True)):
+                w = 1 if weights == "none" else N - n[k]
+                if j.modified:
+                    acc[0 if j.correct else 1] += w
+                    if not j.correct and g.edited:
+                        acc[2] += w
+                else:
+                    acc[3 if j.correct else 2] += w
+            rows.append(acc)
+        out.append(rows)
+    return out, n_all
+
+
+def _random_edits(rng, n_tokens, vocab):
+    """Non-overlapping edits in order: replacements, deletions, insertions."""
+    edits, i = [], 0
+    while i <= n_tokens:
+        r = rng.random()
+        if r < 0.15:  # insertion at i
+            edits.append((i, i, rng.choice(vocab)))
+        if i < n_tokens and r > 0.75:
+            end = min(n_tokens, i + rng.choice((1, 1, 2)))
+            edits.append((i, end, rng.choice(vocab + [""])))
+            i = end
+            continue
+        i += 1
+    return edits
+
+
+@pytest.mark.parametrize("weights", ["paper", "gec-metrics", "none"])
+@pytest.mark.parametrize("scoring", ["gts", "gec-metrics"])
+def test_touched_chunks_shortcut_equals_judging_every_chunk(weights, scoring):
+    import random
+
+    rng = random.Random(12)
+    vocab = ["a", "the", "b", "c", "x y"]
+    sources = [" ".join(rng.choice("abcd") for _ in range(rng.randint(0, 7)))
+               for _ in range(300)]
+    gold = [_random_edits(rng, len(s.split()), vocab) for s in sources]
+    hyps = {f"s{k}": [_random_edits(rng, len(s.split()), vocab) for s in sources]
+            for k in range(5)}
+    hyps["copy"] = [list(g) for g in gold]
+    stats = score_chunks(sources, gold, hyps, weights, scoring)
+    want, n_correct = _oracle(sources, gold, hyps, weights, scoring)
+    assert stats.n_correct == n_correct
+    assert stats.counts.transpose(1, 0, 2).tolist() == want
