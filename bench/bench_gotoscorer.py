@@ -97,7 +97,6 @@ def main() -> None:
     hyps = {t: read_lines(data / "official_submissions" / t)[:n] for t in TEAMS}
     hyps["INPUT"] = list(sub.sources)
     names = list(hyps)
-    corpus = Corpus(sub.sources, sub.references(), hyps, m2=sub)
 
     # -- 1. from extracted edits ------------------------------------------------------
     extractor = Extractor()
