@@ -43,7 +43,7 @@ divisor N cancels in P and R; TP, FP, FN, TN in the details are divided back.
 from __future__ import annotations
 
 import hashlib
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -445,11 +445,12 @@ def score_chunks(sources: Sequence[str], gold: Sequence[Sequence[tuple[int, int,
         modified = np.zeros((H, K), dtype=bool)
         correct = np.ones((H, K), dtype=bool)
         anywhere = np.ones((H, K), dtype=bool) if anywhere_weights else correct
+        spans = _Spans.of(g_chunks)
         memo: dict[tuple, list[tuple[int, Judged, bool]]] = {}
         for h, name in enumerate(names):
             key = tuple(hyps[name][d])
             if key not in memo:
-                memo[key] = _judge_touched(tokens, g_chunks, hyps[name][d], judge,
+                memo[key] = _judge_touched(tokens, g_chunks, spans, hyps[name][d], judge,
                                            anywhere_weights)
             for k, j, a in memo[key]:
                 modified[h, k], correct[h, k] = j
@@ -476,16 +477,36 @@ def score_chunks(sources: Sequence[str], gold: Sequence[Sequence[tuple[int, int,
     return GoToStatistics(names, counts, divisor, scoring, label, n_correct_all)
 
 
-def _judge_touched(tokens: Sequence[str], g_chunks: Sequence[Chunk],
+def _judge_touched(tokens: Sequence[str], g_chunks: Sequence[Chunk], spans: _Spans,
                    edits: Sequence[tuple[int, int, str]], judge: Any, anywhere: bool
                    ) -> list[tuple[int, Judged, bool]]:
     """(chunk index, judgement, correct-anywhere) of the gold chunks that are gold
-    edits or whose closed span [start, end] meets a system edit's."""
+    edits or whose closed span [start, end] meets a system edit's.
+
+    Chunk starts and ends both never decrease along a sentence, so the chunks
+    meeting [s, e] are those from the first ending at or after s to the last
+    starting at or before e (two bisections per system edit).
+    """
+    touched = set(spans.edited)
+    for s, e, _ in edits:
+        touched.update(range(bisect_left(spans.ends, s), bisect_right(spans.starts, e)))
+    if not touched:
+        return []
     h_chunks = chunks(tokens, edits)
     starts = [h.start for h in h_chunks]
-    out = []
-    for k, g in enumerate(g_chunks):
-        if g.edited or any(g.start <= e and s <= g.end for s, e, _ in edits):
-            out.append((k, judge(g, h_chunks, starts),
-                        anywhere_correct(g, h_chunks) if anywhere else True))
-    return out
+    return [(k, judge(g_chunks[k], h_chunks, starts),
+             anywhere_correct(g_chunks[k], h_chunks) if anywhere else True)
+            for k in sorted(touched)]
+
+
+class _Spans(NamedTuple):
+    """Chunk starts and ends of one sentence's gold chunks, and the gold edits' indices."""
+
+    starts: list[int]
+    ends: list[int]
+    edited: list[int]
+
+    @classmethod
+    def of(cls, g_chunks: Sequence[Chunk]) -> _Spans:
+        return cls([g.start for g in g_chunks], [g.end for g in g_chunks],
+                   [k for k, g in enumerate(g_chunks) if g.edited])
