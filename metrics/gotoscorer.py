@@ -383,6 +383,16 @@ def weight_label(weights: str, weight_file: str, names: Sequence[str]) -> str:
     return f"{len(names)}:{digest}"
 
 
+def write_weight_file(stats: GoToStatistics, path: str) -> None:
+    """Write the counts behind ``stats``'s weights in the authors' weight-file
+    format (GTS ``-gen_w_file``), for ``weight_file=`` on another system set."""
+    if stats.weight_systems == "none":
+        raise ConfigError("weights=none has no weights to write; score with weights=paper")
+    n = stats.divisor
+    rows = [" ".join(map(str, row)) for row in stats.n_correct]
+    Path(path).write_text("\n".join([str(n), *rows]) + "\n", encoding="utf-8")
+
+
 def read_weight_file(path: str) -> tuple[int, list[list[int]]]:
     """The authors' weight file: the number of systems N on the first line, then
     per sentence the count n of systems correct on each chunk (space-separated)."""

@@ -26,6 +26,7 @@ from gecmetrics.metrics.gotoscorer import (
     chunks,
     read_weight_file,
     score_chunks,
+    write_weight_file,
 )
 from gecmetrics.readers import read_lines
 from gecmetrics.registry import get_metric
@@ -105,7 +106,8 @@ def test_gec_metrics_weights_count_a_correction_anywhere():
 def test_weight_file_round_trip(tmp_path):
     stats = score_chunks(SOURCE, GOLD, SYSTEMS, "paper", "gts")
     path = tmp_path / "w.txt"
-    path.write_text("4\n" + "\n".join(" ".join(map(str, row)) for row in stats.n_correct) + "\n")
+    write_weight_file(stats, str(path))
+    assert path.read_text() == "4\n4 3 4 2 1 4 4\n"  # the authors' format
     loaded = read_weight_file(str(path))
     one = {"S4": SYSTEMS["S4"]}
     alone = score_chunks(SOURCE, GOLD, one, "paper", "gts", loaded, str(path))
