@@ -309,62 +309,66 @@ class GoToScorer(Metric[GoToScorerConfig]):
         return self.cached_statistics(corpus, lambda: self._compute(corpus))
 
     # -- inputs ---------------------------------------------------------------
-    def _gold(self, corpus: Corpus, hyp_edits: Any) -> list[list[tuple[int, int, str]]]:
-        """Per sentence, the gold edits (start, end, correction) of reference ``ref_id``."""
+    def _m2_gold(self, corpus: Corpus) -> list[list[tuple[int, int, str]]] | None:
+        """Per sentence, annotator ``ref_id``'s M2 edits (start, end, correction), or
+        None when the gold comes from a text reference (checked here, before any
+        parsing, that ``ref_id`` names one)."""
         cfg = self.config
-        use_m2 = corpus.m2 is not None and cfg.references != "text"
         if cfg.references == "m2" and corpus.m2 is None:
             raise InputError("gotoscorer:references=m2 needs gold edits: pass --m2 FILE.m2")
-        if use_m2:
-            from gecmetrics.edits_metric import gold_of
+        if corpus.m2 is None or cfg.references == "text":
+            if cfg.ref_id >= len(corpus.references):
+                raise ConfigError(f"gotoscorer:ref_id={cfg.ref_id} but there are "
+                                  f"{len(corpus.references)} reference files; ref_id counts "
+                                  "from 0")
+            return None
+        from gecmetrics.edits_metric import gold_of
 
-            gold = gold_of(corpus)
-            if not any(cfg.ref_id in g for g in gold):
-                ids = sorted({a for g in gold for a in g})
-                raise ConfigError(f"gotoscorer:ref_id={cfg.ref_id} is not an annotator of "
-                                  f"{corpus.m2.path} (annotators: "
-                                  f"{', '.join(map(str, ids))}); choose one of them")
-            return [[(e.start, e.end, e.correction) for e in g.get(cfg.ref_id, [])
-                     if e.type not in SKIPPED_TYPES] for g in gold]
-        if cfg.ref_id >= len(corpus.references):
-            raise ConfigError(f"gotoscorer:ref_id={cfg.ref_id} but there are "
-                              f"{len(corpus.references)} reference files; ref_id counts from 0")
-        ref = corpus.references[cfg.ref_id]
-        return [_usable(hyp_edits(corpus.sources[d], ref[d])) for d in range(corpus.num_sentences)]
+        gold = gold_of(corpus)
+        if not any(cfg.ref_id in g for g in gold):
+            ids = sorted({a for g in gold for a in g})
+            raise ConfigError(f"gotoscorer:ref_id={cfg.ref_id} is not an annotator of "
+                              f"{corpus.m2.path} (annotators: "
+                              f"{', '.join(map(str, ids))}); choose one of them")
+        return [[(e.start, e.end, e.correction) for e in g.get(cfg.ref_id, [])
+                 if e.type not in SKIPPED_TYPES] for g in gold]
 
     def _compute(self, corpus: Corpus) -> GoToStatistics:
         from .errant import Extractor, _hyp_key, _lookup, check_lengths
 
         cfg = self.config
-        text_refs = corpus.m2 is None or cfg.references == "text"
+        # Every input check before spaCy is loaded.
+        m2_gold = self._m2_gold(corpus)
+        loaded = read_weight_file(cfg.weight_file) if cfg.weight_file else None
+        if loaded is not None and len(loaded[1]) != corpus.num_sentences:
+            raise InputError(f"the weight file {cfg.weight_file} has {len(loaded[1])} sentences "
+                             f"but the corpus has {corpus.num_sentences}; use the weight file "
+                             "of this test set")
+        refs = corpus.references[cfg.ref_id] if m2_gold is None else None
         named = [(("source line ", ""), corpus.sources)]
         named += [((f"hypothesis {n} line ", ""), lines) for n, lines in corpus.hypotheses.items()]
-        if text_refs and cfg.ref_id < len(corpus.references):
-            named.append(((f"reference {cfg.ref_id + 1} line ", ""),
-                          corpus.references[cfg.ref_id]))
+        if refs is not None:
+            named.append(((f"reference {cfg.ref_id + 1} line ", ""), refs))
         check_lengths(named, cfg.max_tokens)
-        loaded = read_weight_file(cfg.weight_file) if cfg.weight_file else None
         pairs = [(corpus.sources[d], line) for lines in corpus.hypotheses.values()
                  for d, line in enumerate(lines)]
-        if text_refs and cfg.ref_id < len(corpus.references):
-            pairs += [(s, r) for s, r in zip(corpus.sources, corpus.references[cfg.ref_id],
-                                             strict=True)]
+        if refs is not None:
+            pairs += list(zip(corpus.sources, refs, strict=True))
         extractor = Extractor(cfg.model, disk=cfg.cache)
         try:
             edits = extractor.extract(pairs, [])
         finally:
             extractor.edit_cache.close()
 
-        def hyp_edits(src: str, other: str) -> list[ErrantEdit]:
-            return _lookup(edits, _hyp_key(src, other))
+        def usable(src: str, other: str) -> list[tuple[int, int, str]]:
+            return _usable(_lookup(edits, _hyp_key(src, other)))
 
-        gold = self._gold(corpus, hyp_edits)
-        names = list(corpus.hypotheses)
-        return score_chunks(corpus.sources, gold,
-                            {n: [_usable(hyp_edits(s, h)) for s, h in
-                                 zip(corpus.sources, corpus.hypotheses[n], strict=True)]
-                             for n in names},
-                            cfg.weights, cfg.scoring, loaded, cfg.weight_file)
+        gold = (m2_gold if m2_gold is not None
+                else [usable(s, r) for s, r in zip(corpus.sources, refs or (), strict=True)])
+        hyps = {n: [usable(s, h) for s, h in zip(corpus.sources, lines, strict=True)]
+                for n, lines in corpus.hypotheses.items()}
+        return score_chunks(corpus.sources, gold, hyps, cfg.weights, cfg.scoring, loaded,
+                            cfg.weight_file)
 
 
 def _usable(edits: Sequence[ErrantEdit]) -> list[tuple[int, int, str]]:
