@@ -278,3 +278,29 @@ def test_touched_chunks_shortcut_equals_judging_every_chunk(weights, scoring):
     want, n_correct = _oracle(sources, gold, hyps, weights, scoring)
     assert stats.n_correct == n_correct
     assert stats.counts.transpose(1, 0, 2).tolist() == want
+
+
+def test_input_problems_are_found_before_parsing(tmp_path, monkeypatch):
+    """ref_id, references and the weight file are checked before ERRANT runs."""
+    import gecmetrics.metrics.errant as errant_module
+
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("ERRANT was reached")
+
+    monkeypatch.setattr(errant_module.Extractor, "extract", no_parsing)
+    path = tmp_path / "gold.m2"
+    path.write_text("S He go school\nA 1 2|||R:VERB|||goes|||REQUIRED|||-NONE-|||0\n\n")
+    m2 = read_m2(path)
+    corpus = Corpus(m2.sources, m2.references(), {"a": ["He goes school"]}, m2=m2)
+    with pytest.raises(ConfigError, match=r"ref_id=1 is not an annotator of .*gold.m2 "
+                                          r"\(annotators: 0\)"):
+        get_metric("gotoscorer", ref_id=1).statistics(corpus)
+    with pytest.raises(ConfigError, match="ref_id=2 but there are 1 reference files"):
+        get_metric("gotoscorer", ref_id=2, references="text").statistics(corpus)
+    plain = Corpus(m2.sources, m2.references(), {"a": ["He goes school"]})
+    with pytest.raises(InputError, match="references=m2 needs gold edits"):
+        get_metric("gotoscorer", references="m2").statistics(plain)
+    weights = tmp_path / "w.txt"
+    weights.write_text("3\n1 2\n3 3\n")
+    with pytest.raises(InputError, match="has 2 sentences but the corpus has 1"):
+        get_metric("gotoscorer", weight_file=str(weights)).statistics(corpus)
