@@ -522,5 +522,9 @@ class _Spans(NamedTuple):
 
     @classmethod
     def of(cls, g_chunks: Sequence[Chunk]) -> _Spans:
-        return cls([g.start for g in g_chunks], [g.end for g in g_chunks],
-                   [k for k, g in enumerate(g_chunks) if g.edited])
+        """The spans; with gold edits out of order or overlapping (an M2 file may
+        list them so) every chunk counts as a gold edit, so all are judged."""
+        starts, ends = [g.start for g in g_chunks], [g.end for g in g_chunks]
+        ordered = all(starts[k] <= starts[k + 1] and ends[k] <= ends[k + 1]
+                      for k in range(len(starts) - 1))
+        return cls(starts, ends, [k for k, g in enumerate(g_chunks) if g.edited or not ordered])

@@ -283,6 +283,9 @@ def test_touched_chunks_shortcut_equals_judging_every_chunk(weights, scoring):
     hyps = {f"s{k}": [_random_edits(rng, len(s.split()), vocab) for s in sources]
             for k in range(5)}
     hyps["copy"] = [list(g) for g in gold]
+    # Gold edits out of order in a few sentences (an M2 file may list them so).
+    for d in range(0, 300, 37):
+        gold[d] = gold[d][::-1]
     stats = score_chunks(sources, gold, hyps, weights, scoring)
     want, n_correct = _oracle(sources, gold, hyps, weights, scoring)
     assert stats.n_correct == n_correct
