@@ -260,6 +260,12 @@ class Metric(ABC, Generic[C]):
 
         return str(metric_signature(self))
 
+    def extra_signature(self, corpus: Corpus) -> dict[str, Any]:
+        """Signature fields beyond the options: what this metric's scores on
+        ``corpus`` also depend on (GoToScorer: the systems that define its
+        weights). None by default."""
+        return {}
+
     @property
     def default_beta(self) -> float | None:
         return getattr(self.config, "beta", None) if self.has_beta else None

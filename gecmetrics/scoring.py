@@ -199,7 +199,7 @@ def score_files(specs: Sequence[str], source: str, references: Sequence[str],
     refs_from = "text" if references else "m2-lenient"
     extra = paired.signature_fields() if paired is not None else {}
     signatures = [str(score_signature(by_spec[r.spec], num_refs, refs_from,
-                                      r.level, r.beta).extend(**extra)) for r in results]
+                                      r.level, r.beta, corpus).extend(**extra)) for r in results]
     split = (_breakdowns(corpus, by_spec, results, signatures, breakdown)
              if breakdown is not None and corpus is not None else {})
     if fmt == "json":

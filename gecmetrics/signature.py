@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .corpus import Corpus
     from .metric import Metric
 
 #: How the references of a corpus were obtained (the ``refs_from`` field).
@@ -58,14 +59,18 @@ class Signature:
         return "|".join([*parts, f"version:{__version__}"])
 
 
-def metric_signature(metric: Metric) -> Signature:
-    """The metric's name and every option of its config, defaults included."""
+def metric_signature(metric: Metric, corpus: Corpus | None = None) -> Signature:
+    """The metric's name and every option of its config, defaults included;
+    with ``corpus``, also what the metric's scores depend on in it
+    (:meth:`Metric.extra_signature`)."""
+    extra = metric.extra_signature(corpus) if corpus is not None else {}
     return Signature(metric.name).extend(**{
-        f.name: getattr(metric.config, f.name) for f in dataclasses.fields(metric.config)})
+        f.name: getattr(metric.config, f.name) for f in dataclasses.fields(metric.config)},
+        **extra)
 
 
 def score_signature(metric: Metric, references: int, refs_from: str, level: str,
-                    beta: float | None = None) -> Signature:
+                    beta: float | None = None, corpus: Corpus | None = None) -> Signature:
     """The signature of one scored result: options (``beta`` the one used), references, level.
 
     ``references`` is the number of reference sets, ``refs_from`` one of
@@ -73,7 +78,7 @@ def score_signature(metric: Metric, references: int, refs_from: str, level: str,
     """
     if refs_from not in REFERENCE_SOURCES:
         raise ValueError(f"refs_from must be one of {REFERENCE_SOURCES} (got {refs_from!r})")
-    sig = metric_signature(metric)
+    sig = metric_signature(metric, corpus)
     if beta is not None:
         sig = sig.extend(beta=float(beta))
     return sig.extend(refs=references, refs_from=refs_from, level=level)

@@ -62,7 +62,7 @@ def row_signature(metric: Metric, selection: Selection, level: str,
     """
     from gecmetrics.signature import metric_signature
 
-    sig = metric_signature(metric)
+    sig = metric_signature(metric, selection.benchmark.corpus)
     if beta is not None:
         sig = sig.extend(beta=beta if isinstance(beta, str) else float(beta))
     corpus = selection.benchmark.corpus

@@ -41,7 +41,7 @@ HYPS = {
     "noisy": ["a cat sat in the mat !", "he went to the school today ."],
     "source": ["the cat sat on mat .", "he go to school yesterday ."],
 }
-BETA_METRICS = ("green", "chrf", "m2", "errant")
+BETA_METRICS = ("green", "chrf", "m2", "errant", "gotoscorer")
 ALL_METRICS = (*BETA_METRICS, "gleu", "imeasure")
 
 
@@ -54,7 +54,7 @@ def corpus(tmp_path):
 
 
 def _metric(name: str, **options) -> Metric:
-    if name == "errant":
+    if name in ("errant", "gotoscorer"):
         require_errant()
     return get_metric(name, **options)
 
@@ -154,7 +154,7 @@ def test_every_option_changes_the_cache_key(name, corpus):
         else:  # last-step only: same statistics, bound to the new value
             assert field.metadata == LAST_STEP and field.name == "beta"
             assert changed.cache_key() == base.cache_key()
-            if name == "errant":
+            if name in ("errant", "gotoscorer"):
                 require_errant()
             assert changed.statistics(corpus).default_beta == changed.config.beta
             assert base.statistics(corpus).default_beta == base.config.beta
