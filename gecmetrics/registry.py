@@ -29,6 +29,8 @@ BUILTIN: dict[str, str] = {
     "errant": "gecmetrics.metrics.errant:Errant",
     "bleu": "gecmetrics.metrics.bleu:Bleu",
     "imeasure": "gecmetrics.metrics.imeasure:Imeasure",
+    "cleme": "gecmetrics.metrics.cleme:Cleme",
+    "cleme2": "gecmetrics.metrics.cleme:Cleme2",
 }
 
 _registered: dict[str, type[Metric] | str] = {}
