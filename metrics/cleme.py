@@ -49,7 +49,7 @@ are not in the edit cache.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, get_args
 
@@ -140,8 +140,15 @@ def _token_map(n: int, edits: Sequence[tuple[int, int, int, int]]) -> dict[int, 
     return m
 
 
-def partition(src: Sequence[str], targets: Sequence[tuple[list[str], list[tuple[int, int, int, int]]]]
-              ) -> tuple[list[tuple[int, int]], list[list[tuple[bool, tuple[str, ...]]]]]:
+#: A rebuilt target: its tokens and its edits' (start, end, target start, target end).
+Target = tuple[list[str], list[tuple[int, int, int, int]]]
+
+#: Per target, each chunk's (changed, target tokens).
+ChunkRows = list[list[tuple[bool, tuple[str, ...]]]]
+
+
+def partition(src: Sequence[str], targets: Sequence[Target]
+              ) -> tuple[list[tuple[int, int]], ChunkRows]:
     """The chunk spans of the source and, per target, each chunk's (changed, tokens).
 
     ``targets``: (tokens, edit spans) from :func:`rebuild`, hypothesis first.
@@ -201,7 +208,7 @@ def _weight(length: int, bias: float, reverse: bool) -> float:
     return min(max(w, LENGTH_MIN), LENGTH_MAX)
 
 
-def sentence_counts(src: Sequence[str], chunk_rows: list[list[tuple[bool, tuple[str, ...]]]],
+def sentence_counts(src: Sequence[str], chunk_rows: ChunkRows,
                     chunks: list[tuple[int, int]], variant: str, bias: float | None
                     ) -> list[list[float]]:
     """[tp, fp, fn, tn, fp_ne, fp_un] per reference of one sentence (hypothesis
@@ -261,6 +268,12 @@ class ChunkCounts:
     present: np.ndarray  # (D, R): reference r of sentence d exists
     bias: tuple[float, ...]  # per system: mean length of the references' changed chunks
 
+    def order(self, sentences: np.ndarray | None) -> Sequence[int]:
+        """The sentences a corpus score sums, in order (all, or a resample)."""
+        if sentences is None:
+            return range(self.present.shape[0])
+        return [int(x) for x in sentences]
+
 
 def chunk_counts(corpus: Corpus, variant: str, weighting: str, model: str,
                  references: str, max_tokens: int, cache: bool) -> ChunkCounts:
@@ -277,25 +290,37 @@ def chunk_counts(corpus: Corpus, variant: str, weighting: str, model: str,
     finally:
         extractor.edit_cache.close()
     _annotators, golds = _gold_sets(corpus, gold, edits)
-    D = corpus.num_sentences
-    srcs = [s.split() for s in corpus.sources]
-    refs_of: list[list[tuple[list[str], list[tuple[int, int, int, int]]]]] = []
+    hyp_edits = {name: [_lookup(edits, _hyp_key(corpus.sources[d], line))
+                        for d, line in enumerate(lines)]
+                 for name, lines in corpus.hypotheses.items()}
+    return counts_from_edits(corpus.sources, [list(g.values()) for g in golds], hyp_edits,
+                             variant, weighting)
+
+
+def counts_from_edits(sources: Sequence[str], ref_edits: Sequence[Sequence[Sequence[ErrantEdit]]],
+                      hyp_edits: Mapping[str, Sequence[Sequence[ErrantEdit]]], variant: str,
+                      weighting: str) -> ChunkCounts:
+    """Chunk counts from edits already extracted: per sentence, each reference's
+    edits; per system, each sentence's edits (all as (start, end, correction, type))."""
+    D = len(sources)
+    srcs = [s.split() for s in sources]
+    refs_of: list[list[Target]] = []
     for d in range(D):
-        built = [rebuild(srcs[d], e) for e in golds[d].values()]
+        built = [rebuild(srcs[d], e) for e in ref_edits[d]] or [rebuild(srcs[d], [])]
         kept = [t for t in built if t[0]]  # the reference drops empty targets
         refs_of.append(kept or built[:1])
     R = max(len(r) for r in refs_of)
     present = np.zeros((D, R), dtype=bool)
     for d, r in enumerate(refs_of):
         present[d, :len(r)] = True
-    H = len(corpus.hypotheses)
+    H = len(hyp_edits)
     counts = np.zeros((H, D, R, 6), dtype=np.float64)
     biases = []
-    for h, lines in enumerate(corpus.hypotheses.values()):
+    for h, per_sentence in enumerate(hyp_edits.values()):
         parts = []
         changed_lengths: list[int] = []
-        for d, line in enumerate(lines):
-            hyp = rebuild(srcs[d], _lookup(edits, _hyp_key(corpus.sources[d], line)))
+        for d in range(D):
+            hyp = rebuild(srcs[d], per_sentence[d])
             chunks, rows = partition(srcs[d], [hyp] + refs_of[d])
             parts.append((chunks, rows))
             for row in rows[1:]:
@@ -309,7 +334,7 @@ def chunk_counts(corpus: Corpus, variant: str, weighting: str, model: str,
             got = sentence_counts(srcs[d], rows, chunks, variant,
                                   bias if weighting == "length" else None)
             counts[h, d, :len(got)] = got
-    return ChunkCounts(tuple(corpus.hypotheses), counts, present, tuple(biases))
+    return ChunkCounts(tuple(hyp_edits), counts, present, tuple(biases))
 
 
 # --------------------------------------------------------------------------
@@ -385,7 +410,7 @@ class ClemeStatistics(Statistics):
 
     def corpus(self, beta: float | None, sentences: np.ndarray | None = None) -> list[Score]:
         b = self.resolve_beta(beta)
-        order = range(self.chunks.present.shape[0]) if sentences is None else [int(x) for x in sentences]
+        order = self.chunks.order(sentences)
 
         def key(tot: list[float], c: list[float]) -> tuple[float, ...]:
             return (round(prf(tot[TP], tot[FP], tot[FN], b)[2], 4), c[TP], -c[FP], -c[FN], c[TN])
@@ -394,7 +419,8 @@ class ClemeStatistics(Statistics):
         for h in range(len(self.systems)):
             tot = _greedy(self.chunks.counts[h], self.chunks.present, order, key)
             p, r, f = prf(tot[TP], tot[FP], tot[FN], b)
-            out.append(Score(f, p, r, {**_details(tot, self.chunks.bias[h]), "accuracy": _acc(tot)}))
+            details = {**_details(tot, self.chunks.bias[h]), "accuracy": _acc(tot)}
+            out.append(Score(f, p, r, details))
         return out
 
     def sentence(self, beta: float | None) -> np.ndarray:
@@ -406,7 +432,8 @@ class ClemeStatistics(Statistics):
 
         out = np.zeros((len(self.systems), self.chunks.present.shape[0]))
         for h in range(len(self.systems)):
-            for d, c in enumerate(_best_per_sentence(self.chunks.counts[h], self.chunks.present, key)):
+            best = _best_per_sentence(self.chunks.counts[h], self.chunks.present, key)
+            for d, c in enumerate(best):
                 out[h, d] = prf(c[TP], c[FP], c[FN], b)[2]
         return out
 
@@ -420,7 +447,7 @@ class Cleme2Statistics(Statistics):
         self.factors = factors
 
     def corpus(self, beta: float | None, sentences: np.ndarray | None = None) -> list[Score]:
-        order = range(self.chunks.present.shape[0]) if sentences is None else [int(x) for x in sentences]
+        order = self.chunks.order(sentences)
         fac = self.factors
 
         def key(tot: list[float], c: list[float]) -> tuple[float, ...]:
@@ -444,7 +471,8 @@ class Cleme2Statistics(Statistics):
 
         out = np.zeros((len(self.systems), self.chunks.present.shape[0]))
         for h in range(len(self.systems)):
-            for d, c in enumerate(_best_per_sentence(self.chunks.counts[h], self.chunks.present, key)):
+            best = _best_per_sentence(self.chunks.counts[h], self.chunks.present, key)
+            for d, c in enumerate(best):
                 out[h, d] = heuo(c, fac)[4]
         return out
 
@@ -544,7 +572,8 @@ class Cleme2Config(MetricConfig):
                               f"(got {factors})")
         if abs(sum(factors) - 1.0) > 1e-5:
             raise ConfigError(f"cleme2 options hit, wrong, under, over must sum to 1 "
-                              f"(got {sum(factors):g}); e.g. hit=0.45,wrong=0.35,under=0.15,over=0.05")
+                              f"(got {sum(factors):g}); e.g. "
+                              "hit=0.45,wrong=0.35,under=0.15,over=0.05")
 
 
 class Cleme2(_ChunkMetric):
@@ -560,7 +589,7 @@ class Cleme2(_ChunkMetric):
 
     @property
     def display_name(self) -> str:
-        return "CLEME2"
+        return "CLEME2" if self.config.variant == "dependent" else "CLEME2-ind"
 
     def statistics(self, corpus: Corpus) -> Cleme2Statistics:
         c = self.config
