@@ -360,22 +360,38 @@ def heuo(c: Sequence[float], factors: Sequence[float]) -> tuple[float, float, fl
 
 
 def _greedy(rows: np.ndarray, present: np.ndarray, order: Sequence[int],
-            key: Callable[[list[float], list[float]], tuple[float, ...]]) -> list[float]:
+            key: Callable[[list[float], list[float]], tuple[float, ...]]
+            ) -> tuple[list[float], list[int]]:
     """Summed counts with each sentence's reference chosen in corpus order to
-    maximise ``key(totals + candidate, candidate)`` (the first of equals)."""
+    maximise ``key(totals + candidate, candidate)`` (the first of equals), and
+    the chosen reference of each sentence of ``order``."""
     total = [0.0] * 6
+    picks = []
     for d in order:
         best: tuple[float, ...] | None = None
         chosen: list[float] = []
+        pick = 0
         for r in range(rows.shape[1]):
             if not present[d, r]:
                 continue
             c = rows[d, r].tolist()
             k = key([t + x for t, x in zip(total, c, strict=True)], c)
             if best is None or k > best:
-                best, chosen = k, c
+                best, chosen, pick = k, c, r
         total = [t + x for t, x in zip(total, chosen, strict=True)]
-    return total
+        picks.append(pick)
+    return total, picks
+
+
+def _chosen_counts(chunks: ChunkCounts, key: Callable[[list[float], list[float]], tuple[float, ...]]
+                   ) -> np.ndarray:
+    """(H, D, 6): the counts of the reference chosen for each sentence on the full corpus."""
+    D = chunks.present.shape[0]
+    out = np.zeros((len(chunks.systems), D, 6))
+    for h in range(len(chunks.systems)):
+        _total, picks = _greedy(chunks.counts[h], chunks.present, range(D), key)
+        out[h] = chunks.counts[h, np.arange(D), picks]
+    return out
 
 
 def _best_per_sentence(rows: np.ndarray, present: np.ndarray,
@@ -408,20 +424,39 @@ class ClemeStatistics(Statistics):
         self.systems = chunks.systems
         self.chunks = chunks
 
+    @staticmethod
+    def _key(b: float) -> Callable[[list[float], list[float]], tuple[float, ...]]:
+        def key(tot: list[float], c: list[float]) -> tuple[float, ...]:
+            return (round(prf(tot[TP], tot[FP], tot[FN], b)[2], 4), c[TP], -c[FP], -c[FN], c[TN])
+        return key
+
     def corpus(self, beta: float | None, sentences: np.ndarray | None = None) -> list[Score]:
         b = self.resolve_beta(beta)
         order = self.chunks.order(sentences)
-
-        def key(tot: list[float], c: list[float]) -> tuple[float, ...]:
-            return (round(prf(tot[TP], tot[FP], tot[FN], b)[2], 4), c[TP], -c[FP], -c[FN], c[TN])
-
+        key = self._key(b)
         out = []
         for h in range(len(self.systems)):
-            tot = _greedy(self.chunks.counts[h], self.chunks.present, order, key)
+            tot, _picks = _greedy(self.chunks.counts[h], self.chunks.present, order, key)
             p, r, f = prf(tot[TP], tot[FP], tot[FN], b)
             details = {**_details(tot, self.chunks.bias[h]), "accuracy": _acc(tot)}
             out.append(Score(f, p, r, details))
         return out
+
+    def sentence_statistics(self, beta: float | None
+                            ) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+        """Counts of the references chosen on the full corpus, (H, D, 6), and F_beta
+        of their sums with :func:`~gecmetrics.fscore.prf`'s rules, element-wise."""
+        b2 = self.resolve_beta(beta) ** 2
+
+        def formula(sums: np.ndarray) -> np.ndarray:
+            tp, fp, fn = sums[..., TP], sums[..., FP], sums[..., FN]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                p = np.where(tp + fp > 0, tp / (tp + fp), 1.0)
+                r = np.where(tp + fn > 0, tp / (tp + fn), 1.0)
+                den = b2 * p + r
+                return np.where(den != 0, (1 + b2) * p * r / den, 0.0)
+
+        return _chosen_counts(self.chunks, self._key(self.resolve_beta(beta))), formula
 
     def sentence(self, beta: float | None) -> np.ndarray:
         b = self.resolve_beta(beta)
@@ -446,21 +481,44 @@ class Cleme2Statistics(Statistics):
         self.chunks = chunks
         self.factors = factors
 
-    def corpus(self, beta: float | None, sentences: np.ndarray | None = None) -> list[Score]:
-        order = self.chunks.order(sentences)
+    def _key(self) -> Callable[[list[float], list[float]], tuple[float, ...]]:
         fac = self.factors
 
         def key(tot: list[float], c: list[float]) -> tuple[float, ...]:
             return (heuo(tot, fac)[4], c[TP], -c[FP], -c[FN], c[TN])
+        return key
 
+    def corpus(self, beta: float | None, sentences: np.ndarray | None = None) -> list[Score]:
+        order = self.chunks.order(sentences)
+        fac = self.factors
+        key = self._key()
         out = []
         for h in range(len(self.systems)):
-            tot = _greedy(self.chunks.counts[h], self.chunks.present, order, key)
+            tot, _picks = _greedy(self.chunks.counts[h], self.chunks.present, order, key)
             hit, err, und, ove, com = heuo(tot, fac)
             details = {**_details(tot, self.chunks.bias[h]), "hit": hit, "wrong": err,
                        "under": und, "over": ove}
             out.append(Score(com, None, None, details))
         return out
+
+    def sentence_statistics(self, beta: float | None
+                            ) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+        """Counts of the references chosen on the full corpus, (H, D, 6), and the
+        CLEME2.0 score of their sums, element-wise (:func:`heuo`'s rules)."""
+        h, w, u, o = self.factors
+
+        def formula(sums: np.ndarray) -> np.ndarray:
+            tp, fn, ne_, un = sums[..., TP], sums[..., FN], sums[..., FP_NE], sums[..., FP_UN]
+            ne = tp + ne_ + fn
+            pred = tp + ne_ + un
+            with np.errstate(divide="ignore", invalid="ignore"):
+                hit = np.where(ne > 0, tp / ne, 0.0)
+                err = np.where(ne > 0, ne_ / ne, 0.0)
+                und = np.where(ne > 0, fn / ne, 0.0)
+                ove = np.where(pred > 0, un / pred, 0.0)
+            return h * hit + w * (1 - err) + u * (1 - und) + o * (1 - ove)
+
+        return _chosen_counts(self.chunks, self._key()), formula
 
     def sentence(self, beta: float | None) -> np.ndarray:
         fac = self.factors
