@@ -30,6 +30,8 @@ BUILTIN: dict[str, str] = {
     "bleu": "gecmetrics.metrics.bleu:Bleu",
     "imeasure": "gecmetrics.metrics.imeasure:Imeasure",
     "gotoscorer": "gecmetrics.metrics.gotoscorer:GoToScorer",
+    "cleme": "gecmetrics.metrics.cleme:Cleme",
+    "cleme2": "gecmetrics.metrics.cleme:Cleme2",
 }
 
 _registered: dict[str, type[Metric] | str] = {}
