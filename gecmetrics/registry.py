@@ -32,6 +32,9 @@ BUILTIN: dict[str, str] = {
     "gotoscorer": "gecmetrics.metrics.gotoscorer:GoToScorer",
     "cleme": "gecmetrics.metrics.cleme:Cleme",
     "cleme2": "gecmetrics.metrics.cleme:Cleme2",
+    "some": "gecmetrics.metrics.some:Some",
+    "impara": "gecmetrics.metrics.impara:Impara",
+    "scribendi": "gecmetrics.metrics.scribendi:Scribendi",
 }
 
 _registered: dict[str, type[Metric] | str] = {}
