@@ -29,6 +29,7 @@ BUILTIN: dict[str, str] = {
     "errant": "gecmetrics.metrics.errant:Errant",
     "bleu": "gecmetrics.metrics.bleu:Bleu",
     "imeasure": "gecmetrics.metrics.imeasure:Imeasure",
+    "ptm2": "gecmetrics.metrics.ptm2:PTM2",
 }
 
 _registered: dict[str, type[Metric] | str] = {}
