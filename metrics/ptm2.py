@@ -261,12 +261,22 @@ class PTM2(Metric[PTM2Config]):
                           device=cfg.device, batch_size=cfg.batch_size, cache=cfg.cache)
 
     def statistics(self, corpus: Corpus) -> WeightedEditStatistics:
+        self._check(corpus)
+        return self.cached_statistics(
+            corpus, lambda: WeightedEditStatistics(self.weighted_counts(corpus)))
+
+    def statistics_with(self, corpus: Corpus, scorer: Any) -> WeightedEditStatistics:
+        """:meth:`statistics` with another BERTScore (anything with ``f_scores(pairs)``),
+        not kept in the corpus cache: for tests and for scorers made by hand."""
+        self._check(corpus)
+        return WeightedEditStatistics(self.weighted_counts(corpus, scorer)).bound(
+            self.config.beta)  # type: ignore[return-value]
+
+    def _check(self, corpus: Corpus) -> None:
         if corpus.m2 is None:
             raise InputError(
                 f"metric {self.name!r} needs gold edits: give the references as an M2 file "
                 "(`gecmetrics score --m2 FILE.m2` instead of -r)")
-        return self.cached_statistics(
-            corpus, lambda: WeightedEditStatistics(self.weighted_counts(corpus)))
 
     def weighted_counts(self, corpus: Corpus, scorer: Any = None) -> WeightedCounts:
         """Weighted counts of every (system, sentence, annotator); ``scorer``: a

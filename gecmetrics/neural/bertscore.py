@@ -97,6 +97,8 @@ class BertScorer:
     device: str = "auto"
     batch_size: int = 64
     cache: bool = True
+    #: The cache file; None: the output cache's default place.
+    cache_path: Any = None
     forward_passes: int = 0
     _loaded: Any = field(default=None, repr=False)
 
@@ -203,7 +205,7 @@ class BertScorer:
         from gecmetrics.neural.cache import OutputCache, cache_key
 
         ident = self.identity()
-        cache = OutputCache("bertscore", ident, enabled=self.cache)
+        cache = OutputCache("bertscore", ident, enabled=self.cache, path=self.cache_path)
         keys = [cache_key(cand, ref) for cand, ref in pairs]
         return run_batched_pairs(run_batched, cache, keys, list(pairs), self._compute,
                                  self.batch_size, progress_label)

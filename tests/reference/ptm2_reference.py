@@ -5,7 +5,7 @@ the reference numbers that tests/test_ptm2.py checks gecmetrics' ``ptm2`` agains
 
 1. Save the tiny BERT of the test (gecmetrics' environment)::
 
-       python tests/reference/ptm2_reference.py model /tmp/ptm2_tiny
+       python tests/reference/ptm2_reference.py model DATA /tmp/ptm2_tiny
 
 2. The reference: pygongnlp/PT-M2 at commit 67ef5755d7fbe5860f7988af58bc960c47846178
    (its vendored bert_score 0.3.11) in a venv with torch 2.13.0 (CPU) and
@@ -44,13 +44,16 @@ SYSTEMS = ["AMU", "CAMB", "INPUT"]
 BETA = 0.5
 LAYER = 2
 BASELINE_F = 0.25
+CONLL = "conll14st-test-data/noalt/official-2014.combined.m2"
 
 
-def save_model(folder: str) -> None:
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-    from neural_models import tiny_bert  # type: ignore[import-not-found]
+def save_model(data: str, folder: str) -> None:
+    """The tiny BERT (tests/ptm2_tiny.py) over the words of the fixture's sentences."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    from ptm2_tiny import tiny_bert, vocabulary  # type: ignore[import-not-found]
 
-    tiny_bert(folder)
+    blocks = subset_m2(os.path.join(data, CONLL), SENTENCES).split("\n")
+    tiny_bert(folder, vocabulary([line[2:] for line in blocks if line.startswith("S ")]))
     print(folder)
 
 
@@ -74,8 +77,7 @@ def reference(data: str, model: str, out_path: str) -> None:
     tmp = tempfile.mkdtemp()
     m2_file = os.path.join(tmp, "reference.m2")
     with open(m2_file, "w", encoding="utf8") as fh:
-        conll = os.path.join(data, "conll14st-test-data/noalt/official-2014.combined.m2")
-        fh.write(subset_m2(conll, SENTENCES))
+        fh.write(subset_m2(os.path.join(data, CONLL), SENTENCES))
     sources, golds = load_annotation(m2_file)
     refs = []
     for src, gold in zip(sources, golds, strict=True):
@@ -119,14 +121,15 @@ def reference(data: str, model: str, out_path: str) -> None:
         print(system, p, r, f, mean, file=sys.stderr)
     out = {
         "what": "PT-M2 of the authors' code (pygongnlp/PT-M2 67ef575) with the tiny BERT of "
-                "tests/neural_models.py on CoNLL-2014 sentences; see "
+                "tests/ptm2_tiny.py on CoNLL-2014 sentences; see "
                 "tests/reference/ptm2_reference.py",
         "command": "cd /tmp/ptm2_ref_src && /tmp/ref_ptm2/bin/python "
-                   "tests/reference/ptm2_reference.py reference /work/shared/data "
-                   "/tmp/ptm2_tiny tests/data/ptm2_reference.json",
+                   "/work/wt/ptm2/tests/reference/ptm2_reference.py reference "
+                   "/work/shared/data /tmp/ptm2_tiny /work/wt/ptm2/tests/data/ptm2_reference.json",
         "versions": {"python": platform.python_version(), "torch": torch.__version__,
                      "transformers": transformers.__version__, "bert_score": "0.3.11 (vendored)",
                      "pt_m2": "67ef5755d7fbe5860f7988af58bc960c47846178"},
+        "vocab": open(os.path.join(model, "vocab.txt"), encoding="utf8").read().split("\n")[:-1],
         "sentences": SENTENCES, "systems": SYSTEMS, "beta": BETA, "layer": LAYER,
         "baseline_f": BASELINE_F, "results": results,
     }
@@ -148,7 +151,7 @@ def PTM2_corpus(metric, m2_file, hyps, sources, refs):  # noqa: N802 - the refer
 
 if __name__ == "__main__":
     if sys.argv[1] == "model":
-        save_model(sys.argv[2])
+        save_model(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "reference":
         sys.path.insert(0, os.getcwd())
         sys.path.insert(0, os.path.join(os.getcwd(), "m2score"))
