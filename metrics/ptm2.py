@@ -369,6 +369,7 @@ def ptm2_counts(corpus: Corpus, scorer: Any, max_unchanged_words: int = 2,
             key = (d, hyp)
             if key in seqs:
                 continue
+            per: dict[int, list[Edit]]
             if list(hyp) == tokens:
                 per = {a: [] for a in lattice_golds[d]}
             else:
@@ -407,17 +408,17 @@ def ptm2_counts(corpus: Corpus, scorer: Any, max_unchanged_words: int = 2,
             per = seqs[(d, tuple(line.split()))]
             for a, seq in per.items():
                 ref = refs[d][a]
-                gold = gold_tuples[d][a]
+                gold_t = gold_tuples[d][a]
                 base = values[pair_index[(src_text, ref)]]
-                union = sorted(set(seq) | set(gold), key=lambda x: (x[0], x[1]))
+                union = sorted(set(seq) | set(gold_t), key=lambda x: (x[0], x[1]))
                 weight = {e: abs(values[pair_index[(apply_edits([e], tokens), ref)]] - base)
                           for e in union}
                 correct = _matched(seq, lattice_golds[d][a])
                 k = col[a]
-                corpus_w[h, d, k] = _sums(weight, correct, seq, gold)
+                corpus_w[h, d, k] = _sums(weight, correct, seq, gold_t)
                 if sum(weight.values()) == 0:
                     weight = {e: 1 / len(weight) for e in weight}
-                    sent_w[h, d, k] = _sums(weight, correct, seq, gold)
+                    sent_w[h, d, k] = _sums(weight, correct, seq, gold_t)
                 else:
                     sent_w[h, d, k] = corpus_w[h, d, k]
     return WeightedCounts(tuple(corpus.hypotheses), corpus_w, sent_w, present, tuple(annotators))

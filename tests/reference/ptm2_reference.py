@@ -149,9 +149,45 @@ def PTM2_corpus(metric, m2_file, hyps, sources, refs):  # noqa: N802 - the refer
                                   scorer_type="bertscore", beta=metric.beta)
 
 
+def time_reference(data: str, model: str, n: int, systems: list[str]) -> None:
+    """Seconds of the authors' ``compute_m2`` on the first ``n`` sentences (bench/bench_ptm2.py)."""
+    import time
+
+    from bert_score import BERTScorer
+    from m2score.m2scorer import load_annotation
+    from m2score.util import get_ref
+
+    tmp = tempfile.mkdtemp()
+    m2_file = os.path.join(tmp, "reference.m2")
+    with open(m2_file, "w", encoding="utf8") as fh:
+        fh.write(subset_m2(os.path.join(data, CONLL), list(range(n))))
+    sources, golds = load_annotation(m2_file)
+    refs = [{a: get_ref(sorted([(g[0], g[1], g[2], g[-1][0]) for g in edits],
+                               key=lambda x: (x[0], x[1])), src) for a, edits in gold.items()}
+            for src, gold in zip(sources, golds, strict=True)]
+    start = time.perf_counter()
+    scorer = BERTScorer(device="cpu", model_type=model, num_layers=LAYER, lang="en")
+    for system in systems:
+        lines = open(os.path.join(data, "official_submissions", system),
+                     encoding="utf8").read().split("\n")
+        hyps = [" ".join(lines[i].split()) for i in range(n)]
+
+        class Metric:
+            pass
+
+        metric = Metric()
+        metric.scorer, metric.beta = scorer, BETA  # type: ignore[attr-defined]
+        PTM2_corpus(metric, m2_file, hyps, sources, refs)
+    print(f"{time.perf_counter() - start:.3f}")
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "model":
         save_model(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "time":
+        sys.path.insert(0, os.getcwd())
+        sys.path.insert(0, os.path.join(os.getcwd(), "m2score"))
+        time_reference(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5:])
     elif sys.argv[1] == "reference":
         sys.path.insert(0, os.getcwd())
         sys.path.insert(0, os.path.join(os.getcwd(), "m2score"))
