@@ -89,7 +89,8 @@ def main() -> None:
     base = rows[0][1]
     print(f"PT-M2, {args.sentences} CoNLL-2014 sentences x {len(args.systems)} systems "
           f"({', '.join(args.systems)}), tiny BERT, device {args.device}")
-    print(f"{'run':<30} {'seconds':>8} {'sent/s':>8} {'pairs':>7} {'model calls':>11} {'x ours':>7}")
+    head = ("run", "seconds", "sent/s", "pairs", "model calls", "x ours")
+    print(f"{head[0]:<30} {head[1]:>8} {head[2]:>8} {head[3]:>7} {head[4]:>11} {head[5]:>7}")
     for label, seconds, pairs_n, calls in rows:
         print(f"{label:<30} {seconds:>8.2f} {n / seconds:>8.1f} "
               f"{'' if pairs_n is None else pairs_n:>7} {'' if calls is None else calls:>11} "
