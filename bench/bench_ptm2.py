@@ -2,7 +2,7 @@
 
 Run from the repository root (needs the neural extra and ../shared/data):
 
-    python bench/bench_ptm2.py [--sentences 40] [--systems AMU CAMB] [--device cpu]
+    python bench/bench_ptm2.py [--sentences 20] [--systems AMU CAMB] [--device cpu]
         [--ref-python /tmp/ref_ptm2/bin/python --ref-src /tmp/ptm2_ref_src]
 
 Both use the tiny random BERT of the tests (tests/ptm2_tiny.py; no hub is
@@ -42,7 +42,7 @@ from gecmetrics.metrics.ptm2 import PTM2  # noqa: E402
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", default=str(ROOT / ".." / "shared" / "data"))
-    ap.add_argument("--sentences", type=int, default=40)
+    ap.add_argument("--sentences", type=int, default=20)
     ap.add_argument("--systems", nargs="+", default=["AMU", "CAMB"])
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--ref-python", default="/tmp/ref_ptm2/bin/python")
