@@ -93,6 +93,11 @@ class PTM2Config(MetricConfig):
                 raise ConfigError(f"ptm2 option {name} must be true or false")
         if not isinstance(self.model, str) or not self.model:
             raise ConfigError("ptm2 option model must be a hub id or a local folder")
+        from gecmetrics.neural.device import check_device_name
+        from gecmetrics.neural.models import ModelRef
+
+        check_device_name(self.device, "ptm2 option device")
+        ModelRef(self.model, self.revision).check("ptm2 option model")
         if self.baseline is not None and not (isinstance(self.baseline, int | float)
                                               and 0 <= self.baseline < 1):
             raise ConfigError(f"ptm2 option baseline must be in [0, 1) (got {self.baseline!r})")

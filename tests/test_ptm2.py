@@ -112,7 +112,6 @@ def test_errors_in_one_line(tmp_path):
         PTM2(layer=-1)
     with pytest.raises(ConfigError, match="baseline"):
         PTM2(baseline=1.5)
-    pytest.importorskip("gecmetrics.neural.models")
     with pytest.raises(ConfigError, match="no default BERTScore layer.*layer=N"):
         PTM2(model=str(tmp_path)).bert_scorer()
 
@@ -161,9 +160,6 @@ def _fixture_corpus(ref: dict, shared_data: Path, tmp_path: Path) -> Corpus:
 
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory):
-    pytest.importorskip("torch")
-    pytest.importorskip("transformers")
-    pytest.importorskip("gecmetrics.neural.cache")
     from ptm2_tiny import tiny_bert  # type: ignore[import-not-found]
 
     ref = json.loads(FIXTURE.read_text(encoding="utf8"))
@@ -171,6 +167,7 @@ def tiny_model(tmp_path_factory):
 
 
 @pytest.mark.real_data
+@pytest.mark.neural
 def test_equals_authors_code_with_tiny_bert(shared_data, tiny_model, tmp_path):
     """Corpus P/R/F (--base m2), sentence F and their mean (--base sentm2) of
     PT-M2's own code, recorded with the same tiny BERT: equal to 1e-6 (they
@@ -199,6 +196,7 @@ def test_equals_authors_code_with_tiny_bert(shared_data, tiny_model, tmp_path):
 
 
 @pytest.mark.real_data
+@pytest.mark.neural
 def test_cached_rerun_makes_no_model_call(shared_data, tiny_model, tmp_path):
     ref = json.loads(FIXTURE.read_text(encoding="utf8"))
     corpus = _fixture_corpus(dict(ref, sentences=ref["sentences"][:15]), shared_data, tmp_path)
@@ -208,9 +206,12 @@ def test_cached_rerun_makes_no_model_call(shared_data, tiny_model, tmp_path):
     first.cache_path = cache
     counts1 = metric.weighted_counts(corpus, first)
     assert first.forward_passes > 0
+    from gecmetrics.neural.batching import TOTALS
+
     again = metric.bert_scorer()
     again.cache_path = cache
+    computed = TOTALS.computed
     counts2 = metric.weighted_counts(corpus, again)
-    assert again.forward_passes == 0
+    assert again.forward_passes == 0 and TOTALS.computed == computed
     assert again._loaded is None  # the model was not even loaded
     assert (counts1.corpus == counts2.corpus).all() and (counts1.sentence == counts2.sentence).all()

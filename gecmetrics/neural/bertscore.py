@@ -41,7 +41,7 @@ another system sharing edits, or a meta-evaluation sweep) does no inference.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,6 +65,7 @@ BASELINES_F: Mapping[tuple[str, int], float] = {
 }
 
 Pair = tuple[str, str]
+METRIC = "ptm2"
 
 
 def default_layer(model: str) -> int:
@@ -119,11 +120,12 @@ class BertScorer:
             from gecmetrics.neural.extra import require_torch
             from gecmetrics.neural.models import ModelRef, load_model, load_tokenizer
 
-            torch = require_torch()
+            torch = require_torch(METRIC)
             ref = ModelRef(self.model, self.revision)
-            device = resolve_device(self.device)
-            tokenizer = load_tokenizer(ref)
-            model = load_model(ref, device=device)
+            ref.check()
+            device = resolve_device(self.device, METRIC)
+            tokenizer = load_tokenizer(ref, METRIC)
+            model = load_model(ref, METRIC, device=device)
             n_layers = _num_layers(model)
             if n_layers is not None and not 0 <= self.layer <= n_layers:
                 raise ConfigError(f"BERTScore layer {self.layer} is out of range for model "
@@ -201,33 +203,24 @@ class BertScorer:
 
     # -- public --------------------------------------------------------------
     def f_scores(self, pairs: Sequence[Pair], progress_label: str = "BERTScore") -> list[float]:
-        """BERTScore F (rescaled when :attr:`baseline` is set) of each (candidate, reference)."""
+        """BERTScore F (rescaled when :attr:`baseline` is set) of each (candidate, reference).
+
+        Cached values first; the model runs on the missing pairs only, in batches
+        of ``8 * batch_size`` pairs (a pair is two texts, and the texts of one
+        sentence's pairs recur: the source, the references).
+        """
         from gecmetrics.neural.batching import run_batched
         from gecmetrics.neural.cache import OutputCache, cache_key
 
-        ident = self.identity()
-        cache = OutputCache("bertscore", ident, enabled=self.cache, path=self.cache_path)
-        keys = [cache_key(cand, ref) for cand, ref in pairs]
-        return run_batched_pairs(run_batched, cache, keys, list(pairs), self._compute,
-                                 self.batch_size, progress_label)
-
-
-def run_batched_pairs(run_batched: Callable[..., Any], cache: Any, keys: list[str],
-                      pairs: list[Pair], compute: Callable[[Sequence[Pair]], list[float]],
-                      batch_size: int, label: str) -> list[float]:
-    """Cache lookups first, then the model on the missing pairs only, in batches.
-
-    The batches hold ``batch_size * 8`` pairs: a pair costs two texts, and most
-    texts (sources, references) recur across the pairs of one sentence.
-    """
-    cached = cache.get_many(keys)
-    missing = [i for i, v in enumerate(cached) if v is None]
-    if missing:
-        values = run_batched([pairs[i] for i in missing], compute, batch_size * 8, label)
-        cache.put_many([keys[i] for i in missing], values)
-        for i, v in zip(missing, values, strict=True):
-            cached[i] = v
-    return [float(v) for v in cached]
+        cache = OutputCache("bertscore", self.identity(), enabled=self.cache,
+                            path=self.cache_path)
+        try:
+            keys = [cache_key(cand, ref) for cand, ref in pairs]
+            values = run_batched(list(pairs), self._compute, self.batch_size * 8,
+                                 progress_label, cache=cache, keys=keys)
+        finally:
+            cache.close()
+        return [float(v) for v in values]
 
 
 def _num_layers(model: Any) -> int | None:
