@@ -35,6 +35,7 @@ BUILTIN: dict[str, str] = {
     "some": "gecmetrics.metrics.some:Some",
     "impara": "gecmetrics.metrics.impara:Impara",
     "scribendi": "gecmetrics.metrics.scribendi:Scribendi",
+    "ptm2": "gecmetrics.metrics.ptm2:PTM2",
 }
 
 _registered: dict[str, type[Metric] | str] = {}

@@ -1,0 +1,103 @@
+"""PT-M2 speed: gecmetrics vs the authors' code, and the cached rerun, on CoNLL-2014.
+
+Run from the repository root (needs the neural extra and ../shared/data):
+
+    python bench/bench_ptm2.py [--sentences 20] [--systems AMU CAMB] [--device cpu]
+        [--ref-python /tmp/ref_ptm2/bin/python --ref-src /tmp/ptm2_ref_src]
+
+Both use the tiny random BERT of the tests (tests/ptm2_tiny.py; no hub is
+reachable here), so the times are dominated by the edit extraction and the
+per-pair work rather than by the model; with bert-base-uncased the model calls
+dominate and the number of BERTScore pairs (printed) is what counts.
+
+1. gecmetrics, empty cache: seconds, sentences/s (sentence x system), BERTScore
+   pairs, model calls;
+2. the same again with a new scorer on the same cache file: model calls must be 0;
+3. the authors' ``compute_m2`` (pygongnlp/PT-M2 67ef575, its bert_score 0.3.11)
+   in its own venv on the same sentences and model, when ``--ref-python`` exists
+   (see tests/reference/ptm2_reference.py for that venv); the ratio to 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "reference"))
+
+from ptm2_reference import CONLL, subset_m2  # noqa: E402
+from ptm2_tiny import tiny_bert, vocabulary  # noqa: E402
+
+from gecmetrics.corpus import Corpus  # noqa: E402
+from gecmetrics.m2 import read_m2  # noqa: E402
+from gecmetrics.metrics.ptm2 import PTM2  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", default=str(ROOT / ".." / "shared" / "data"))
+    ap.add_argument("--sentences", type=int, default=20)
+    ap.add_argument("--systems", nargs="+", default=["AMU", "CAMB"])
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--ref-python", default="/tmp/ref_ptm2/bin/python")
+    ap.add_argument("--ref-src", default="/tmp/ptm2_ref_src")
+    args = ap.parse_args()
+    data = Path(args.data)
+    tmp = Path(tempfile.mkdtemp())
+    text = subset_m2(str(data / CONLL), list(range(args.sentences)))
+    (tmp / "sub.m2").write_text(text, encoding="utf8")
+    m2 = read_m2(tmp / "sub.m2")
+    model = tiny_bert(str(tmp / "tiny"), vocabulary(m2.sources))
+    hyps = {}
+    for system in args.systems:
+        lines = (data / "official_submissions" / system).read_text(encoding="utf8").split("\n")
+        hyps[system] = [" ".join(lines[i].split()) for i in range(args.sentences)]
+    corpus = Corpus(m2.sources, m2.references(), hyps, m2=m2)
+    metric = PTM2(model=model, layer=2, device=args.device)
+    n = args.sentences * len(args.systems)
+
+    import torch  # noqa: F401  (imported before timing: its import is not PT-M2's cost)
+
+    rows = []
+    for label in ("gecmetrics, empty cache", "gecmetrics, cached rerun"):
+        scorer = metric.bert_scorer()
+        scorer.cache_path = tmp / "cache.sqlite"
+        pairs: list[int] = []
+        inner = scorer.f_scores
+
+        def counting(p, progress_label="", inner=inner, pairs=pairs):
+            pairs.append(len(p))
+            return inner(p, progress_label)
+
+        scorer.f_scores = counting  # type: ignore[method-assign]
+        start = time.perf_counter()
+        counts = metric.weighted_counts(corpus, scorer)
+        seconds = time.perf_counter() - start
+        rows.append((label, seconds, pairs[0], scorer.forward_passes))
+        del counts
+    if Path(args.ref_python).exists() and Path(args.ref_src).exists():
+        out = subprocess.run([args.ref_python, str(ROOT / "tests/reference/ptm2_reference.py"),
+                              "time", str(data), model, str(args.sentences), *args.systems],
+                             cwd=args.ref_src, capture_output=True, text=True, check=True)
+        rows.append(("authors' code (compute_m2)", float(out.stdout.split()[-1]), None, None))
+    base = rows[0][1]
+    print(f"PT-M2, {args.sentences} CoNLL-2014 sentences x {len(args.systems)} systems "
+          f"({', '.join(args.systems)}), tiny BERT, device {args.device}")
+    head = ("run", "seconds", "sent/s", "pairs", "model calls", "x ours")
+    print(f"{head[0]:<30} {head[1]:>8} {head[2]:>8} {head[3]:>7} {head[4]:>11} {head[5]:>7}")
+    for label, seconds, pairs_n, calls in rows:
+        print(f"{label:<30} {seconds:>8.2f} {n / seconds:>8.1f} "
+              f"{'' if pairs_n is None else pairs_n:>7} {'' if calls is None else calls:>11} "
+              f"{seconds / base:>7.2f}")
+    if rows[1][3] != 0:
+        sys.exit("the cached rerun called the model")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,437 @@
+"""PT-M2 (Gong et al., EMNLP 2022): M2 with every edit weighted by BERTScore.
+
+"Revisiting Grammatical Error Correction Evaluation and Beyond" scores the
+same edits as the M2 scorer, but an edit counts for how much it moves the
+source towards the reference in BERTScore instead of 1. This module computes
+it as the authors' code does (pygongnlp/PT-M2, commit 67ef575, ``metrics.py``,
+``m2score/levenshtein.py``, ``m2score/util.py``), reusing the native M2
+lattice (:mod:`gecmetrics.metrics.m2_lattice`) for the edits:
+
+For each sentence and annotator *a* (gold edits ``G_a``, reference ``R_a``:
+the source with ``G_a`` applied, first alternatives):
+
+1. the hypothesis edits ``E_a`` are M2's (the lattice path that matches the
+   most of ``G_a``), the correct ones ``C_a`` those M2's ``matchSeq`` matches;
+2. every edit ``e`` of ``E_a`` and ``G_a`` (a gold edit as (span, original,
+   first correction)) weighs ``w(e) = |BS(S + e, R_a) - BS(S, R_a)|``, where
+   ``S + e`` is the source with only ``e`` applied and ``BS`` is BERTScore F
+   (:mod:`gecmetrics.neural.bertscore`; bert-base-uncased, layer 9, no idf,
+   baseline-rescaled, as PT-M2 calls it);
+3. the weighted counts are ``c = sum w(C_a)``, ``e = sum w(E_a)``,
+   ``g = sum w(G_a)``.
+
+Levels, as the reference's ``--base`` choices:
+
+* ``corpus`` (``--base m2``): the annotator of each sentence maximises the
+  running corpus F_beta of the weighted counts (M2's tie rules), then
+  P = c/e, R = c/g (1 when the denominator is 0), F_beta;
+* ``sentence`` / ``mean`` (``--base sentm2``, the configuration the authors
+  recommend): F_beta per sentence with its best annotator, where a
+  sentence whose edits all weigh 0 weighs each of them 1/n instead (n: the
+  number of distinct edits of E_a and G_a); ``mean`` averages them.
+
+The weighted counts are kept per (system, sentence, annotator), so betas,
+resamples and subsets reuse them like M2's integer counts. See
+docs/metrics/ptm2.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+from gecmetrics.corpus import Corpus
+from gecmetrics.edits_metric import gold_of
+from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.metric import LAST_STEP, Metric, MetricConfig, Score, Statistics, check_beta
+
+from .m2_lattice import (
+    MAX_LATTICE_EDGES,
+    GoldEdit,
+    LatticeTooLarge,
+    build_lattice,
+)
+from .ptm2_edits import edit_sequences
+
+Edit = tuple[int, int, str, str]
+
+
+@dataclass(frozen=True)
+class PTM2Config(MetricConfig):
+    beta: float = field(default=0.5, metadata=LAST_STEP)
+    model: str = "bert-base-uncased"
+    revision: str | None = None
+    #: BERTScore layer; None: bert_score's default for the model.
+    layer: int | None = None
+    #: Rescale BERTScore with bert_score's baseline of (model, layer) (PT-M2 does;
+    #: the scores do not change, see the module docstring of bertscore).
+    rescale: bool = True
+    #: The baseline b of F; None: bert_score's for (model, layer), or no rescaling
+    #: for a model it has none for.
+    baseline: float | None = None
+    device: str = "auto"
+    batch_size: int = 64
+    cache: bool = True
+    max_unchanged_words: int = 2
+    ignore_whitespace_casing: bool = False
+    max_lattice_edges: int = MAX_LATTICE_EDGES
+
+    def validate(self) -> None:
+        check_beta(self.beta)
+        for name in ("max_unchanged_words", "batch_size", "max_lattice_edges", "layer"):
+            v = getattr(self, name)
+            if v is None and name == "layer":
+                continue
+            low = 0 if name in ("max_unchanged_words", "layer") else 1
+            if not isinstance(v, int) or isinstance(v, bool) or v < low:
+                raise ConfigError(f"ptm2 option {name} must be an integer >= {low} (got {v!r})")
+        for name in ("rescale", "cache", "ignore_whitespace_casing"):
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(f"ptm2 option {name} must be true or false")
+        if not isinstance(self.model, str) or not self.model:
+            raise ConfigError("ptm2 option model must be a hub id or a local folder")
+        from gecmetrics.neural.device import check_device_name
+        from gecmetrics.neural.models import ModelRef
+
+        check_device_name(self.device, "ptm2 option device")
+        ModelRef(self.model, self.revision).check("ptm2 option model")
+        if self.baseline is not None and not (isinstance(self.baseline, int | float)
+                                              and 0 <= self.baseline < 1):
+            raise ConfigError(f"ptm2 option baseline must be in [0, 1) (got {self.baseline!r})")
+
+
+def prf_weighted(c: float, e: float, g: float, beta: float) -> tuple[float, float, float]:
+    """PT-M2's ``comp_p``/``comp_r``/``comp_f1`` on weighted (correct, proposed, gold).
+
+    P = c/e and R = c/g, each 1.0 when its denominator is 0; F = 0 when
+    b^2 P + R is 0. The counts are floats, so P divides by ``e`` itself
+    (not ``c + fp``, which rounds differently).
+    """
+    p = c / e if e else 1.0
+    r = c / g if g else 1.0
+    b2 = beta * beta
+    f = (1.0 + b2) * p * r / (b2 * p + r) if b2 * p + r else 0.0
+    return p, r, f
+
+
+@dataclass
+class WeightedCounts:
+    """Weighted (correct, proposed, gold) per (system, sentence, annotator).
+
+    ``corpus``: the weights of the corpus level, shape (H, D, A, 3);
+    ``sentence``: those of the sentence level (all-zero weights replaced by
+    1/n), same shape; ``present``: (D, A), whether the annotator annotated the
+    sentence.
+    """
+
+    systems: tuple[str, ...]
+    corpus: np.ndarray
+    sentence: np.ndarray
+    present: np.ndarray
+    annotators: tuple[int, ...]
+
+
+def choose(stats: np.ndarray, present: np.ndarray, beta: float, running: bool) -> list[int]:
+    """PT-M2's annotator choice for one system (``stats``: (D, A, 3) weighted counts).
+
+    The annotator maximising F_beta of the running totals plus this sentence
+    (``running=False``: of this sentence alone); ties to the larger weighted
+    correct, then the smaller ``proposed + beta^2 gold``, then the first.
+    """
+    b2 = beta * beta
+    c_run = e_run = g_run = 0.0
+    rows = stats.tolist()
+    pres = present.tolist()
+    out = []
+    for d, row in enumerate(rows):
+        best: tuple[float, float, float, float] | None = None
+        chosen = -1
+        for a, (c, e, g) in enumerate(row):
+            if not pres[d][a]:
+                continue
+            lc = (c_run + c) if running else (0.0 + c)
+            le = (e_run + e) if running else (0.0 + e)
+            lg = (g_run + g) if running else (0.0 + g)
+            f = prf_weighted(lc, le, lg, beta)[2]
+            if best is None or f > best[0] or (f == best[0] and lc > best[1]) or (
+                    f == best[0] and lc == best[1] and best[2] + b2 * best[3] > le + b2 * lg):
+                best = (f, lc, le, lg)
+                chosen = a
+        out.append(chosen)
+        c, e, g = row[chosen]
+        c_run += c
+        e_run += e
+        g_run += g
+    return out
+
+
+class WeightedEditStatistics(Statistics):
+    """Scores from weighted edit counts (see the module docstring for the levels)."""
+
+    default_beta = 0.5
+
+    def __init__(self, counts: WeightedCounts) -> None:
+        self.counts = counts
+        self.systems = counts.systems
+        self._choice: dict[tuple[float, bool], np.ndarray] = {}
+
+    def choice(self, beta: float, running: bool = True) -> np.ndarray:
+        """Chosen annotator index per (system, sentence), shape (H, D)."""
+        key = (float(beta), running)
+        if key not in self._choice:
+            arr = self.counts.corpus if running else self.counts.sentence
+            rows = [choose(arr[h], self.counts.present, key[0], running)
+                    for h in range(len(self.systems))]
+            self._choice[key] = np.array(rows, dtype=np.int64).reshape(len(self.systems), -1)
+        return self._choice[key]
+
+    def chosen(self, beta: float, running: bool = True) -> np.ndarray:
+        """Weighted counts of the chosen annotators, shape (H, D, 3)."""
+        arr = self.counts.corpus if running else self.counts.sentence
+        ch = self.choice(beta, running)[:, :, None, None]
+        return np.take_along_axis(arr, ch, axis=2)[:, :, 0, :]
+
+    def corpus(self, beta: float | None, sentences: np.ndarray | None = None) -> list[Score]:
+        beta = self.resolve_beta(beta)
+        stats = self.chosen(beta)
+        out = []
+        for h in range(len(self.systems)):
+            rows = stats[h] if sentences is None else stats[h][np.asarray(sentences, np.int64)]
+            c = e = g = 0.0
+            for rc, re_, rg in rows.tolist():  # summed in order, as the reference does
+                c += rc
+                e += re_
+                g += rg
+            p, r, f = prf_weighted(c, e, g, beta)
+            out.append(Score(f, p, r, {"weighted_correct": c, "weighted_proposed": e,
+                                       "weighted_gold": g}))
+        return out
+
+    def sentence(self, beta: float | None) -> np.ndarray:
+        beta = self.resolve_beta(beta)
+        stats = self.chosen(beta, running=False)
+        out = np.empty(stats.shape[:2], dtype=np.float64)
+        for idx in np.ndindex(out.shape):
+            c, e, g = stats[idx].tolist()
+            out[idx] = prf_weighted(c, e, g, beta)[2]
+        return out
+
+    def sentence_statistics(self, beta: float | None):
+        """Weighted (c, e, g) of the corpus choice, (H, D, 3), and the F of their sums."""
+        beta = self.resolve_beta(beta)
+        b2 = beta * beta
+
+        def formula(sums: np.ndarray) -> np.ndarray:
+            c, e, g = (sums[..., i].astype(np.float64) for i in range(3))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                p = np.where(e != 0, c / e, 1.0)
+                r = np.where(g != 0, c / g, 1.0)
+                den = b2 * p + r
+                return np.where(den != 0, (1 + b2) * p * r / den, 0.0)
+
+        return self.chosen(beta), formula
+
+
+class PTM2(Metric[PTM2Config]):
+    """PT-M2: M2 edits weighted by their BERTScore gain (Gong et al., EMNLP 2022)."""
+
+    name: ClassVar[str] = "ptm2"
+    description: ClassVar[str] = (
+        "PT-M2: M2 edits weighted by BERTScore (Gong et al. 2022; needs --m2 and the neural "
+        "extra); model (bert-base-uncased), layer, beta (0.5), device, batch_size, cache; "
+        "--level mean is the authors' recommended sentm2"
+    )
+    Config = PTM2Config
+    config: PTM2Config
+    has_beta: ClassVar[bool] = True
+
+    @property
+    def display_name(self) -> str:
+        return "PT-M2"
+
+    def bert_scorer(self) -> Any:
+        """The BERTScore of this configuration (the model is loaded on first use)."""
+        from gecmetrics.neural.bertscore import BASELINES_F, BertScorer, default_layer
+
+        cfg = self.config
+        layer = cfg.layer if cfg.layer is not None else default_layer(cfg.model)
+        baseline = None
+        if cfg.rescale:
+            baseline = cfg.baseline if cfg.baseline is not None else BASELINES_F.get(
+                (cfg.model, layer))
+        return BertScorer(cfg.model, layer, revision=cfg.revision, baseline=baseline,
+                          device=cfg.device, batch_size=cfg.batch_size, cache=cfg.cache)
+
+    def statistics(self, corpus: Corpus) -> WeightedEditStatistics:
+        self._check(corpus)
+        return self.cached_statistics(
+            corpus, lambda: WeightedEditStatistics(self.weighted_counts(corpus)))
+
+    def statistics_with(self, corpus: Corpus, scorer: Any) -> WeightedEditStatistics:
+        """:meth:`statistics` with another BERTScore (anything with ``f_scores(pairs)``),
+        not kept in the corpus cache: for tests and for scorers made by hand."""
+        self._check(corpus)
+        return WeightedEditStatistics(self.weighted_counts(corpus, scorer)).bound(
+            self.config.beta)  # type: ignore[return-value]
+
+    def _check(self, corpus: Corpus) -> None:
+        if corpus.m2 is None:
+            raise InputError(
+                f"metric {self.name!r} needs gold edits: give the references as an M2 file "
+                "(`gecmetrics score --m2 FILE.m2` instead of -r)")
+
+    def weighted_counts(self, corpus: Corpus, scorer: Any = None) -> WeightedCounts:
+        """Weighted counts of every (system, sentence, annotator); ``scorer``: a
+        :class:`~gecmetrics.neural.bertscore.BertScorer` (default: :meth:`bert_scorer`)."""
+        cfg = self.config
+        if scorer is None:
+            scorer = self.bert_scorer()
+        return ptm2_counts(corpus, scorer, cfg.max_unchanged_words,
+                           cfg.ignore_whitespace_casing, cfg.max_lattice_edges)
+
+
+def apply_edits(edits: Sequence[Edit], src: Sequence[str]) -> str:
+    """PT-M2's ``get_ref``: ``edits`` (sorted by span) applied to the source tokens."""
+    cnt = 0
+    out = list(src)
+    for start, end, original, correction in edits:
+        if original == "":
+            end = start
+        s, e = start + cnt, end + cnt
+        rep = correction.split()
+        out = out[:s] + rep + out[e:] if correction else out[:s] + out[e:]
+        cnt += len(rep) - len(original.split())
+    return " ".join(out)
+
+
+def _matched(seq: Sequence[Edit], gold: Sequence[GoldEdit]) -> list[Edit]:
+    """The official ``matchSeq``'s list of correct edits (an edit once per gold it matches)."""
+    out = []
+    last = 0
+    for edit in seq:
+        start, end, original, correction = edit
+        for i in range(last, len(gold)):
+            g = gold[i]
+            if (start == g.start and end == g.end and original == g.original
+                    and correction in g.corrections):
+                out.append(edit)
+                last = i + 1
+    return out
+
+
+def ptm2_counts(corpus: Corpus, scorer: Any, max_unchanged_words: int = 2,
+                ignore_whitespace_casing: bool = False,
+                max_lattice_edges: int = MAX_LATTICE_EDGES) -> WeightedCounts:
+    """Weighted counts of every (system, sentence, annotator) of ``corpus``.
+
+    Three passes: the M2 edit sequences of every distinct (sentence,
+    hypothesis) and the BERTScore pairs they need; the BERTScore values of all
+    distinct pairs in one batched (and cached) call; the weights and sums.
+    """
+    golds = gold_of(corpus)
+    sentences = corpus.m2.sentences
+    annotators = sorted({a for g in golds for a in g})
+    col = {a: k for k, a in enumerate(annotators)}
+    H, D, A = len(corpus.hypotheses), corpus.num_sentences, len(annotators)
+    present = np.zeros((D, A), dtype=bool)
+
+    src_tokens: list[list[str]] = []
+    lattice_golds: list[dict[int, list[GoldEdit]]] = []
+    gold_tuples: list[dict[int, list[Edit]]] = []
+    refs: list[dict[int, str]] = []
+    for d, (sent, gold) in enumerate(zip(sentences, golds, strict=True)):
+        tokens = sent.source.split()
+        src_tokens.append(tokens)
+        lg = {a: [GoldEdit(e.start, e.end, " ".join(tokens[e.start:e.end]), e.corrections)
+                  for e in edits] for a, edits in gold.items()}
+        lattice_golds.append(lg)
+        gt = {a: [(g.start, g.end, g.original, g.corrections[0] if g.corrections else "")
+                  for g in edits] for a, edits in lg.items()}
+        gold_tuples.append(gt)
+        refs.append({a: apply_edits(sorted(t, key=lambda x: (x[0], x[1])), tokens)
+                     for a, t in gt.items()})
+        for a in gold:
+            present[d, col[a]] = True
+
+    # Pass 1: edit sequences and the pairs to score.
+    seqs: dict[tuple[int, tuple[str, ...]], dict[int, list[Edit]]] = {}
+    pair_index: dict[tuple[str, str], int] = {}
+    pairs: list[tuple[str, str]] = []
+
+    def need(cand: str, ref: str) -> None:
+        if (cand, ref) not in pair_index:
+            pair_index[(cand, ref)] = len(pairs)
+            pairs.append((cand, ref))
+
+    for d in range(D):
+        tokens = src_tokens[d]
+        here: list[dict[int, list[Edit]]] = []
+        for name, lines in corpus.hypotheses.items():
+            hyp = tuple(lines[d].split())
+            key = (d, hyp)
+            if key in seqs:
+                continue
+            per: dict[int, list[Edit]]
+            if list(hyp) == tokens:
+                per = {a: [] for a in lattice_golds[d]}
+            else:
+                try:  # the native lattice checks the budget before the literal one is built
+                    build_lattice(tokens, list(hyp), max_unchanged_words,
+                                  max_edges=max_lattice_edges)
+                except LatticeTooLarge as exc:
+                    raise LatticeTooLarge(f"ptm2: hypothesis {name}, line {d + 1}: {exc}") from None
+                found = edit_sequences(tokens, list(hyp), list(lattice_golds[d].values()),
+                                       max_unchanged_words)
+                per = dict(zip(lattice_golds[d], found, strict=True))
+                if ignore_whitespace_casing:
+                    per = {a: [e for e in s if e[2].replace(" ", "").lower()
+                               != e[3].replace(" ", "").lower()] for a, s in per.items()}
+            seqs[key] = per
+            here.append(per)
+        src_text = " ".join(tokens)
+        for a, ref in refs[d].items():
+            need(src_text, ref)
+            edits = set(gold_tuples[d][a])
+            for per in here:
+                edits.update(per[a])
+            for e in sorted(edits):
+                need(apply_edits([e], tokens), ref)
+
+    # Pass 2: every BERTScore value at once.
+    values = scorer.f_scores(pairs, progress_label="PT-M2 BERTScore")
+
+    # Pass 3: weights and weighted counts.
+    corpus_w = np.zeros((H, D, A, 3), dtype=np.float64)
+    sent_w = np.zeros_like(corpus_w)
+    for h, lines in enumerate(corpus.hypotheses.values()):
+        for d, line in enumerate(lines):
+            tokens = src_tokens[d]
+            src_text = " ".join(tokens)
+            per = seqs[(d, tuple(line.split()))]
+            for a, seq in per.items():
+                ref = refs[d][a]
+                gold_t = gold_tuples[d][a]
+                base = values[pair_index[(src_text, ref)]]
+                union = sorted(set(seq) | set(gold_t), key=lambda x: (x[0], x[1]))
+                weight = {e: abs(values[pair_index[(apply_edits([e], tokens), ref)]] - base)
+                          for e in union}
+                correct = _matched(seq, lattice_golds[d][a])
+                k = col[a]
+                corpus_w[h, d, k] = _sums(weight, correct, seq, gold_t)
+                if sum(weight.values()) == 0:
+                    weight = {e: 1 / len(weight) for e in weight}
+                    sent_w[h, d, k] = _sums(weight, correct, seq, gold_t)
+                else:
+                    sent_w[h, d, k] = corpus_w[h, d, k]
+    return WeightedCounts(tuple(corpus.hypotheses), corpus_w, sent_w, present, tuple(annotators))
+
+
+def _sums(weight: dict[Edit, float], correct: list[Edit], seq: list[Edit],
+          gold: list[Edit]) -> tuple[float, float, float]:
+    """Weighted (correct, proposed, gold), summed in the reference's orders
+    (its edit sequence runs from the end of the sentence to the start)."""
+    return (sum(weight[c] for c in correct), sum(abs(weight[e]) for e in reversed(seq)),
+            sum(weight[g] for g in gold))
