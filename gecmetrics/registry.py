@@ -29,6 +29,7 @@ BUILTIN: dict[str, str] = {
     "errant": "gecmetrics.metrics.errant:Errant",
     "bleu": "gecmetrics.metrics.bleu:Bleu",
     "imeasure": "gecmetrics.metrics.imeasure:Imeasure",
+    "llm-judge": "gecmetrics.metrics.llm_judge:LlmJudge",
 }
 
 _registered: dict[str, type[Metric] | str] = {}

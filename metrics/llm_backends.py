@@ -1,0 +1,270 @@
+"""Where the LLM judge's answers come from: an OpenAI-compatible endpoint or a local model.
+
+Both backends turn a list of prompts into a list of raw answer texts and say
+who answers (:meth:`identity`) and how (:meth:`settings`), which go into the
+cache key. Decoding is deterministic where the backend allows it: temperature
+0 and a fixed seed for endpoints (the seed is a request to the server, which
+may ignore it), greedy decoding in fp32 for local models.
+
+**Endpoint** (``backend=openai``): ``POST {base_url}/chat/completions`` with
+one user message, through :mod:`urllib` only (no ``openai`` package). The API
+key is read from the environment variable named by ``api_key_env`` at request
+time; it is never an option value, so it never reaches a spec, a signature,
+a cache key or an error message. HTTP 429, any 5xx, a connection error, a
+timeout and a body that is not a chat completion are retried up to
+``retries`` times, waiting ``backoff * 2**attempt`` seconds (or the server's
+``Retry-After`` when longer; at most 60 s); then, or at once for other HTTP
+errors (400, 401, 404, ...), one line saying what failed and what to do.
+
+**Local** (``backend=transformers``): a causal LM loaded with transformers
+(imported only here, only when used) from a folder or a hub id, its chat
+template applied when it has one, batches left-padded, greedy decoding.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import json
+import os
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from gecmetrics.errors import ConfigError, GecMetricsError
+
+MAX_WAIT = 60.0  # seconds: the longest single wait between retries
+RETRY_STATUS = frozenset({429}) | frozenset(range(500, 600))
+
+
+class EndpointError(GecMetricsError):
+    """The endpoint failed for good (after retries, or an error retrying cannot fix)."""
+
+
+class _Retryable(Exception):
+    def __init__(self, message: str, wait: float | None = None) -> None:
+        super().__init__(message)
+        self.wait = wait
+
+
+def _snippet(raw: bytes | str, limit: int = 120) -> str:
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _retry_after(headers: Any) -> float | None:
+    value = headers.get("Retry-After") if headers is not None else None
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None  # an HTTP date: fall back to our own backoff
+
+
+class OpenAIBackend:
+    """Chat completions from any OpenAI-compatible server (OpenAI, vLLM, llama.cpp, ...)."""
+
+    name = "openai"
+
+    def __init__(self, base_url: str, model: str, api_key_env: str, *, timeout: float,
+                 retries: int, backoff: float, seed: int | None, temperature: float,
+                 max_tokens: int, workers: int = 1,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.api_key_env = api_key_env
+        self.timeout, self.retries, self.backoff = timeout, retries, backoff
+        self.seed, self.temperature, self.max_tokens = seed, temperature, max_tokens
+        self.workers = workers
+        self.sleep = sleep
+        self.calls = 0  # HTTP requests sent (tests: a cached rerun sends none)
+
+    def identity(self) -> str:
+        return f"openai|{self.base_url}|{self.model}"
+
+    def settings(self) -> str:
+        return f"temperature={self.temperature}|seed={self.seed}|max_tokens={self.max_tokens}"
+
+    def body(self, prompt: str) -> dict[str, Any]:
+        """The request body for one prompt (tests read it to see what is sent)."""
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": [{"role": "user", "content": prompt}],
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+        }
+        if self.seed is not None:
+            body["seed"] = self.seed
+        return body
+
+    def complete(self, prompts: Sequence[str], wheres: Sequence[str]) -> list[str]:
+        """The answer to each prompt (``wheres`` name the sentences for errors)."""
+        if self.workers <= 1 or len(prompts) <= 1:
+            return [self._one(p, w) for p, w in zip(prompts, wheres, strict=True)]
+        with ThreadPoolExecutor(max_workers=self.workers) as pool:
+            return list(pool.map(self._one, prompts, wheres))
+
+    def _one(self, prompt: str, where: str) -> str:
+        data = json.dumps(self.body(prompt)).encode("utf-8")
+        last, wait = "", 0.0
+        for attempt in range(self.retries + 1):
+            if attempt:
+                self.sleep(min(MAX_WAIT, wait))
+            try:
+                return self._post(data, where)
+            except _Retryable as err:
+                last = str(err)
+                wait = max(self.backoff * 2 ** attempt, err.wait or 0.0)
+        raise EndpointError(
+            f"llm-judge: {where}: {self.url} failed {self.retries + 1} times (last: {last}); "
+            "check that the server is up and the model is served, or allow more with "
+            "retries=N / timeout=SECONDS")
+
+    def _post(self, data: bytes, where: str) -> str:
+        headers = {"Content-Type": "application/json"}
+        key = os.environ.get(self.api_key_env, "")
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        request = urllib.request.Request(self.url, data=data, headers=headers, method="POST")
+        self.calls += 1
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                raw = response.read()
+        except urllib.error.HTTPError as err:
+            body = _snippet(err.read() or b"")
+            if err.code in RETRY_STATUS:
+                raise _Retryable(f"HTTP {err.code} {body!r}", _retry_after(err.headers)) from None
+            hint = {401: f"set a valid API key in the environment variable {self.api_key_env}",
+                    403: f"check the API key in {self.api_key_env} and its access to "
+                         f"model {self.model!r}",
+                    404: f"check base_url ({self.base_url}) and model ({self.model!r})"
+                    }.get(err.code, "check the options base_url, model and max_tokens")
+            raise EndpointError(f"llm-judge: {where}: {self.url} answered HTTP {err.code} "
+                                f"{body!r}; {hint}") from None
+        except (urllib.error.URLError, http.client.HTTPException, ConnectionError,
+                TimeoutError) as err:
+            reason = getattr(err, "reason", None) or err
+            raise _Retryable(f"{type(err).__name__}: {reason}") from None
+        try:
+            content = json.loads(raw)["choices"][0]["message"]["content"]
+        except (ValueError, KeyError, IndexError, TypeError):
+            content = None
+        if not isinstance(content, str):
+            raise _Retryable(f"a body that is not a chat completion: {_snippet(raw)!r}")
+        return content
+
+
+def local_identity(model: str, revision: str | None) -> str:
+    """Who a local model is: its hub id and revision, or a digest of its folder.
+
+    For a folder: every small file's content (configs, tokenizer files) and
+    every large file's name and size (hashing gigabytes of weights on every run
+    would cost more than it protects: replacing weights keeps neither the same
+    config nor, in practice, the same size). For a hub id: ``id@revision``;
+    give ``revision=<commit>`` to pin it, since a branch can move.
+    """
+    folder = Path(model).expanduser()
+    if not folder.is_dir():
+        return f"hub|{model}@{revision or 'main'}"
+    h = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        rel = path.relative_to(folder).as_posix()
+        size = path.stat().st_size
+        h.update(f"{rel}\0{size}\0".encode())
+        if size <= 4_000_000:
+            h.update(path.read_bytes())
+    return f"local|{folder.name}|{h.hexdigest()[:32]}"
+
+
+def resolve_device(device: str) -> str:
+    """``auto``: cuda when torch sees a GPU, else cpu; ``cuda`` without one is an error."""
+    import torch  # type: ignore[import-not-found, unused-ignore]
+
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        raise ConfigError("llm-judge: device=cuda but torch sees no GPU; use device=cpu "
+                          "or device=auto")
+    return device
+
+
+class TransformersBackend:
+    """Greedy answers of a local causal LM (transformers), batched, fp32."""
+
+    name = "transformers"
+
+    def __init__(self, model: str, revision: str | None, *, device: str, max_tokens: int,
+                 batch_size: int) -> None:
+        self.model_name, self.revision = model, revision
+        self.device_option, self.max_tokens, self.batch_size = device, max_tokens, batch_size
+        self._model: Any = None
+        self._tokenizer: Any = None
+        self.calls = 0  # generate() calls (tests: a cached rerun makes none)
+        self.sent: list[str] = []  # the exact texts given to the tokenizer, for tests
+
+    def identity(self) -> str:
+        return "transformers|" + local_identity(self.model_name, self.revision)
+
+    def settings(self) -> str:
+        return f"greedy|fp32|max_new_tokens={self.max_tokens}"
+
+    def _load(self) -> None:
+        if self._model is not None:
+            return
+        try:
+            import torch  # type: ignore[import-not-found, unused-ignore]
+            from transformers import (  # type: ignore[import-not-found, unused-ignore]
+                AutoModelForCausalLM,
+                AutoTokenizer,
+            )
+        except ImportError as err:
+            raise ConfigError(f"llm-judge backend=transformers needs the neural extra "
+                              f"({err}); install it with pip install 'gecmetrics[neural]'"
+                              ) from None
+        self.device = resolve_device(self.device_option)
+        try:
+            self._tokenizer = AutoTokenizer.from_pretrained(self.model_name,
+                                                            revision=self.revision)
+            self._model = AutoModelForCausalLM.from_pretrained(
+                self.model_name, revision=self.revision, torch_dtype=torch.float32)
+        except (OSError, ValueError) as err:
+            raise ConfigError(f"llm-judge: cannot load model {self.model_name!r} "
+                              f"({_snippet(str(err))}); give a local folder or a hub id "
+                              "that transformers can load") from None
+        self._model.to(self.device).eval()
+        self._tokenizer.padding_side = "left"
+        if self._tokenizer.pad_token is None:
+            self._tokenizer.pad_token = self._tokenizer.eos_token
+
+    def text(self, prompt: str) -> str:
+        """The model input for ``prompt``: its chat template when it has one."""
+        if getattr(self._tokenizer, "chat_template", None):
+            return str(self._tokenizer.apply_chat_template(
+                [{"role": "user", "content": prompt}], tokenize=False,
+                add_generation_prompt=True))
+        return prompt
+
+    def complete(self, prompts: Sequence[str], wheres: Sequence[str]) -> list[str]:
+        import torch  # type: ignore[import-not-found, unused-ignore]
+
+        self._load()
+        tok, model = self._tokenizer, self._model
+        out: list[str] = []
+        for i in range(0, len(prompts), self.batch_size):
+            texts = [self.text(p) for p in prompts[i:i + self.batch_size]]
+            self.sent.extend(texts)
+            enc = tok(texts, return_tensors="pt", padding=True,
+                      add_special_tokens=not getattr(tok, "chat_template", None))
+            enc = {k: v.to(self.device) for k, v in enc.items()}
+            self.calls += 1
+            with torch.no_grad():
+                generated = model.generate(**enc, do_sample=False, max_new_tokens=self.max_tokens,
+                                           pad_token_id=tok.pad_token_id)
+            new = generated[:, enc["input_ids"].shape[1]:]
+            out.extend(tok.batch_decode(new, skip_special_tokens=True))
+        return out
