@@ -1,0 +1,132 @@
+"""The LLM judge's transformers backend with a tiny local causal LM of known output.
+
+No model hub is reachable, and a random model answers gibberish, so the test
+builds a 2-layer GPT-2 whose greedy output is known by construction: every
+block's output projections are zero (the residual stream is the token
+embedding alone), position embeddings are zero, token embeddings are one-hot,
+and the LM head maps each token to the next one of a fixed chain. Whatever the
+prompt, the model then answers ``{"target1_score": 4, "target2_score": 2}``
+and stops: the test checks the text actually given to the model (the prompt,
+or the chat template applied to it), the parsed scores, batching, and that a
+rerun runs no generation.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+tokenizers = pytest.importorskip("tokenizers")
+
+from gecmetrics.corpus import Corpus  # noqa: E402
+from gecmetrics.errors import ConfigError  # noqa: E402
+from gecmetrics.metrics.llm_judge import LlmJudge  # noqa: E402
+from gecmetrics.metrics.llm_prompts import UnparsableAnswer, build_prompt  # noqa: E402
+
+CHAIN = ['{"target1_score":', "4,", '"target2_score":', "2}"]
+SOURCES = ["He go to school .", "She like apple ."]
+HYPS = {
+    "a": ["He goes to school .", "She likes apples ."],
+    "b": ["He went to school .", "She likes apples ."],
+    "c": ["He went to school .", "She like apple ."],
+}
+
+
+def build_model(folder, chat_template: str | None = None) -> None:
+    vocab = {"[UNK]": 0, "[EOS]": 1, **{t: i + 2 for i, t in enumerate(CHAIN)}}
+    tok = tokenizers.Tokenizer(tokenizers.models.WordLevel(vocab, unk_token="[UNK]"))
+    tok.pre_tokenizer = tokenizers.pre_tokenizers.WhitespaceSplit()
+    fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]",
+                                                eos_token="[EOS]", pad_token="[EOS]")
+    if chat_template:
+        fast.chat_template = chat_template
+    fast.save_pretrained(folder)
+    size = len(vocab)
+    nxt = {0: 2, 1: 1, 2: 3, 3: 4, 4: 5, 5: 1}  # [UNK] -> chain ... -> [EOS] -> [EOS]
+    config = transformers.GPT2Config(vocab_size=size, n_positions=1024, n_embd=8, n_layer=2,
+                                     n_head=2, tie_word_embeddings=False,
+                                     eos_token_id=1, bos_token_id=1, pad_token_id=1)
+    torch.manual_seed(0)
+    model = transformers.GPT2LMHeadModel(config)
+    with torch.no_grad():
+        for block in model.transformer.h:
+            for proj in (block.attn.c_proj, block.mlp.c_proj):
+                proj.weight.zero_()
+                proj.bias.zero_()
+        model.transformer.wpe.weight.zero_()
+        model.transformer.wte.weight.zero_()
+        model.lm_head.weight.zero_()
+        for t in range(size):
+            model.transformer.wte.weight[t, t] = 1.0
+            model.lm_head.weight[nxt[t], t] = 10.0
+    model.generation_config.eos_token_id = 1
+    model.generation_config.pad_token_id = 1
+    model.save_pretrained(folder)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # no hub here: fail at once, not after timeouts
+
+
+def metric(folder, **options) -> LlmJudge:
+    return LlmJudge(backend="transformers", model=str(folder), device="cpu", max_tokens=8,
+                    **options)
+
+
+@pytest.mark.parametrize("batch_size", [1, 2])
+def test_local_model_prompt_and_scores(tmp_path, batch_size):
+    build_model(tmp_path / "m")
+    judge = metric(tmp_path / "m", batch_size=batch_size)
+    corpus = Corpus.build(SOURCES, [SOURCES], HYPS)
+    got = judge.evaluate(corpus, level="sentence")
+    # sorted targets: the first gets 4, the second 2 -> (4-1)/4 and (2-1)/4
+    first = {"He goes to school .": 0.75, "He went to school .": 0.25,
+             "She like apple .": 0.75, "She likes apples .": 0.25}
+    for res in got:
+        assert res.scores == [first[h] for h in HYPS[res.hypothesis]]
+    assert judge.backend.sent == [
+        build_prompt(SOURCES[0], ["He goes to school .", "He went to school ."]),
+        build_prompt(SOURCES[1], ["She like apple .", "She likes apples ."])]
+    assert judge.backend.calls == 2 // batch_size
+    again = metric(tmp_path / "m", batch_size=batch_size)
+    assert [r.scores for r in again.evaluate(Corpus.build(SOURCES, [SOURCES], HYPS),
+                                             level="sentence")] == [r.scores for r in got]
+    assert again.backend.calls == 0 and again.backend.sent == []
+
+
+def test_chat_template_is_applied(tmp_path):
+    template = ("{% for m in messages %}<{{ m['role'] }}> {{ m['content'] }} {% endfor %}"
+                "{% if add_generation_prompt %}<assistant>{% endif %}")
+    build_model(tmp_path / "m", chat_template=template)
+    judge = metric(tmp_path / "m")
+    corpus = Corpus.build(SOURCES[:1], [SOURCES[:1]], {k: v[:1] for k, v in HYPS.items()})
+    got = judge.evaluate(corpus, level="sentence")
+    assert [r.scores for r in got] == [[0.75], [0.25], [0.25]]
+    prompt = build_prompt(SOURCES[0], ["He goes to school .", "He went to school ."])
+    assert judge.backend.sent == [f"<user> {prompt} <assistant>"]
+
+
+def test_a_model_that_answers_too_few_scores_fails_loudly(tmp_path):
+    build_model(tmp_path / "m")
+    corpus = Corpus.build(["x ."], [["x ."]], {"a": ["a ."], "b": ["b ."], "c": ["c ."]})
+    with pytest.raises(UnparsableAnswer, match=r"sentence 1 \('x \.'\), 3 targets.*"
+                                               "target3_score"):
+        metric(tmp_path / "m").evaluate(corpus)
+
+
+def test_another_model_folder_is_another_cache_entry(tmp_path):
+    build_model(tmp_path / "m")
+    build_model(tmp_path / "n", chat_template="{% for m in messages %}{{ m['content'] }}"
+                                              "{% endfor %}")
+    assert metric(tmp_path / "m").backend.identity() != metric(tmp_path / "n").backend.identity()
+    assert metric(tmp_path / "m").backend.identity() == metric(tmp_path / "m").backend.identity()
+
+
+def test_missing_model_is_one_line(tmp_path):
+    corpus = Corpus.build(SOURCES, [SOURCES], HYPS)
+    with pytest.raises(ConfigError, match="cannot load model") as err:
+        metric(tmp_path / "nowhere").evaluate(corpus)
+    assert "\n" not in str(err.value)
