@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import numpy as np
 
@@ -34,7 +34,6 @@ from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
 
-from .llm_backends import OpenAIBackend, TransformersBackend
 from .llm_cache import AnswerCache, cache_key
 from .llm_prompts import (
     CRITERIA,
@@ -45,6 +44,9 @@ from .llm_prompts import (
     group_targets,
     parse_answer,
 )
+
+if TYPE_CHECKING:  # the backends (urllib, torch) are imported only when asked
+    from .llm_backends import OpenAIBackend, TransformersBackend
 
 Backend = Literal["openai", "transformers"]
 Criterion = Literal["none", "grammaticality", "fluency", "meaning"]
@@ -163,6 +165,8 @@ class LlmJudge(Metric[LlmJudgeConfig]):
 
     @functools.cached_property
     def backend(self) -> OpenAIBackend | TransformersBackend:
+        from .llm_backends import OpenAIBackend, TransformersBackend
+
         c = self.config
         if c.backend == "openai":
             return OpenAIBackend(c.base_url, c.model, c.api_key_env, timeout=float(c.timeout),

@@ -246,3 +246,54 @@ def test_cli_scores_through_the_endpoint(stub, tmp_path):
     data = json.loads(out.output)
     assert [d["scores"] for d in data] == expected()[:2].tolist()
     assert all(KEY not in d["signature"] for d in data)
+
+
+
+def _meta(stub, shared_data):
+    import gecmetrics
+
+    levels = gecmetrics.meta_evaluate(["seeda-s"], [judge(stub, workers=4)],
+                                      levels=["corpus", "ew", "trueskill"],
+                                      data_dir=str(shared_data))
+    pairs = gecmetrics.meta_evaluate(["seeda-s"], [judge(stub, workers=4)],
+                                     sentence_level=True, data_dir=str(shared_data))
+    return levels, pairs
+
+
+def test_meta_evaluation_every_level_and_a_rerun_asks_nothing(stub, shared_data):
+    """SEEDA-S: system level from the mean (checked with scipy), ew/trueskill, sentence pairs."""
+    from scipy import stats
+
+    levels, pairs = _meta(stub, shared_data)
+    asked = len(stub.requests)
+    assert asked > 0
+    sel = levels.selections[0]
+    corpus_ = sel.benchmark.corpus
+    by_system = {s: np.mean([(rule(h) - 1) / 4 for h in corpus_.hypotheses[s]])
+                 for s in corpus_.hypotheses}
+    scores = np.array([by_system[s] for s in sel.systems])
+    rows = levels.to_json()
+    row = next(r for r in rows if r.get("level") == "corpus")
+    assert row["pearson"] == pytest.approx(stats.pearsonr(scores, sel.human)[0], abs=1e-12)
+    assert row["kendall"] == pytest.approx(stats.kendalltau(scores, sel.human)[0], abs=1e-12)
+    assert {r.get("level") for r in rows} == {"corpus", "ew", "trueskill"}
+    pair_rows = pairs.to_json()
+    assert pair_rows and all(KEY not in json.dumps(r) for r in rows + pair_rows)
+    assert all("signature" in r for r in rows + pair_rows)
+    again_levels, again_pairs = _meta(stub, shared_data)
+    assert len(stub.requests) == asked  # the rerun asked the model nothing
+    assert again_levels.to_json() == rows and again_pairs.to_json() == pair_rows
+
+
+def test_help_and_list_import_neither_torch_nor_the_judge():
+    import subprocess
+    import sys
+
+    code = ("import sys; from gecmetrics.cli import main\n"
+            "for args in (['--help'], ['list']):\n"
+            "    try:\n        main(args)\n    except SystemExit:\n        pass\n"
+            "print(sorted(m for m in ('torch', 'transformers', 'urllib.request') "
+            "if m in sys.modules))")
+    proc = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "llm-judge" in proc.stdout and proc.stdout.strip().endswith("[]"), proc.stdout
