@@ -297,3 +297,14 @@ def test_help_and_list_import_neither_torch_nor_the_judge():
     proc = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "llm-judge" in proc.stdout and proc.stdout.strip().endswith("[]"), proc.stdout
+
+
+def test_sentence_statistics_give_the_corpus_score(stub):
+    """Paired tests resample sentence statistics: their summed formula must be the mean."""
+    stats_ = judge(stub).statistics(corpus())
+    sent_stats, formula = stats_.sentence_statistics(None)
+    np.testing.assert_allclose(formula(sent_stats.sum(axis=1)), expected().mean(axis=1),
+                               rtol=0, atol=1e-15)
+    subset = np.array([0, 2, 2])
+    np.testing.assert_allclose(stats_.corpus_scores(None, subset),
+                               expected()[:, subset].mean(axis=1), rtol=0, atol=1e-15)
