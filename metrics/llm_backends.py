@@ -27,6 +27,7 @@ import hashlib
 import http.client
 import json
 import os
+import re
 import time
 import urllib.error
 import urllib.request
@@ -193,6 +194,14 @@ def resolve_device(device: str) -> str:
     return device
 
 
+def _dtype_kw() -> str:
+    """``dtype`` (transformers >= 4.56), else the older name ``torch_dtype``."""
+    import transformers  # type: ignore[import-not-found, unused-ignore]
+
+    major, minor = (int(x) for x in re.findall(r"\d+", transformers.__version__)[:2])
+    return "dtype" if (major, minor) >= (4, 56) else "torch_dtype"
+
+
 class TransformersBackend:
     """Greedy answers of a local causal LM (transformers), batched, fp32."""
 
@@ -231,7 +240,7 @@ class TransformersBackend:
             self._tokenizer = AutoTokenizer.from_pretrained(self.model_name,
                                                             revision=self.revision)
             self._model = AutoModelForCausalLM.from_pretrained(
-                self.model_name, revision=self.revision, torch_dtype=torch.float32)
+                self.model_name, revision=self.revision, **{_dtype_kw(): torch.float32})
         except (OSError, ValueError) as err:
             raise ConfigError(f"llm-judge: cannot load model {self.model_name!r} "
                               f"({_snippet(str(err))}); give a local folder or a hub id "

@@ -5,6 +5,9 @@ faults first (an HTTP status, a malformed body, a slow answer, an unparsable
 answer), then the default judge, which rates each target by a rule the tests
 compute independently: ``1 + len(target) % 5``. The targets are read back from
 the ``targetN: text`` lines of the prompt.
+
+:func:`build_model` saves a tiny local causal LM whose greedy answer is known
+(for the transformers backend; tests/test_llm_judge_local.py explains it).
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ class Stub:
         self.headers: list[dict[str, str]] = []
         self.faults: list[tuple[str, Any]] = []  # ("status", code) / ("raw", bytes) / ...
         self.lock = threading.Lock()
+        self.latency = 0.0  # seconds added to every answer (bench: a remote service)
         stub = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -62,6 +66,8 @@ class Stub:
                 if self.path != "/v1/chat/completions":
                     return self._send(404, b'{"error": "no such route"}')
                 prompt = body["messages"][-1]["content"]
+                if stub.latency:
+                    time.sleep(stub.latency)
                 if fault is None:
                     return self._send(200, completion(judge(prompt)))
                 kind, value = fault
@@ -104,3 +110,51 @@ class Stub:
 
     def prompts(self) -> list[str]:
         return [r["messages"][-1]["content"] for r in self.requests]
+
+
+#: The known greedy answer of :func:`build_model`, token by token.
+CHAIN = ['{"target1_score":', "4,", '"target2_score":', "2}"]
+
+
+def build_model(folder: Any, chat_template: str | None = None) -> None:
+    """Save a 2-layer GPT-2 (+ word-level tokenizer) that always answers CHAIN, then EOS.
+
+    Every block's output projections are zero (the residual stream is the token
+    embedding alone), position embeddings are zero, token embeddings one-hot,
+    and the LM head maps each token to the next of a fixed chain: [UNK] (any
+    prompt word) -> CHAIN[0] -> ... -> CHAIN[-1] -> [EOS].
+    """
+    import tokenizers
+    import torch
+    import transformers
+
+    vocab = {"[UNK]": 0, "[EOS]": 1, **{t: i + 2 for i, t in enumerate(CHAIN)}}
+    tok = tokenizers.Tokenizer(tokenizers.models.WordLevel(vocab, unk_token="[UNK]"))
+    tok.pre_tokenizer = tokenizers.pre_tokenizers.WhitespaceSplit()
+    fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]",
+                                                eos_token="[EOS]", pad_token="[EOS]")
+    if chat_template:
+        fast.chat_template = chat_template
+    fast.save_pretrained(folder)
+    size = len(vocab)
+    nxt = {0: 2, 1: 1, **{t: t + 1 for t in range(2, size)}}
+    nxt[size - 1] = 1
+    config = transformers.GPT2Config(vocab_size=size, n_positions=1024, n_embd=8, n_layer=2,
+                                     n_head=2, tie_word_embeddings=False,
+                                     eos_token_id=1, bos_token_id=1, pad_token_id=1)
+    torch.manual_seed(0)
+    model = transformers.GPT2LMHeadModel(config)
+    with torch.no_grad():
+        for block in model.transformer.h:
+            for proj in (block.attn.c_proj, block.mlp.c_proj):
+                proj.weight.zero_()
+                proj.bias.zero_()
+        model.transformer.wpe.weight.zero_()
+        model.transformer.wte.weight.zero_()
+        model.lm_head.weight.zero_()
+        for t in range(size):
+            model.transformer.wte.weight[t, t] = 1.0
+            model.lm_head.weight[nxt[t], t] = 10.0
+    model.generation_config.eos_token_id = 1
+    model.generation_config.pad_token_id = 1
+    model.save_pretrained(folder)

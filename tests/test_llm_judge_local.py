@@ -19,50 +19,19 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 tokenizers = pytest.importorskip("tokenizers")
 
+from llm_stub import build_model  # noqa: E402
+
 from gecmetrics.corpus import Corpus  # noqa: E402
 from gecmetrics.errors import ConfigError  # noqa: E402
 from gecmetrics.metrics.llm_judge import LlmJudge  # noqa: E402
 from gecmetrics.metrics.llm_prompts import UnparsableAnswer, build_prompt  # noqa: E402
 
-CHAIN = ['{"target1_score":', "4,", '"target2_score":', "2}"]
 SOURCES = ["He go to school .", "She like apple ."]
 HYPS = {
     "a": ["He goes to school .", "She likes apples ."],
     "b": ["He went to school .", "She likes apples ."],
     "c": ["He went to school .", "She like apple ."],
 }
-
-
-def build_model(folder, chat_template: str | None = None) -> None:
-    vocab = {"[UNK]": 0, "[EOS]": 1, **{t: i + 2 for i, t in enumerate(CHAIN)}}
-    tok = tokenizers.Tokenizer(tokenizers.models.WordLevel(vocab, unk_token="[UNK]"))
-    tok.pre_tokenizer = tokenizers.pre_tokenizers.WhitespaceSplit()
-    fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]",
-                                                eos_token="[EOS]", pad_token="[EOS]")
-    if chat_template:
-        fast.chat_template = chat_template
-    fast.save_pretrained(folder)
-    size = len(vocab)
-    nxt = {0: 2, 1: 1, 2: 3, 3: 4, 4: 5, 5: 1}  # [UNK] -> chain ... -> [EOS] -> [EOS]
-    config = transformers.GPT2Config(vocab_size=size, n_positions=1024, n_embd=8, n_layer=2,
-                                     n_head=2, tie_word_embeddings=False,
-                                     eos_token_id=1, bos_token_id=1, pad_token_id=1)
-    torch.manual_seed(0)
-    model = transformers.GPT2LMHeadModel(config)
-    with torch.no_grad():
-        for block in model.transformer.h:
-            for proj in (block.attn.c_proj, block.mlp.c_proj):
-                proj.weight.zero_()
-                proj.bias.zero_()
-        model.transformer.wpe.weight.zero_()
-        model.transformer.wte.weight.zero_()
-        model.lm_head.weight.zero_()
-        for t in range(size):
-            model.transformer.wte.weight[t, t] = 1.0
-            model.lm_head.weight[nxt[t], t] = 10.0
-    model.generation_config.eos_token_id = 1
-    model.generation_config.pad_token_id = 1
-    model.save_pretrained(folder)
 
 
 @pytest.fixture(autouse=True)
