@@ -107,8 +107,12 @@ class OpenAIBackend:
         """The answer to each prompt (``wheres`` name the sentences for errors)."""
         if self.workers <= 1 or len(prompts) <= 1:
             return [self._one(p, w) for p, w in zip(prompts, wheres, strict=True)]
-        with ThreadPoolExecutor(max_workers=self.workers) as pool:
-            return list(pool.map(self._one, prompts, wheres))
+        pool = ThreadPoolExecutor(max_workers=self.workers)
+        futures = [pool.submit(self._one, p, w) for p, w in zip(prompts, wheres, strict=True)]
+        try:
+            return [f.result() for f in futures]
+        finally:  # on a failure, do not wait for (or retry) the prompts not yet sent
+            pool.shutdown(wait=True, cancel_futures=True)
 
     def _one(self, prompt: str, where: str) -> str:
         data = json.dumps(self.body(prompt)).encode("utf-8")
