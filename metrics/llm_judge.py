@@ -37,10 +37,12 @@ from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
 from .llm_cache import AnswerCache, cache_key
 from .llm_prompts import (
     CRITERIA,
+    FORMS,
     HIGHEST,
     LOWEST,
     TEMPLATE_VERSION,
     build_prompt,
+    edit_target,
     group_targets,
     parse_answer,
 )
@@ -49,7 +51,8 @@ if TYPE_CHECKING:  # the backends (urllib, torch) are imported only when asked
     from .llm_backends import OpenAIBackend, TransformersBackend
 
 Backend = Literal["openai", "transformers"]
-Criterion = Literal["none", "grammaticality", "fluency", "meaning"]
+Criterion = Literal["none", "grammaticality", "fluency", "meaning", "difficulty", "impact"]
+Form = Literal["sentence", "edits"]
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DEVICE = re.compile(r"auto|cpu|cuda(:\d+)?|mps")
@@ -65,6 +68,7 @@ class LlmJudgeConfig(MetricConfig):
     api_key_env: str = "OPENAI_API_KEY"
     revision: str = ""
     criterion: Criterion = "none"
+    form: Form = "sentence"
     group_size: int = 5
     temperature: float = 0.0
     seed: int = 777
@@ -84,6 +88,9 @@ class LlmJudgeConfig(MetricConfig):
         if self.criterion not in CRITERIA:
             raise ConfigError(f"llm-judge option criterion={self.criterion!r}: choose one of "
                               f"{', '.join(CRITERIA)}")
+        if self.form not in FORMS:
+            raise ConfigError(f"llm-judge option form={self.form!r}: choose sentence (targets "
+                              "as corrected sentences) or edits (as ERRANT edits)")
         for key, low in (("group_size", 1), ("max_tokens", 1), ("retries", 0), ("workers", 1),
                          ("batch_size", 1), ("seed", -2**63)):
             value = getattr(self, key)
@@ -155,8 +162,14 @@ class LlmJudge(Metric[LlmJudgeConfig]):
             raise ConfigError("llm-judge needs model=NAME: the endpoint's model name with "
                               "backend=openai, or a local folder or hub id with "
                               "backend=transformers (e.g. llm-judge:model=gpt-4o-mini)")
+        import importlib.util
+
+        if self.config.form == "edits" and importlib.util.find_spec("errant") is None:
+            from .errant import INSTALL_HINT
+
+            raise ConfigError(f"llm-judge form=edits shows ERRANT's edits and needs errant; "
+                              f"install it with {INSTALL_HINT}")
         if self.config.backend == "transformers":
-            import importlib.util
 
             missing = [m for m in ("torch", "transformers") if importlib.util.find_spec(m) is None]
             if missing:
@@ -182,12 +195,30 @@ class LlmJudge(Metric[LlmJudgeConfig]):
     def prompts(self, corpus: Corpus) -> list[tuple[int, list[str], str]]:
         """Every (sentence index, targets, prompt) that scoring ``corpus`` asks."""
         systems = list(corpus.hypotheses)
+        c = self.config
+        shown = self._edit_targets(corpus) if c.form == "edits" else None
         jobs = []
         for d, source in enumerate(corpus.sources):
             hyps = [corpus.hypotheses[s][d] for s in systems]
-            for group in group_targets(hyps, self.config.group_size):
-                jobs.append((d, group, build_prompt(source, group, self.config.criterion)))
+            for group in group_targets(hyps, c.group_size):
+                targets = group if shown is None else [shown[d, h] for h in group]
+                jobs.append((d, group, build_prompt(source, targets, c.criterion, c.form)))
         return jobs
+
+    def _edit_targets(self, corpus: Corpus) -> dict[tuple[int, str], str]:
+        """Each (sentence, hypothesis) as its ERRANT edits (the errant metric's extractor
+        and disk edit cache)."""
+        from .errant import Extractor, _hyp_key
+
+        pairs = {(d, h): (src, h) for d, src in enumerate(corpus.sources)
+                 for hyps in corpus.hypotheses.values() for h in (hyps[d],)}
+        edits = Extractor(disk=self.config.cache).extract(pairs.values(), [])
+        out = {}
+        for (d, h), (src, hyp) in pairs.items():
+            key = _hyp_key(src, hyp)
+            found = edits.get(key, []) if key is not None else []
+            out[d, h] = edit_target(src, [(e[0], e[1], e[2]) for e in found])
+        return out
 
     def answers(self, prompts: list[str], wheres: list[str]) -> list[str]:
         """The raw answer to each prompt: from the cache, else from the model (then cached)."""

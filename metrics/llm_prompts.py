@@ -5,7 +5,9 @@ Evaluator for Grammatical Error Correction", BEA 2024) give an LLM one source
 sentence and up to five corrections of it ("targets") and ask for a score from
 1 to 5 per target, in a JSON object, the same score allowed more than once; an
 optional sentence adds an evaluation criterion (grammaticality, fluency,
-meaning preservation). This is the layout of SEEDA's human evaluation, whose
+meaning preservation; for the edit form, difficulty and impact of the edits).
+Targets are shown as corrected sentences (the paper's LLM-S) or as their
+ERRANT edits against the source (LLM-E). This is the layout of SEEDA's human evaluation, whose
 annotators also saw up to five corrections of one sentence at a time.
 
 The wording here is gecmetrics' own, written from that description (the
@@ -41,7 +43,13 @@ CRITERIA: dict[str, str] = {
     "grammaticality": "Judge the targets above all by their grammaticality.",
     "fluency": "Judge the targets above all by how fluent and natural they read.",
     "meaning": "Judge the targets above all by how well they keep the meaning of the source.",
+    "difficulty": "Judge the edits of each target above all by how hard they are to make.",
+    "impact": "Judge the edits of each target above all by how much they change the sentence.",
 }
+
+#: How a target is shown: the corrected sentence (the paper's LLM-S) or its
+#: ERRANT edits against the source (LLM-E, :func:`edit_target`).
+FORMS = ("sentence", "edits")
 
 _TASK = (
     "Your task is to rank corrections of a sentence by their quality.\n"
@@ -51,15 +59,39 @@ _TASK = (
 )
 
 
+_EDITS = (
+    "Each target is shown as its edits to the source: [old→new] replaces old with new, "
+    "[→new] inserts new, [old→] deletes old. A target without edits "
+    f"(shown as {{none}}) gets {HIGHEST} if the source is correct and {LOWEST} if it "
+    "has an error."
+)
+
+#: How a target without edits is shown in the edit form.
+NO_EDITS = "(no edits)"
+
+
+def edit_target(source: str, edits: Sequence[tuple[int, int, str]]) -> str:
+    """A target in the edit form: ``[old→new]`` per edit (source token spans), in order."""
+    tokens = source.split()
+    shown = [f"[{' '.join(tokens[start:end])}→{correction}]" for start, end, correction in edits]
+    return " ".join(shown) if shown else NO_EDITS
+
+
 class UnparsableAnswer(GecMetricsError):
     """The model's answer does not hold one score in range for every target."""
 
 
-def build_prompt(source: str, targets: Sequence[str], criterion: str = "none") -> str:
-    """The user message asking for a 1-5 score for each of ``targets``."""
+def build_prompt(source: str, targets: Sequence[str], criterion: str = "none",
+                 form: str = "sentence") -> str:
+    """The user message asking for a 1-5 score for each of ``targets``.
+
+    ``form="edits"``: the targets are edit sequences (:func:`edit_target`) and
+    the task explains the notation.
+    """
     if not targets:
         raise ValueError("build_prompt needs at least one target")
-    task = _TASK + (f"\n{CRITERIA[criterion]}" if CRITERIA[criterion] else "")
+    task = _TASK + (f"\n{_EDITS.format(none=NO_EDITS)}" if form == "edits" else "")
+    task += f"\n{CRITERIA[criterion]}" if CRITERIA[criterion] else ""
     listed = "\n".join(f"target{i}: {t}" for i, t in enumerate(targets, 1))
     keys = ", ".join(f'"target{i}_score": <integer {LOWEST}-{HIGHEST}>'
                      for i in range(1, len(targets) + 1))

@@ -223,6 +223,7 @@ def test_parser_refuses(answer):
     ("llm-judge:model=m,group_size=0", "group_size must be an integer >= 1"),
     ("llm-judge:model=m,retries=-1", "retries must be an integer >= 0"),
     ("llm-judge:model=m,device=tpu", "device='tpu'"),
+    ("llm-judge:model=m,form=words", "form='words'"),
 ])
 def test_options_checked_when_made(spec, needle):
     with pytest.raises(ConfigError, match=needle.replace("(", r"\(").replace("+", r"\+")):
@@ -313,3 +314,26 @@ def test_sentence_statistics_give_the_corpus_score(stub):
     subset = np.array([0, 2, 2])
     np.testing.assert_allclose(stats_.corpus_scores(None, subset),
                                expected()[:, subset].mean(axis=1), rtol=0, atol=1e-15)
+
+
+def test_edit_form_shows_errant_edits(stub):
+    """LLM-E: targets as ERRANT edits, written by hand here for three simple pairs."""
+    from conftest import require_errant
+
+    require_errant()
+    sources = ["He go to school .", "It is is fine ."]
+    hyps = {"a": ["He goes to the school .", "It is fine ."],
+            "b": ["He go to school .", "It is is fine ."]}
+    c = Corpus.build(sources, [sources], hyps)
+    metric = judge(stub, form="edits", criterion="impact")
+    got = {r.hypothesis: r.scores for r in metric.evaluate(c, level="sentence")}
+    shown = {"He goes to the school .": "[go→goes] [→the]", "It is fine .": "[is→]",
+             "He go to school .": "(no edits)", "It is is fine .": "(no edits)"}
+    assert stub.prompts() == [
+        build_prompt(sources[0], [shown["He go to school ."], shown["He goes to the school ."]],
+                     "impact", "edits"),
+        build_prompt(sources[1], [shown["It is fine ."], shown["It is is fine ."]],
+                     "impact", "edits")]
+    assert "[old→new] replaces old with new" in stub.prompts()[0]
+    for name, lines in hyps.items():
+        assert got[name] == [(rule(shown[h]) - 1) / 4 for h in lines]
