@@ -43,11 +43,11 @@ import hashlib
 import json
 import os
 import re
-import sqlite3
-import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
+
+from .sqlite_store import CheckedStore, warn  # noqa: F401 (warn: errant.py imports it here)
 
 #: Version of the stored format and of how gecmetrics runs ERRANT (e.g. the
 #: spaCy components excluded); part of every file name.
@@ -55,13 +55,6 @@ FORMAT = 1
 
 #: (start, end, correction, type) of one ERRANT edit on source tokens.
 Edit = tuple[int, int, str, str]
-
-_CHUNK = 500  # keys per SELECT (SQLite's limit on parameters is 999 in old builds)
-
-
-def warn(message: str) -> None:
-    print(f"gecmetrics: warning: {message}", file=sys.stderr)
-
 
 def _model_meta(name: str) -> dict[str, Any] | None:
     """The ``meta.json`` of the spaCy pipeline ``name`` as ``spacy.load`` would
@@ -120,10 +113,6 @@ def digest(key: Sequence[str]) -> bytes:
     return hashlib.sha256("\x1f".join(key).encode("utf-8")).digest()[:16]
 
 
-def _check(k: bytes, v: str) -> bytes:
-    return hashlib.sha256(k + v.encode("utf-8")).digest()[:8]
-
-
 def _decode(v: str) -> list[Edit] | None:
     try:
         raw = json.loads(v)
@@ -145,85 +134,38 @@ class EditCache:
 
     ``path=None`` keeps nothing on disk (``get_many`` finds nothing). ``hits``
     and ``stored`` count rows read and written by this object, for tests and
-    reports.
+    reports. The file handling (checked rows, one transaction per write,
+    damaged files ignored) is :class:`gecmetrics.sqlite_store.CheckedStore`'s.
     """
 
     def __init__(self, path: str | os.PathLike[str] | None) -> None:
-        self.path = Path(path) if path is not None else None
-        self.hits = 0
-        self.stored = 0
-        self._conn: sqlite3.Connection | None = None
-        self._opened = False
-        self._warned_rows = False
+        self._store = CheckedStore(path, "edits", "the ERRANT edit cache")
 
-    def _connect(self) -> sqlite3.Connection | None:
-        if self._opened:
-            return self._conn
-        self._opened = True
-        if self.path is None:
-            return None
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=30)
-            conn.execute("CREATE TABLE IF NOT EXISTS edits "
-                         "(k BLOB PRIMARY KEY, v TEXT NOT NULL, c BLOB NOT NULL) WITHOUT ROWID")
-            conn.commit()
-        except (sqlite3.Error, OSError) as err:
-            warn(f"the ERRANT edit cache {self.path} cannot be used ({err}); it is ignored "
-                 "in this run (delete the file to rebuild it)")
-            return None
-        self._conn = conn
-        return conn
+    @property
+    def path(self) -> Path | None:
+        return self._store.path
+
+    @path.setter
+    def path(self, value: Path | None) -> None:
+        self._store.path = value
+
+    @property
+    def hits(self) -> int:
+        return self._store.hits
+
+    @property
+    def stored(self) -> int:
+        return self._store.stored
 
     def get_many(self, keys: Iterable[Sequence[str]]) -> dict[bytes, list[Edit]]:
         """{digest(key): edits} of the keys found intact on disk."""
-        conn = self._connect()
-        if conn is None:
-            return {}
-        wanted = list(dict.fromkeys(digest(k) for k in keys))
-        found: dict[bytes, list[Edit]] = {}
-        try:
-            for i in range(0, len(wanted), _CHUNK):
-                chunk = wanted[i:i + _CHUNK]
-                rows = conn.execute(f"SELECT k, v, c FROM edits WHERE k IN "
-                                    f"({','.join('?' * len(chunk))})", chunk).fetchall()
-                for k, v, c in rows:
-                    edits = _decode(v) if isinstance(v, str) and c == _check(k, v) else None
-                    if edits is None:
-                        if not self._warned_rows:
-                            self._warned_rows = True
-                            warn(f"damaged rows in the ERRANT edit cache {self.path} are "
-                                 "recomputed")
-                        continue
-                    found[k] = edits
-        except sqlite3.Error as err:
-            warn(f"the ERRANT edit cache {self.path} cannot be read ({err}); it is ignored "
-                 "in this run (delete the file to rebuild it)")
-            self._conn = None
-            return {}
-        self.hits += len(found)
-        return found
+        return self._store.get_many((digest(k) for k in keys), _decode)
 
     def put_many(self, items: dict[bytes, list[Edit]]) -> None:
         """Store ``{digest(key): edits}`` in one transaction (a failure only warns)."""
-        conn = self._connect()
-        if conn is None or not items:
-            return
-        rows = []
-        for k, edits in items.items():
-            v = json.dumps([list(e) for e in edits], ensure_ascii=False, separators=(",", ":"))
-            rows.append((k, v, _check(k, v)))
-        try:
-            with conn:
-                conn.executemany("INSERT OR REPLACE INTO edits (k, v, c) VALUES (?, ?, ?)",
-                                 rows)
-        except sqlite3.Error as err:
-            warn(f"could not write the ERRANT edit cache {self.path} ({err}); later runs "
-                 "will extract these edits again")
-            return
-        self.stored += len(rows)
+        self._store.put_many({
+            k: json.dumps([list(e) for e in edits], ensure_ascii=False, separators=(",", ":"))
+            for k, edits in items.items()})
 
     def close(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
+        self._store.close()

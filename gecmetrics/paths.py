@@ -14,7 +14,10 @@ parse cache can never disagree about where things are:
   ``parses/`` under the cache root;
 * the **edit cache** (ERRANT's extracted edits): ``edits/`` under
   ``$GECMETRICS_CACHE`` when it is set (so one variable moves, or isolates,
-  everything ERRANT caches), else ``edits/`` under the cache root.
+  everything ERRANT caches), else ``edits/`` under the cache root;
+* the **model-output cache** (scores of the model-based metrics,
+  :mod:`gecmetrics.neural.cache`): ``outputs/`` under ``$GECMETRICS_CACHE``
+  when it is set, else ``outputs/`` under the cache root.
 
 Everything is read from the environment at call time (never at import), so a
 test or a long-lived process that changes the variables sees the change.
@@ -64,3 +67,11 @@ def edit_cache_dir() -> Path:
     if env:
         return Path(env).expanduser() / "edits"
     return cache_root() / "edits"
+
+
+def output_cache_dir() -> Path:
+    """``$GECMETRICS_CACHE/outputs``, else ``outputs/`` under :func:`cache_root`."""
+    env = os.environ.get(ENV_PARSE_CACHE)
+    if env:
+        return Path(env).expanduser() / "outputs"
+    return cache_root() / "outputs"

@@ -10,7 +10,8 @@ every test that reads the real data goes through one gate,
 * the marker ``@pytest.mark.real_data`` (or ``pytestmark`` for a whole module);
 * a call from a helper module (``meta_data``, ``gleu_chrf_data``) before it reads.
 
-Likewise :func:`require_errant` (marker ``@pytest.mark.errant``) for the extra.
+Likewise :func:`require_errant` (marker ``@pytest.mark.errant``) for the extra,
+and :func:`require_neural` (marker ``@pytest.mark.neural``) for the neural extra.
 Without the data or the extra these tests SKIP, with one reason that says how
 to get what is missing. CI must not skip them silently: with
 ``GECMETRICS_REQUIRE_DATA=1`` (set by ``.ci/run``) the same gates FAIL instead.
@@ -49,6 +50,10 @@ NO_DATA_REASON = (
 NO_ERRANT_REASON = (
     "the errant extra is not installed (cannot import {module}); "
     'install it with `pip install ".[errant]"`'
+)
+NO_NEURAL_REASON = (
+    "the neural extra is not installed (cannot import {module}); "
+    'install it with `pip install ".[neural]"`'
 )
 
 
@@ -90,10 +95,20 @@ def require_errant() -> None:
             _skip_or_fail(NO_ERRANT_REASON.format(module=module))
 
 
+def require_neural() -> None:
+    """Skip (fail under GECMETRICS_REQUIRE_DATA=1) without the neural extra."""
+    for module in ("torch", "transformers"):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            _skip_or_fail(NO_NEURAL_REASON.format(module=module))
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "real_data: needs the real evaluation data (skips without it)")
     config.addinivalue_line("markers", "errant: needs the errant extra (skips without it)")
+    config.addinivalue_line("markers", "neural: needs the neural extra (skips without it)")
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -101,6 +116,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         require_shared_data()
     if item.get_closest_marker("errant"):
         require_errant()
+    if item.get_closest_marker("neural"):
+        require_neural()
 
 
 @pytest.fixture(scope="session")
