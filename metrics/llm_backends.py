@@ -16,27 +16,25 @@ timeout and a body that is not a chat completion are retried up to
 ``Retry-After`` when longer; at most 60 s); then, or at once for other HTTP
 errors (400, 401, 404, ...), one line saying what failed and what to do.
 
-**Local** (``backend=transformers``): a causal LM loaded with transformers
-(imported only here, only when used) from a folder or a hub id, its chat
+**Local** (``backend=transformers``): a causal LM loaded in fp32 by the neural
+core's offline-first loaders (:mod:`gecmetrics.neural.models`; torch and
+transformers imported only when used) from a folder or a hub id, its chat
 template applied when it has one, batches left-padded, greedy decoding.
 """
 
 from __future__ import annotations
 
-import hashlib
 import http.client
 import json
 import os
-import re
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
-from gecmetrics.errors import ConfigError, GecMetricsError
+from gecmetrics.errors import GecMetricsError
 
 MAX_WAIT = 60.0  # seconds: the longest single wait between retries
 RETRY_STATUS = frozenset({429}) | frozenset(range(500, 600))
@@ -164,48 +162,6 @@ class OpenAIBackend:
         return content
 
 
-def local_identity(model: str, revision: str | None) -> str:
-    """Who a local model is: its hub id and revision, or a digest of its folder.
-
-    For a folder: every small file's content (configs, tokenizer files) and
-    every large file's name and size (hashing gigabytes of weights on every run
-    would cost more than it protects: replacing weights keeps neither the same
-    config nor, in practice, the same size). For a hub id: ``id@revision``;
-    give ``revision=<commit>`` to pin it, since a branch can move.
-    """
-    folder = Path(model).expanduser()
-    if not folder.is_dir():
-        return f"hub|{model}@{revision or 'main'}"
-    h = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        rel = path.relative_to(folder).as_posix()
-        size = path.stat().st_size
-        h.update(f"{rel}\0{size}\0".encode())
-        if size <= 4_000_000:
-            h.update(path.read_bytes())
-    return f"local|{folder.name}|{h.hexdigest()[:32]}"
-
-
-def resolve_device(device: str) -> str:
-    """``auto``: cuda when torch sees a GPU, else cpu; ``cuda`` without one is an error."""
-    import torch  # type: ignore[import-not-found, unused-ignore]
-
-    if device == "auto":
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    if device.startswith("cuda") and not torch.cuda.is_available():
-        raise ConfigError("llm-judge: device=cuda but torch sees no GPU; use device=cpu "
-                          "or device=auto")
-    return device
-
-
-def _dtype_kw() -> str:
-    """``dtype`` (transformers >= 4.56), else the older name ``torch_dtype``."""
-    import transformers  # type: ignore[import-not-found, unused-ignore]
-
-    major, minor = (int(x) for x in re.findall(r"\d+", transformers.__version__)[:2])
-    return "dtype" if (major, minor) >= (4, 56) else "torch_dtype"
-
-
 class TransformersBackend:
     """Greedy answers of a local causal LM (transformers), batched, fp32."""
 
@@ -221,35 +177,27 @@ class TransformersBackend:
         self.sent: list[str] = []  # the exact texts given to the tokenizer, for tests
 
     def identity(self) -> str:
-        return "transformers|" + local_identity(self.model_name, self.revision)
+        from gecmetrics.neural.models import ModelRef
+
+        return "transformers|" + ModelRef(self.model_name, self.revision).identity()
 
     def settings(self) -> str:
         return f"greedy|fp32|max_new_tokens={self.max_tokens}"
 
     def _load(self) -> None:
+        """Tokenizer and fp32 model through the neural core's offline-first loaders."""
         if self._model is not None:
             return
-        try:
-            import torch  # type: ignore[import-not-found, unused-ignore]
-            from transformers import (  # type: ignore[import-not-found, unused-ignore]
-                AutoModelForCausalLM,
-                AutoTokenizer,
-            )
-        except ImportError as err:
-            raise ConfigError(f"llm-judge backend=transformers needs the neural extra "
-                              f"({err}); install it with pip install 'gecmetrics[neural]'"
-                              ) from None
-        self.device = resolve_device(self.device_option)
-        try:
-            self._tokenizer = AutoTokenizer.from_pretrained(self.model_name,
-                                                            revision=self.revision)
-            self._model = AutoModelForCausalLM.from_pretrained(
-                self.model_name, revision=self.revision, **{_dtype_kw(): torch.float32})
-        except (OSError, ValueError) as err:
-            raise ConfigError(f"llm-judge: cannot load model {self.model_name!r} "
-                              f"({_snippet(str(err))}); give a local folder or a hub id "
-                              "that transformers can load") from None
-        self._model.to(self.device).eval()
+        from gecmetrics.neural.device import resolve_device
+        from gecmetrics.neural.extra import require_transformers
+        from gecmetrics.neural.models import ModelRef, load_model, load_tokenizer
+
+        transformers = require_transformers("llm-judge")
+        ref = ModelRef(self.model_name, self.revision)
+        self.device = resolve_device(self.device_option, "llm-judge")
+        self._tokenizer = load_tokenizer(ref, "llm-judge")
+        self._model = load_model(ref, "llm-judge", cls=transformers.AutoModelForCausalLM,
+                                 device=self.device, dtype="float32")
         self._tokenizer.padding_side = "left"
         if self._tokenizer.pad_token is None:
             self._tokenizer.pad_token = self._tokenizer.eos_token
@@ -263,7 +211,7 @@ class TransformersBackend:
         return prompt
 
     def complete(self, prompts: Sequence[str], wheres: Sequence[str]) -> list[str]:
-        import torch  # type: ignore[import-not-found, unused-ignore]
+        from gecmetrics.neural.models import no_grad
 
         self._load()
         tok, model = self._tokenizer, self._model
@@ -275,7 +223,7 @@ class TransformersBackend:
                       add_special_tokens=not getattr(tok, "chat_template", None))
             enc = {k: v.to(self.device) for k, v in enc.items()}
             self.calls += 1
-            with torch.no_grad():
+            with no_grad("llm-judge"):
                 generated = model.generate(**enc, do_sample=False, max_new_tokens=self.max_tokens,
                                            pad_token_id=tok.pad_token_id)
             new = generated[:, enc["input_ids"].shape[1]:]

@@ -14,7 +14,7 @@ Levels (scores in 0-1: a judgement s in 1..5 is reported as (s - 1) / 4):
   scores as SEEDA's human ranking does).
 
 The model is asked only for prompts whose answer is not in the disk cache
-(:mod:`metrics.llm_cache`), so a rerun, another level or a meta-evaluation
+(:class:`gecmetrics.neural.cache.OutputCache`), so a rerun, another level or a meta-evaluation
 sweep over the same outputs asks nothing. Every option is checked when the
 metric is made, before any file is read; an answer that does not hold a score
 for every target stops the run with one line (:func:`metrics.llm_prompts.parse_answer`).
@@ -34,7 +34,6 @@ from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
 
-from .llm_cache import AnswerCache, cache_key
 from .llm_prompts import (
     CRITERIA,
     FORMS,
@@ -55,8 +54,7 @@ Criterion = Literal["none", "grammaticality", "fluency", "meaning", "difficulty"
 Form = Literal["sentence", "edits"]
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_DEVICE = re.compile(r"auto|cpu|cuda(:\d+)?|mps")
-#: Prompts asked between two cache writes (an interrupted run keeps the rest).
+#: Endpoint prompts asked between two cache writes (an interrupted run keeps the rest).
 WRITE_EVERY = 32
 
 
@@ -109,9 +107,9 @@ class LlmJudgeConfig(MetricConfig):
             raise ConfigError(f"llm-judge option api_key_env must NAME an environment variable "
                               f"that holds the key (e.g. api_key_env=OPENAI_API_KEY), not "
                               f"{'the key itself' if len(self.api_key_env) > 20 else 'this'}")
-        if not _DEVICE.fullmatch(self.device):
-            raise ConfigError(f"llm-judge option device={self.device!r}: choose auto, cpu, "
-                              "cuda or cuda:N")
+        from gecmetrics.neural.device import check_device_name
+
+        check_device_name(self.device, "llm-judge option device")
         if not isinstance(self.cache, bool):
             raise ConfigError("llm-judge option cache must be true or false")
 
@@ -170,11 +168,14 @@ class LlmJudge(Metric[LlmJudgeConfig]):
             raise ConfigError(f"llm-judge form=edits shows ERRANT's edits and needs errant; "
                               f"install it with {INSTALL_HINT}")
         if self.config.backend == "transformers":
+            from gecmetrics.neural.extra import INSTALL
+            from gecmetrics.neural.models import ModelRef
 
             missing = [m for m in ("torch", "transformers") if importlib.util.find_spec(m) is None]
             if missing:
-                raise ConfigError(f"llm-judge backend=transformers needs {' and '.join(missing)}"
-                                  "; install the extra: pip install 'gecmetrics[neural]'")
+                raise ConfigError(f"llm-judge backend=transformers needs the neural extra "
+                                  f"({' and '.join(missing)} missing): {INSTALL}")
+            ModelRef(self.config.model, self.config.revision or None).check("llm-judge model")
 
     @functools.cached_property
     def backend(self) -> OpenAIBackend | TransformersBackend:
@@ -221,28 +222,32 @@ class LlmJudge(Metric[LlmJudgeConfig]):
         return out
 
     def answers(self, prompts: list[str], wheres: list[str]) -> list[str]:
-        """The raw answer to each prompt: from the cache, else from the model (then cached)."""
-        from gecmetrics.parse_cache import Progress
+        """The raw answer to each prompt: from the cache, else from the model (then cached).
+
+        The shared neural machinery does the bookkeeping: :class:`OutputCache`
+        (namespace ``llm-judge``; identity = backend, model identity, generation
+        settings and :data:`TEMPLATE_VERSION`; one key per prompt text) and
+        :func:`run_batched` (cache first, each distinct prompt asked once,
+        answers written after every batch, a progress bar).
+        """
+        from gecmetrics.neural.batching import run_batched
+        from gecmetrics.neural.cache import OutputCache, cache_key
 
         backend = self.backend
-        head = (backend.name, backend.identity(), backend.settings(), TEMPLATE_VERSION)
-        keys = [cache_key(*head, p) for p in prompts]
-        store = AnswerCache(enabled=self.config.cache)
+        identity = "|".join((backend.name, backend.identity(), backend.settings(),
+                             TEMPLATE_VERSION))
+        cache = OutputCache("llm-judge", identity, enabled=self.config.cache)
+        batch = (self.config.batch_size if self.config.backend == "transformers"
+                 else max(WRITE_EVERY, self.config.workers))
         try:
-            answers = store.get_many(keys)
-            missing = [i for i, a in enumerate(answers) if a is None]
-            progress = Progress(len(missing), f"llm-judge {self.config.model}")
-            for start in range(0, len(missing), WRITE_EVERY):
-                part = missing[start:start + WRITE_EVERY]
-                got = backend.complete([prompts[i] for i in part], [wheres[i] for i in part])
-                store.put_many([keys[i] for i in part], got)
-                for i, text in zip(part, got, strict=True):
-                    answers[i] = text
-                progress.update(len(part))
-            progress.close()
+            out = run_batched(
+                list(zip(prompts, wheres, strict=True)),
+                lambda items: backend.complete([p for p, _ in items], [w for _, w in items]),
+                batch, f"llm-judge {self.config.model}", cache=cache,
+                keys=[cache_key(p) for p in prompts])
         finally:
-            store.close()
-        return [a if a is not None else "" for a in answers]
+            cache.close()
+        return [str(a) for a in out]
 
     def _judge(self, corpus: Corpus) -> LlmJudgeStatistics:
         systems = tuple(corpus.hypotheses)
