@@ -221,8 +221,13 @@ class LlmJudge(Metric[LlmJudgeConfig]):
             out[d, h] = edit_target(src, [(e[0], e[1], e[2]) for e in found])
         return out
 
-    def answers(self, prompts: list[str], wheres: list[str]) -> list[str]:
+    def answers(self, prompts: list[str], wheres: list[str],
+                sizes: list[int] | None = None) -> list[str]:
         """The raw answer to each prompt: from the cache, else from the model (then cached).
+
+        With ``sizes`` (targets per prompt), each batch of new answers is parsed
+        as soon as it arrives, so an unusable model stops the run after one batch
+        instead of after the whole corpus has been paid for.
 
         The shared neural machinery does the bookkeeping: :class:`OutputCache`
         (namespace ``llm-judge``; identity = backend, model identity, generation
@@ -239,10 +244,17 @@ class LlmJudge(Metric[LlmJudgeConfig]):
         cache = OutputCache("llm-judge", identity, enabled=self.config.cache)
         batch = (self.config.batch_size if self.config.backend == "transformers"
                  else max(WRITE_EVERY, self.config.workers))
+
+        def ask(items: list[tuple[str, str, int]]) -> list[str]:
+            got = backend.complete([p for p, _, _ in items], [w for _, w, _ in items])
+            for (_, where, n), text in zip(items, got, strict=True):
+                if n:
+                    parse_answer(text, n, where)
+            return got
+
         try:
             out = run_batched(
-                list(zip(prompts, wheres, strict=True)),
-                lambda items: backend.complete([p for p, _ in items], [w for _, w in items]),
+                list(zip(prompts, wheres, sizes or [0] * len(prompts), strict=True)), ask,
                 batch, f"llm-judge {self.config.model}", cache=cache,
                 keys=[cache_key(p) for p in prompts])
         finally:
@@ -254,7 +266,7 @@ class LlmJudge(Metric[LlmJudgeConfig]):
         jobs = self.prompts(corpus)
         wheres = [f"sentence {d + 1} ({_short(corpus.sources[d])}), {len(group)} targets"
                   for d, group, _ in jobs]
-        answers = self.answers([p for _, _, p in jobs], wheres)
+        answers = self.answers([p for _, _, p in jobs], wheres, [len(g) for _, g, _ in jobs])
         judged: dict[tuple[int, str], int] = {}
         for (d, group, _), where, text in zip(jobs, wheres, answers, strict=True):
             for hyp, score in zip(group, parse_answer(text, len(group), where), strict=True):

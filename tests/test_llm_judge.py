@@ -187,6 +187,16 @@ def test_unparsable_answer_fails_loudly_and_names_the_sentence(stub):
     assert isinstance(err.value, GecMetricsError)
 
 
+def test_unusable_model_stops_after_one_batch(stub):
+    """The answers of a batch are parsed when they arrive: the rest is never asked."""
+    sources = [f"Sentence number {i} ." for i in range(80)]
+    c = Corpus.build(sources, [sources], {"a": sources})
+    stub.faults += [("answer", "no idea")]
+    with pytest.raises(UnparsableAnswer, match="sentence 1 "):
+        judge(stub).evaluate(c)
+    assert len(stub.requests) == 32  # one batch of the 80 prompts
+
+
 @pytest.mark.parametrize("answer, scores", [
     ('```json\n{"target1_score": 4, "target2_score": 2}\n```', [4, 2]),
     ('Sure. {"target1_score": 5, "target2_score": 1} Hope it helps.', [5, 1]),
