@@ -74,6 +74,8 @@ class Stub:
                 if kind == "status":
                     return self._send(value, b'{"error": {"message": "stub says no"}}',
                                       {"Retry-After": "0"} if value == 429 else None)
+                if kind == "retry-after":  # a 429 asking to wait this many seconds
+                    return self._send(429, b'{"error": "slow down"}', {"Retry-After": value})
                 if kind == "raw":
                     return self._send(200, value)
                 if kind == "answer":

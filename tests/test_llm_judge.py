@@ -133,6 +133,18 @@ def test_retries_429_500_malformed_then_success(stub):
     assert metric.backend.calls == 3 + 3
 
 
+def test_backoff_doubles_and_retry_after_wins_when_longer(stub):
+    stub.faults += [("status", 500), ("status", 502), ("retry-after", "7"),
+                    ("retry-after", "999"), ("status", 429)]
+    metric = judge(stub, backoff=0.5, retries=5)
+    waits: list[float] = []
+    metric.backend.sleep = waits.append
+    metric.evaluate(corpus())
+    # attempt k waits backoff * 2**k, or Retry-After when longer, at most 60 s;
+    # the stub's plain 429 says Retry-After: 0
+    assert waits == [0.5, 1.0, 7.0, 60.0, 8.0]
+
+
 @pytest.mark.parametrize("workers", [1, 4])
 def test_retries_are_bounded_then_one_line(stub, workers):
     stub.faults += [("status", 503)] * 20
