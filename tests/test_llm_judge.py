@@ -359,3 +359,21 @@ def test_edit_form_shows_errant_edits(stub):
     assert "[old→new] replaces old with new" in stub.prompts()[0]
     for name, lines in hyps.items():
         assert got[name] == [(rule(shown[h]) - 1) / 4 for h in lines]
+
+
+def test_cli_paired_tests_run_on_cached_answers(stub, tmp_path):
+    """--paired-ar resamples the sentence statistics: no more requests than one scoring."""
+    paths = {}
+    for name, lines in {"src": SOURCES, **HYPS}.items():
+        paths[name] = tmp_path / name
+        paths[name].write_text("\n".join(lines) + "\n")
+    spec = f"llm-judge:model=stub-model,base_url={stub.base_url}"
+    base = ["score", "-m", spec, "-s", str(paths["src"]), "-r", str(paths["src"]),
+            "-c", str(paths["a"]), str(paths["b"]), str(paths["c"]), "--format", "json"]
+    for flag in ("--paired-ar", "--paired-bootstrap"):
+        out = CliRunner().invoke(main, [*base, flag, "200"])
+        assert out.exit_code == 0, out.output
+        rows = json.loads(out.output)
+        assert [r["score"] for r in rows] == pytest.approx(expected().mean(axis=1), abs=1e-15)
+        assert all("signature" in r for r in rows)
+    assert len(stub.requests) == 3  # asked once; the second run read the cache
