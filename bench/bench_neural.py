@@ -5,7 +5,7 @@ Run from the repository root (needs the neural extra):
     python bench/bench_neural.py [--sentences N] [--systems A,B,...] [--device cpu]
                                  [--lm DIR] [--bert DIR]
 
-Scores the first N CoNLL-2014 sentences (default 300) of the given systems
+Scores the first N CoNLL-2014 sentences (default 100) of the given systems
 with Scribendi (GPT-2) and SOME (three BERT regressors), cache off, at
 batch size 1 and 32, and prints seconds, sentences/second, peak Python memory
 and the batching speed-up, measured in the same run. The models are the tiny
@@ -13,7 +13,7 @@ seeded ones of tests/neural_models.py unless ``--lm``/``--bert`` name real
 ones (a GPT-2 folder; a BERT regressor folder used for all three SOME
 sub-models): the tiny models time the code path, real ones the models.
 
-Then a meta-evaluation of CoNLL-2014 (system level, all 13 outputs, and
+Then a meta-evaluation (``--benchmark``, default seeda-s: system level and
 ``--level ew``) with Scribendi, twice, in a fresh cache folder: the first run
 fills the cache, the second must run no model at all; it prints the model
 calls of each run (``gecmetrics.neural.batching.TOTALS.computed``) and stops
@@ -55,11 +55,12 @@ def timed(fn):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sentences", type=int, default=300)
+    parser.add_argument("--sentences", type=int, default=100)
     parser.add_argument("--systems", default="AMU,CAMB,UFC")
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--lm", default=None)
     parser.add_argument("--bert", default=None)
+    parser.add_argument("--benchmark", default="seeda-s")
     args = parser.parse_args()
 
     from neural_models import save_bert, save_gpt2
@@ -98,13 +99,14 @@ def main() -> None:
 
     os.environ["GECMETRICS_CACHE"] = str(tmp / "cache")
     metric = Scribendi(model=lm, device=args.device)
-    print("\nmeta-eval conll14 with scribendi (system level + --level ew), fresh cache:")
+    print(f"\nmeta-eval {args.benchmark} with scribendi (system level + --level ew), "
+          "fresh cache:")
     for run in ("first", "second"):
         before = batching.TOTALS.computed
         _, seconds, peak = timed(lambda: (
-            meta_evaluate(["conll14"], [Scribendi(model=lm, device=args.device)],
+            meta_evaluate([args.benchmark], [Scribendi(model=lm, device=args.device)],
                           data_dir=str(data)),
-            meta_evaluate(["conll14"], [Scribendi(model=lm, device=args.device)],
+            meta_evaluate([args.benchmark], [Scribendi(model=lm, device=args.device)],
                           data_dir=str(data), levels=("ew",))))
         calls = batching.TOTALS.computed - before
         print(f"  {run} run: {seconds:.2f} s, peak {peak / 2**20:.1f} MB, "
