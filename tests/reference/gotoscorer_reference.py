@@ -176,7 +176,9 @@ def compact(raw_path: Path, out_path: Path) -> None:
         if name == "versions":
             continue
         for ref in ("gts", "gec_metrics"):
-            bench[ref]["n_correct"] = [" ".join(map(str, row)) for row in bench[ref]["n_correct"]]
+            if ref in bench:
+                bench[ref]["n_correct"] = [" ".join(map(str, row))
+                                           for row in bench[ref]["n_correct"]]
     with gzip.open(out_path, "wt", encoding="utf-8") as fp:
         json.dump(result, fp, separators=(",", ":"))
 
