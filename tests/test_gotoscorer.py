@@ -9,6 +9,7 @@ The real-data numbers were recorded by tests/reference/gotoscorer_reference.py
 from __future__ import annotations
 
 import json
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -151,8 +152,9 @@ def _recorded() -> dict:
     for name, bench in out.items():
         if name != "versions":
             for ref in ("gts", "gec_metrics"):
-                bench[ref]["n_correct"] = [[int(x) for x in row.split()]
-                                           for row in bench[ref]["n_correct"]]
+                if ref in bench:
+                        bench[ref]["n_correct"] = [[int(x) for x in row.split()]
+                                               for row in bench[ref]["n_correct"]]
     return out
 
 
@@ -205,6 +207,15 @@ def test_equals_the_authors_scorer(bench):
 def test_equals_gec_metrics(bench):
     rec = _recorded()[bench]
     corpus = _conll() if bench == "conll14" else _seeda(rec["positions"])
+    if bench == "conll14":
+        # The recorder gave gec-metrics annotator 0's text as its corrected()
+        # makes it, which applies two insertions at one position in reverse file
+        # order (sentence 219 differs from gecmetrics' reading): the same text here.
+        sys.path.insert(0, str(Path(__file__).parent / "reference"))
+        from gotoscorer_reference import corrected, m2_blocks
+
+        refs = [corrected(b) for b in m2_blocks(CONLL_M2)]
+        corpus = Corpus(corpus.sources, [refs], dict(corpus.hypotheses))
     spec = {"scoring": "gec-metrics", "references": "text"}
     metric = get_metric("gotoscorer", weights="gec-metrics", **spec)
     assert metric.statistics(corpus).n_correct == rec["gec_metrics"]["n_correct"]

