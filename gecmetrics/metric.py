@@ -229,6 +229,9 @@ class Metric(ABC, Generic[C]):
     description: ClassVar[str]
     Config: ClassVar[type[Any]] = MetricConfig
     has_beta: ClassVar[bool] = False
+    #: True for a metric that reads only sources and hypotheses (SOME, IMPARA,
+    #: Scribendi): it may run on benchmarks without references (tmu-gfm).
+    reference_free: ClassVar[bool] = False
     config: C
 
     def __init__(self, config: C | None = None, **options: Any) -> None:

@@ -29,6 +29,9 @@ BUILTIN: dict[str, str] = {
     "errant": "gecmetrics.metrics.errant:Errant",
     "bleu": "gecmetrics.metrics.bleu:Bleu",
     "imeasure": "gecmetrics.metrics.imeasure:Imeasure",
+    "some": "gecmetrics.metrics.some:Some",
+    "impara": "gecmetrics.metrics.impara:Impara",
+    "scribendi": "gecmetrics.metrics.scribendi:Scribendi",
     "ptm2": "gecmetrics.metrics.ptm2:PTM2",
 }
 

@@ -47,6 +47,8 @@ def check_metrics(selection: Selection, metrics: Sequence[Metric]) -> None:
 
     bench = selection.benchmark
     for metric in metrics:
+        if metric.reference_free and not isinstance(metric, ScoresMetric):
+            continue  # reads sources and outputs only: scored on the rated rows
         if not isinstance(metric, ScoresMetric):
             raise ConfigError(
                 f"benchmark {bench.name} has no references, so {metric.display_name} (a "

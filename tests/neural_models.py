@@ -85,9 +85,12 @@ def save_bert(folder: Path, seed: int, head: str = "regression", num_labels: int
         model = BertModel(config)
     else:
         raise ValueError(f"head {head!r}")
-    with torch.no_grad():  # larger random weights: scores spread beyond ~1e-3
-        for p in model.parameters():
-            p.normal_(0.0, 0.2, generator=torch.Generator().manual_seed(seed + p.numel()))
+    if head == "regression":
+        with torch.no_grad():  # larger random weights: scores spread beyond ~1e-3
+            for p in model.parameters():
+                p.normal_(0.0, 0.2, generator=torch.Generator().manual_seed(seed + p.numel()))
+    # an encoder keeps BERT's own initialisation (normal(0, 0.02), seeded above): its
+    # token states then differ enough for IMPARA's similarities to spread
     model.save_pretrained(folder)
     return folder
 

@@ -176,7 +176,14 @@ def load_model(ref: ModelRef, metric: str, cls: Any = None, device: str = "cpu",
         raise ConfigError(f"dtype={dtype!r} is not one of: {', '.join(DTYPES)}")
     torch = require_torch(metric)
     transformers = require_transformers(metric)
-    model = _from_pretrained(cls or transformers.AutoModel, ref, metric, "model", **kwargs)
+    bars = transformers.utils.logging  # transformers' own "Loading weights" bar: not ours
+    shown = bars.is_progress_bar_enabled()
+    bars.disable_progress_bar()
+    try:
+        model = _from_pretrained(cls or transformers.AutoModel, ref, metric, "model", **kwargs)
+    finally:
+        if shown:
+            bars.enable_progress_bar()
     model = model.to(device=device, dtype=getattr(torch, dtype))
     model.eval()
     return model

@@ -5,7 +5,8 @@ fluency, meaning, system, ave_g, ave_f, ave_m`` and one row per *distinct*
 output of a source: ``system`` lists every system that produced that text
 (``"lstm,cnn"``), and the three rating cells hold the five annotators'
 ratings (0-4) as ``"3,4,3,4,3"``. There are no references, so only
-reference-free scores (``--scores``) can be meta-evaluated here.
+reference-free metrics (``Metric.reference_free``: some, impara, scribendi)
+and reference-free scores (``--scores``) can be meta-evaluated here.
 
 Why the corpus is built the way it is: a few sources lack some systems'
 outputs (not every system x source cell was rated), so the rated outputs
