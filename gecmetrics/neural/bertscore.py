@@ -94,6 +94,7 @@ class BertScorer:
     revision: str | None = None
     baseline: float | None = None
     device: str = "auto"
+    dtype: str = "float32"
     batch_size: int = 64
     cache: bool = True
     #: The cache file; None: the output cache's default place.
@@ -108,7 +109,8 @@ class BertScorer:
 
         ref = ModelRef(self.model, self.revision)
         base = "none" if self.baseline is None else repr(float(self.baseline))
-        return f"{ref.identity()}|layer={self.layer}|idf=none|baseline={base}"
+        dtype = "" if self.dtype == "float32" else f"|dtype={self.dtype}"
+        return f"{ref.identity()}|layer={self.layer}|idf=none|baseline={base}{dtype}"
 
     # -- model ---------------------------------------------------------------
     def _load(self) -> Any:
@@ -122,7 +124,7 @@ class BertScorer:
             ref.check()
             device = resolve_device(self.device, METRIC)
             tokenizer = load_tokenizer(ref, METRIC)
-            model = load_model(ref, METRIC, device=device)
+            model = load_model(ref, METRIC, device=device, dtype=self.dtype)
             n_layers = _num_layers(model)
             if n_layers is not None and not 0 <= self.layer <= n_layers:
                 raise ConfigError(f"BERTScore layer {self.layer} is out of range for model "
