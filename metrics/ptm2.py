@@ -46,7 +46,8 @@ import numpy as np
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits_metric import gold_of
 from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.metric import LAST_STEP, Metric, MetricConfig, Score, Statistics, check_beta
+from gecmetrics.metric import LAST_STEP, Metric, Score, Statistics, check_beta
+from gecmetrics.neural.config import NeuralConfig
 
 from .m2_lattice import (
     MAX_LATTICE_EDGES,
@@ -60,7 +61,9 @@ Edit = tuple[int, int, str, str]
 
 
 @dataclass(frozen=True)
-class PTM2Config(MetricConfig):
+class PTM2Config(NeuralConfig):
+    """``device``, ``batch_size``, ``dtype``, ``cache``: :class:`NeuralConfig`'s."""
+
     beta: float = field(default=0.5, metadata=LAST_STEP)
     model: str = "bert-base-uncased"
     revision: str | None = None
@@ -72,31 +75,27 @@ class PTM2Config(MetricConfig):
     #: The baseline b of F; None: bert_score's for (model, layer), or no rescaling
     #: for a model it has none for.
     baseline: float | None = None
-    device: str = "auto"
-    batch_size: int = 64
-    cache: bool = True
     max_unchanged_words: int = 2
     ignore_whitespace_casing: bool = False
     max_lattice_edges: int = MAX_LATTICE_EDGES
 
     def validate(self) -> None:
+        super().validate()
         check_beta(self.beta)
-        for name in ("max_unchanged_words", "batch_size", "max_lattice_edges", "layer"):
+        for name in ("max_unchanged_words", "max_lattice_edges", "layer"):
             v = getattr(self, name)
             if v is None and name == "layer":
                 continue
             low = 0 if name in ("max_unchanged_words", "layer") else 1
             if not isinstance(v, int) or isinstance(v, bool) or v < low:
                 raise ConfigError(f"ptm2 option {name} must be an integer >= {low} (got {v!r})")
-        for name in ("rescale", "cache", "ignore_whitespace_casing"):
+        for name in ("rescale", "ignore_whitespace_casing"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"ptm2 option {name} must be true or false")
         if not isinstance(self.model, str) or not self.model:
             raise ConfigError("ptm2 option model must be a hub id or a local folder")
-        from gecmetrics.neural.device import check_device_name
         from gecmetrics.neural.models import ModelRef
 
-        check_device_name(self.device, "ptm2 option device")
         ModelRef(self.model, self.revision).check("ptm2 option model")
         if self.baseline is not None and not (isinstance(self.baseline, int | float)
                                               and 0 <= self.baseline < 1):
@@ -263,7 +262,8 @@ class PTM2(Metric[PTM2Config]):
             baseline = cfg.baseline if cfg.baseline is not None else BASELINES_F.get(
                 (cfg.model, layer))
         return BertScorer(cfg.model, layer, revision=cfg.revision, baseline=baseline,
-                          device=cfg.device, batch_size=cfg.batch_size, cache=cfg.cache)
+                          device=cfg.device, dtype=cfg.dtype, batch_size=cfg.batch_size,
+                          cache=cfg.cache)
 
     def statistics(self, corpus: Corpus) -> WeightedEditStatistics:
         self._check(corpus)

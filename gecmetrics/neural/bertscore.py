@@ -15,8 +15,9 @@ numbers agree with the reference implementation:
   9, ``roberta-large``: 17); any other model needs ``layer``.
 * **Greedy matching.** Embeddings normalised to unit length, the cosine
   matrix of candidate and reference tokens, each candidate token's best match
-  (precision) and each reference token's (recall), averaged with idf weights;
-  without idf every token weighs 1 except ``[CLS]``/``[SEP]`` (0).
+  (precision) and each reference token's (recall), averaged; every token
+  weighs 1 except ``[CLS]``/``[SEP]`` (0): bert_score without idf, as PT-M2
+  calls it (idf weighting is not implemented).
   F = 2PR/(P+R), and 0 where that is NaN (an empty text).
 * **Baseline rescaling** (``rescale_with_baseline=True``, as PT-M2 uses it):
   F' = (F - b)/(1 - b) with bert_score's baseline b of the model and layer
@@ -33,14 +34,13 @@ batch size moves at most the last float32 bit, PT-M2 scores by 2e-8 on the
 test's 60 sentences). A pair's value therefore depends on the pair only, and a
 cached value is the value a fresh run gives.
 
-Values are cached per (model identity, layer, idf, baseline, candidate,
+Values are cached per (model identity, layer, baseline, candidate,
 reference) in :class:`~gecmetrics.neural.cache.OutputCache`, so a rerun (or
 another system sharing edits, or a meta-evaluation sweep) does no inference.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,8 +84,7 @@ class BertScorer:
     """BERTScore F of text pairs with one model and layer (see the module docstring).
 
     ``model``: a hub id or a local folder; ``baseline``: the rescaling baseline
-    b of F, or None for raw F; ``idf``: token id -> idf weight (bert_score's
-    ``get_idf_dict``) or None for uniform weights. ``cache``: keep values in
+    b of F, or None for raw F. ``cache``: keep values in
     the on-disk output cache. :attr:`forward_passes` counts model calls (a
     cached rerun makes none).
     """
@@ -94,9 +93,8 @@ class BertScorer:
     layer: int
     revision: str | None = None
     baseline: float | None = None
-    idf: Mapping[int, float] | None = None
-    idf_id: str = ""
     device: str = "auto"
+    dtype: str = "float32"
     batch_size: int = 64
     cache: bool = True
     #: The cache file; None: the output cache's default place.
@@ -111,7 +109,8 @@ class BertScorer:
 
         ref = ModelRef(self.model, self.revision)
         base = "none" if self.baseline is None else repr(float(self.baseline))
-        return f"{ref.identity()}|layer={self.layer}|idf={self.idf_id or 'none'}|baseline={base}"
+        dtype = "" if self.dtype == "float32" else f"|dtype={self.dtype}"
+        return f"{ref.identity()}|layer={self.layer}|idf=none|baseline={base}{dtype}"
 
     # -- model ---------------------------------------------------------------
     def _load(self) -> Any:
@@ -125,7 +124,7 @@ class BertScorer:
             ref.check()
             device = resolve_device(self.device, METRIC)
             tokenizer = load_tokenizer(ref, METRIC)
-            model = load_model(ref, METRIC, device=device)
+            model = load_model(ref, METRIC, device=device, dtype=self.dtype)
             n_layers = _num_layers(model)
             if n_layers is not None and not 0 <= self.layer <= n_layers:
                 raise ConfigError(f"BERTScore layer {self.layer} is out of range for model "
@@ -175,11 +174,10 @@ class BertScorer:
         return out
 
     def _weights(self, ids: list[int]) -> list[float]:
+        """bert_score's token weights without idf: 1, and 0 for ``[CLS]``/``[SEP]``."""
         _torch, tokenizer, _model, _device = self._load()
-        if self.idf is None:
-            special = {tokenizer.sep_token_id, tokenizer.cls_token_id}
-            return [0.0 if t in special else 1.0 for t in ids]
-        return [float(self.idf.get(t, self.idf.get(-1, 0.0))) for t in ids]
+        special = {tokenizer.sep_token_id, tokenizer.cls_token_id}
+        return [0.0 if t in special else 1.0 for t in ids]
 
     def _compute(self, pairs: Sequence[Pair]) -> list[float]:
         """F of ``pairs`` with the model (no cache)."""
@@ -267,18 +265,3 @@ def greedy_f(torch: Any, hyp: Any, hyp_w: list[float], ref: Any, ref_w: list[flo
     rr = (word_recall * rw).sum(dim=1)
     f = 2 * p * rr / (p + rr)
     return f.masked_fill(torch.isnan(f), 0.0)
-
-
-def idf_weights(tokenizer: Any, sentences: Sequence[str]) -> dict[int, float]:
-    """bert_score's ``get_idf_dict``: idf(t) = log((M+1)/(df(t)+1)) over ``sentences``.
-
-    Unseen tokens weigh log(M+1) (stored under key -1).
-    """
-    counts: dict[int, int] = {}
-    for s in sentences:
-        for t in set(sent_encode(tokenizer, s)):
-            counts[t] = counts.get(t, 0) + 1
-    m = len(sentences)
-    out = {t: math.log((m + 1) / (c + 1)) for t, c in counts.items()}
-    out[-1] = math.log((m + 1) / 1)
-    return out
