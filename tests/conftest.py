@@ -10,7 +10,8 @@ every test that reads the real data goes through one gate,
 * the marker ``@pytest.mark.real_data`` (or ``pytestmark`` for a whole module);
 * a call from a helper module (``meta_data``, ``gleu_chrf_data``) before it reads.
 
-Likewise :func:`require_errant` (marker ``@pytest.mark.errant``) for the extra.
+Likewise :func:`require_errant` (marker ``@pytest.mark.errant``) for the extra,
+and :func:`require_dask` (marker ``@pytest.mark.dask``) for the ``dask`` extra.
 Without the data or the extra these tests SKIP, with one reason that says how
 to get what is missing. CI must not skip them silently: with
 ``GECMETRICS_REQUIRE_DATA=1`` (set by ``.ci/run``) the same gates FAIL instead.
@@ -49,6 +50,11 @@ NO_DATA_REASON = (
 NO_ERRANT_REASON = (
     "the errant extra is not installed (cannot import {module}); "
     'install it with `pip install ".[errant]"`'
+)
+
+NO_DASK_REASON = (
+    "the dask extra is not installed (cannot import {module}); "
+    'install it with `pip install ".[dask]"`'
 )
 
 
@@ -90,10 +96,20 @@ def require_errant() -> None:
             _skip_or_fail(NO_ERRANT_REASON.format(module=module))
 
 
+def require_dask() -> None:
+    """Skip (fail under GECMETRICS_REQUIRE_DATA=1) without the dask extra."""
+    for module in ("dask.dataframe", "distributed"):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            _skip_or_fail(NO_DASK_REASON.format(module=module))
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "real_data: needs the real evaluation data (skips without it)")
     config.addinivalue_line("markers", "errant: needs the errant extra (skips without it)")
+    config.addinivalue_line("markers", "dask: needs the dask extra (skips without it)")
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -101,6 +117,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         require_shared_data()
     if item.get_closest_marker("errant"):
         require_errant()
+    if item.get_closest_marker("dask"):
+        require_dask()
 
 
 @pytest.fixture(scope="session")
