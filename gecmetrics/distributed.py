@@ -195,30 +195,40 @@ def _columns(metrics: Sequence[Metric], systems: Sequence[str],
     return names
 
 
-def _sentence_frame(part: PartitionCounts, offset: int | None, index: Any,
-                    metrics: Sequence[Metric], systems: tuple[str, ...],
-                    betas: Sequence[Sequence[float | None]], columns: list[str]) -> Any:
-    """One partition's sentence scores as a pandas DataFrame (float64 columns)."""
+def sentence_scores(part: PartitionCounts, metrics: Sequence[Metric], systems: Sequence[str],
+                    betas: Iterable[float] | None = None, offset: int = 0,
+                    index: Any = None) -> Any:
+    """One partition's sentence scores as a pandas DataFrame, one float64 column
+    per (metric, beta, system) named as in :class:`DistributedScores`; the index
+    is ``index``, else ``offset, offset + 1, ...``."""
     import pandas as pd
 
+    systems = tuple(systems)
+    beta_lists = [metric.resolve_betas(betas) for metric in metrics]
+    columns = _columns(metrics, systems, beta_lists)
     data: dict[str, Any] = {}
     names = iter(columns)
-    for metric, counts, metric_betas in zip(metrics, part.counts, betas, strict=True):
+    for metric, counts, metric_betas in zip(metrics, part.counts, beta_lists, strict=True):
         stats = _statistics(metric, systems, counts) if part.size else None
         for beta in metric_betas:
             values = stats.sentence(beta) if stats is not None else np.zeros((len(systems), 0))
             for h in range(len(systems)):
                 data[next(names)] = np.asarray(values[h], dtype=np.float64)
     if index is None:
-        index = pd.RangeIndex(offset or 0, (offset or 0) + part.size)
+        index = pd.RangeIndex(offset, offset + part.size)
     return pd.DataFrame(data, index=index, columns=columns)
 
 
-def _partial_sums(part: PartitionCounts, metrics: Sequence[Metric], systems: tuple[str, ...],
-                  betas: Sequence[Sequence[float | None]]) -> list[list[np.ndarray | None]]:
-    """Per metric and beta, the partition's integer sums of chosen sentence statistics."""
+def partial_sums(part: PartitionCounts, metrics: Sequence[Metric], systems: Sequence[str],
+                 betas: Iterable[float] | None = None) -> list[list[np.ndarray | None]]:
+    """Per metric and beta, the partition's int64 sums over sentences of each
+    sentence's statistics with its own reference choice (``corpus="sum"``; any
+    engine: add them with :func:`add_sums`, score with :func:`corpus_from_sums`)."""
+    check_metrics(metrics, "sum")
+    systems = tuple(systems)
+    beta_lists = [metric.resolve_betas(betas) for metric in metrics]
     out: list[list[np.ndarray | None]] = []
-    for metric, counts, metric_betas in zip(metrics, part.counts, betas, strict=True):
+    for metric, counts, metric_betas in zip(metrics, part.counts, beta_lists, strict=True):
         if not part.size:
             out.append([None for _ in metric_betas])
             continue
@@ -233,8 +243,9 @@ def _partial_sums(part: PartitionCounts, metrics: Sequence[Metric], systems: tup
     return out
 
 
-def _add_sums(parts: Sequence[list[list[np.ndarray | None]]]) -> list[list[np.ndarray | None]]:
-    """Element-wise integer sum of partial sums (``None``: an empty partition)."""
+def add_sums(parts: Sequence[list[list[np.ndarray | None]]]) -> list[list[np.ndarray | None]]:
+    """Element-wise integer sum of :func:`partial_sums` (``None``: an empty partition);
+    exact in any order and grouping."""
     total = parts[0]
     for part in parts[1:]:
         total = [[b if a is None else a if b is None else a + b
@@ -305,13 +316,20 @@ def _corpus_gather(joined: PartitionCounts, metrics: Sequence[Metric], systems: 
     return results
 
 
-def _corpus_sum(total: list[list[np.ndarray | None]], metrics: Sequence[Metric],
-                systems: tuple[str, ...], betas: Sequence[Sequence[float | None]],
-                template: PartitionCounts) -> list[SystemResult]:
-    """The corpus formula on summed statistics. The formula comes from a partition
-    of one sentence (``template``): it depends only on the metric and beta."""
+def corpus_from_sums(total: list[list[np.ndarray | None]], metrics: Sequence[Metric],
+                     systems: Sequence[str], example: PartitionCounts | None,
+                     betas: Iterable[float] | None = None) -> list[SystemResult]:
+    """Corpus results (F only) from the summed statistics. The metric's formula is
+    taken from the statistics of ``example``, the counts of any non-empty
+    partition (e.g. ``count_partition(records[:1], ...)``): it depends only on
+    the metric and beta, not on the sentences."""
+    if example is None or not example.size:
+        raise InputError("the collection is empty: no sentence to score")
+    systems = tuple(systems)
+    beta_lists = [metric.resolve_betas(betas) for metric in metrics]
+    template = _head(example)
     results: list[SystemResult] = []
-    for m, (metric, metric_betas) in enumerate(zip(metrics, betas, strict=True)):
+    for m, (metric, metric_betas) in enumerate(zip(metrics, beta_lists, strict=True)):
         stats = _statistics(metric, systems, template.counts[m])
         for b, beta in enumerate(metric_betas):
             sums = total[m][b]
@@ -383,6 +401,7 @@ def _score(parts: list[Any], indexes: list[Any] | None, meta_index: Any,
     from dask import delayed
 
     check_metrics(metrics, corpus)
+    betas = None if betas is None else list(betas)
     names = tuple(systems)
     if not names:
         raise ConfigError("no system given; pass the names of the hypotheses, e.g. systems=['AMU']")
@@ -396,20 +415,20 @@ def _score(parts: list[Any], indexes: list[Any] | None, meta_index: Any,
         offsets: list[Any] = [0]
         for size in sizes[:-1]:
             offsets.append(delayed(lambda a, b: a + b)(offsets[-1], size))
-        frames = [delayed(_sentence_frame)(c, off, None, metrics, names, beta_lists, columns)
+        frames = [delayed(sentence_scores)(c, metrics, names, betas, off)
                   for c, off in zip(counted, offsets, strict=True)]
     else:
-        frames = [delayed(_sentence_frame)(c, None, idx, metrics, names, beta_lists, columns)
+        frames = [delayed(sentence_scores)(c, metrics, names, betas, 0, idx)
                   for c, idx in zip(counted, indexes, strict=True)]
     sentence = dd.from_delayed(frames, meta=meta, divisions=divisions, verify_meta=False)
     if corpus == "gather":
         joined = _tree(counted, _join_counts)
         result = delayed(_corpus_gather)(joined, metrics, names, beta_lists)
     else:
-        partial = [delayed(_partial_sums)(c, metrics, names, beta_lists) for c in counted]
-        heads = _tree([delayed(_first_head)([c]) for c in counted], _first_of)
-        result = delayed(_corpus_sum)(_tree(partial, _add_sums), metrics, names, beta_lists,
-                                      heads)
+        partial = [delayed(partial_sums)(c, metrics, names, betas) for c in counted]
+        example = _tree([delayed(_first_head)([c]) for c in counted], _first_of)
+        result = delayed(corpus_from_sums)(_tree(partial, add_sums), metrics, names, example,
+                                           betas)
     return DistributedScores(sentence, result, tuple(columns))
 
 
