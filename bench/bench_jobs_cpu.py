@@ -58,6 +58,7 @@ def child(jobs: int, output: str) -> dict:
     wall = time.perf_counter() - start
     workers = [worker_cpu(pid) for pool in parallel._pools.values()
                for pid in pool._processes]
+    parallel._close_pools()  # the workers must not outlive this child (they hold its pipe)
     usage = resource.getrusage(resource.RUSAGE_SELF)
     peak = usage.ru_maxrss / 1024
     return {"wall": wall, "parent": usage.ru_utime + usage.ru_stime, "workers": workers,

@@ -220,3 +220,13 @@ def test_without_the_extra_ci_fails_instead_of_skipping(pytester, tmp_path, monk
     failed = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     failed.assert_outcomes(errors=1)  # the gate fails the test's setup
     assert "GECMETRICS_REQUIRE_DATA=1: not skipped" in failed.stdout.str()
+
+
+def test_without_dask_the_api_says_how_to_install(monkeypatch):
+    from gecmetrics.distributed import score_bag
+    from gecmetrics.errors import ConfigError
+    from gecmetrics.registry import metric_from_spec
+
+    monkeypatch.setitem(sys.modules, "dask", None)  # import dask -> ImportError
+    with pytest.raises(ConfigError, match=r'pip install "gecmetrics\[dask\]"'):
+        score_bag(object(), [metric_from_spec("green")], ["AMU"])
