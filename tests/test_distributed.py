@@ -230,3 +230,39 @@ def test_without_dask_the_api_says_how_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "dask", None)  # import dask -> ImportError
     with pytest.raises(ConfigError, match=r'pip install "gecmetrics\[dask\]"'):
         score_bag(object(), [metric_from_spec("green")], ["AMU"])
+
+
+def test_engine_agnostic_pieces_as_in_the_spark_sketch(corpus):
+    """docs/scale.md's mapInPandas sketch without Spark: batches in any grouping,
+    pickled int64 sums added on the driver, equal to the single-process scores."""
+    import pickle
+
+    from gecmetrics.corpus import Corpus
+    from gecmetrics.distributed import (
+        add_sums,
+        corpus_from_sums,
+        count_partition,
+        partial_sums,
+        records,
+        sentence_scores,
+    )
+    from gecmetrics.registry import metric_from_spec
+
+    metrics, systems = [metric_from_spec("green"), metric_from_spec("chrf")], ["AMU"]
+    one = Corpus(corpus.sources, corpus.references, {"AMU": corpus.hypotheses["AMU"]})
+    recs = records(one)
+    batches = [recs[i:i + 300] for i in range(0, len(recs), 300)]
+    tasks = [batches[:1], batches[1:3], batches[3:]]  # a task sums its batches
+    rows = []
+    for task in tasks:
+        sums = [partial_sums(count_partition(b, metrics, systems), metrics, systems)
+                for b in task]
+        rows.append(pickle.dumps(add_sums(sums)))
+    total = add_sums([pickle.loads(r) for r in reversed(rows)])  # any order
+    example = count_partition(recs[:1], metrics, systems)
+    got = [r.score for r in corpus_from_sums(total, metrics, systems, example)]
+    assert got == [r.score for m in metrics for r in m.evaluate(one)]
+    frames = [sentence_scores(count_partition(b, metrics, systems), metrics, systems)
+              for b in batches]
+    column = np.concatenate([f["green|AMU"].to_numpy() for f in frames])
+    np.testing.assert_array_equal(column, metrics[0].evaluate(one, "sentence")[0].scores)
