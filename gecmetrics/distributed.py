@@ -494,6 +494,19 @@ def score_dataframe(ddf: Any, metrics: Sequence[Metric], *, source: str = "sourc
                   corpus, ddf.divisions if ddf.known_divisions else None)
 
 
+def signed_json(results: Sequence[SystemResult], metrics: Sequence[Metric], references: int,
+                refs_from: str = "text") -> list[dict[str, Any]]:
+    """The JSON objects of ``results`` as ``gecmetrics score --format json`` writes
+    them, each with its ``signature`` (options, beta, number of reference sets,
+    where the references came from: ``text``, ``m2-lenient`` or ``m2-strict``)."""
+    from .signature import score_signature
+
+    by_spec = {metric.spec: metric for metric in metrics}
+    return [{**r.to_json(), "signature": str(score_signature(
+                by_spec[r.spec], references, refs_from, r.level, r.beta))}
+            for r in results]
+
+
 def records(corpus: Corpus) -> list[dict[str, Any]]:
     """The records :func:`score_bag` reads, one per sentence of ``corpus`` (with
     ``"m2"`` when the corpus has M2 gold edits)."""

@@ -67,7 +67,7 @@ def _single(metrics, corpus, level, betas=None):
 def test_bag_bit_identical_to_single_process(client, corpus, metrics, partitions):
     import dask.bag as db
 
-    from gecmetrics.distributed import records, score_bag
+    from gecmetrics.distributed import records, score_bag, signed_json
 
     bag = db.from_sequence(records(corpus), npartitions=partitions)
     frame, corpus_results = score_bag(bag, metrics, SYSTEMS).compute()
@@ -80,6 +80,15 @@ def test_bag_bit_identical_to_single_process(client, corpus, metrics, partitions
             (want.score, want.precision, want.recall), key
         assert dict(have.details) == dict(want.details), key
     assert list(frame.index) == list(range(len(corpus.sources)))
+    if partitions == 3:  # the JSON objects and signatures of `gecmetrics score`
+        from gecmetrics.scoring import score_corpus
+        from gecmetrics.signature import score_signature
+
+        single = score_corpus(corpus, metrics, "corpus", None)
+        want = [{**r.to_json(), "signature": str(score_signature(
+            next(m for m in metrics if m.spec == r.spec), 2, "text", "corpus", r.beta))}
+            for r in single]
+        assert signed_json(corpus_results, metrics, references=2) == want
     for want in _single(metrics, corpus, "sentence"):
         column = frame[f"{want.spec}|{want.hypothesis}"].to_numpy()
         np.testing.assert_array_equal(column, np.array(want.scores), err_msg=want.spec)
