@@ -86,8 +86,12 @@ def write_corpus(total: int, teams: list[str]) -> None:
         write_repeated(folder / name, lines, total)
 
 
-def run(args: list[str], output: Path) -> tuple[float, float]:
-    """Run ``args`` writing stdout to ``output``: (seconds, peak RSS in MB)."""
+def run(args: list[str], output: Path) -> tuple[float, float, float]:
+    """Run ``args`` writing stdout to ``output``: (seconds, peak RSS in MB, CPU seconds).
+
+    CPU seconds are user + system of the process and of the workers it waited
+    for (``os.wait4``); unlike wall time, load on a shared machine inflates
+    them only a little."""
     start = time.perf_counter()
     with open(output, "wb") as out:
         pid = os.fork()
@@ -101,7 +105,7 @@ def run(args: list[str], output: Path) -> tuple[float, float]:
     seconds = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"failed ({os.waitstatus_to_exitcode(status)}): {' '.join(args)}")
-    return seconds, usage.ru_maxrss / 1024
+    return seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def digest(path: Path) -> str:
@@ -167,10 +171,10 @@ def main() -> None:
     results: dict[str, tuple[float, float, str]] = {}
     for name, args in cases.items():
         out = WORK / ("out_" + hashlib.md5(name.encode()).hexdigest()[:8])
-        seconds, peak = run(args, out)
+        seconds, peak, cpu = run(args, out)
         results[name] = (seconds, peak, digest(out))
-        print(f"{name:48s} {seconds:8.2f} s {peak:8.0f} MB  output {results[name][2]}",
-              flush=True)
+        print(f"{name:48s} {seconds:8.2f} s {cpu:8.2f} s CPU {peak:8.0f} MB  "
+              f"output {results[name][2]}", flush=True)
     print()
     base = results.get("four, one chunk, --jobs 1 (baseline)")
     if base:

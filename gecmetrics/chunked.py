@@ -15,9 +15,10 @@ chunks joined along that axis are the counts of the whole corpus, so
   be written at once; nothing grows with the number of lines.
 
 Chunks are counted by :func:`gecmetrics.parallel.map_ordered` (``--jobs``),
-in input order. This module is also the unit a distributed runner (a dask
-extra, say) would map: :func:`count_chunk` is a pure function from a chunk's
-texts to its counts, and :meth:`SentenceCounts.concat` the reduction.
+in input order. This module is also the unit the distributed runner
+(:mod:`gecmetrics.distributed`, the dask extra) maps: :func:`count_chunk` is a
+pure function from a chunk's texts to its counts, and
+:meth:`SentenceCounts.concat` the reduction.
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ every test that reads the real data goes through one gate,
 * a call from a helper module (``meta_data``, ``gleu_chrf_data``) before it reads.
 
 Likewise :func:`require_errant` (marker ``@pytest.mark.errant``) for the extra,
-and :func:`require_neural` (marker ``@pytest.mark.neural``) for the neural extra.
+:func:`require_neural` (marker ``@pytest.mark.neural``) for the neural extra and
+:func:`require_dask` (marker ``@pytest.mark.dask``) for the ``dask`` extra.
 Without the data or the extra these tests SKIP, with one reason that says how
 to get what is missing. CI must not skip them silently: with
 ``GECMETRICS_REQUIRE_DATA=1`` (set by ``.ci/run``) the same gates FAIL instead.
@@ -54,6 +55,11 @@ NO_ERRANT_REASON = (
 NO_NEURAL_REASON = (
     "the neural extra is not installed (cannot import {module}); "
     'install it with `pip install ".[neural]"`'
+)
+
+NO_DASK_REASON = (
+    "the dask extra is not installed (cannot import {module}); "
+    'install it with `pip install ".[dask]"`'
 )
 
 
@@ -104,11 +110,21 @@ def require_neural() -> None:
             _skip_or_fail(NO_NEURAL_REASON.format(module=module))
 
 
+def require_dask() -> None:
+    """Skip (fail under GECMETRICS_REQUIRE_DATA=1) without the dask extra."""
+    for module in ("dask.dataframe", "distributed"):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            _skip_or_fail(NO_DASK_REASON.format(module=module))
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "real_data: needs the real evaluation data (skips without it)")
     config.addinivalue_line("markers", "errant: needs the errant extra (skips without it)")
     config.addinivalue_line("markers", "neural: needs the neural extra (skips without it)")
+    config.addinivalue_line("markers", "dask: needs the dask extra (skips without it)")
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -118,6 +134,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         require_errant()
     if item.get_closest_marker("neural"):
         require_neural()
+    if item.get_closest_marker("dask"):
+        require_dask()
 
 
 @pytest.fixture(scope="session")
