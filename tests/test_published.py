@@ -14,6 +14,7 @@ from gecmetrics.published import CITATION_KEYS, load, names
 def test_every_table_has_a_full_citation_and_values():
     assert names() == ["conll2014-overview", "gjg15-table3b", "gleu-readme",
                        "green-paper-ja-table2", "green-paper-table2", "green-paper-table4",
+                       "napoles16-gleu-without-tuning", "sakaguchi16-abstract",
                        "sakaguchi16-metric-scores"]
     for name in names():
         table = load(name)
