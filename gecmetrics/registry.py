@@ -36,6 +36,7 @@ BUILTIN: dict[str, str] = {
     "impara": "gecmetrics.metrics.impara:Impara",
     "scribendi": "gecmetrics.metrics.scribendi:Scribendi",
     "ptm2": "gecmetrics.metrics.ptm2:PTM2",
+    "pterrant": "gecmetrics.metrics.pterrant:PTErrant",
     "llm-judge": "gecmetrics.metrics.llm_judge:LlmJudge",
 }
 

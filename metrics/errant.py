@@ -539,6 +539,12 @@ def _lookup(edits: dict[PairKey, list[ErrantEdit]], key: PairKey | None) -> list
     return [] if key is None else edits[key]
 
 
+def pair_edits(edits: dict[PairKey, list[ErrantEdit]], src: str, other: str) -> list[ErrantEdit]:
+    """ERRANT's edits between ``src`` and ``other`` in what :meth:`Extractor.extract`
+    returned for their pair (none when the two have the same tokens)."""
+    return _lookup(edits, _hyp_key(src, other))
+
+
 def errant_counts(corpus: Corpus, extractor: Extractor, gold: M2Corrections | None,
                   mode: str = "cs") -> EditCounts:
     """TP, FP, FN (and per type) of every (system, sentence, annotator); reference

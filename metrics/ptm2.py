@@ -37,7 +37,7 @@ docs/metrics/ptm2.md.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -61,8 +61,13 @@ Edit = tuple[int, int, str, str]
 
 
 @dataclass(frozen=True)
-class PTM2Config(NeuralConfig):
-    """``device``, ``batch_size``, ``dtype``, ``cache``: :class:`NeuralConfig`'s."""
+class BertScoreWeighting(NeuralConfig):
+    """The options of an edit weighting by BERTScore, shared by PT-M2 and
+    PT-ERRANT (:mod:`gecmetrics.metrics.pterrant`); ``device``, ``batch_size``,
+    ``dtype``, ``cache``: :class:`NeuralConfig`'s."""
+
+    #: The metric named in error messages.
+    metric_name: ClassVar[str] = "ptm2"
 
     beta: float = field(default=0.5, metadata=LAST_STEP)
     model: str = "bert-base-uncased"
@@ -75,31 +80,57 @@ class PTM2Config(NeuralConfig):
     #: The baseline b of F; None: bert_score's for (model, layer), or no rescaling
     #: for a model it has none for.
     baseline: float | None = None
+
+    def validate(self) -> None:
+        super().validate()
+        check_beta(self.beta)
+        name = self.metric_name
+        if self.layer is not None and (not isinstance(self.layer, int)
+                                       or isinstance(self.layer, bool) or self.layer < 0):
+            raise ConfigError(f"{name} option layer must be an integer >= 0 (got {self.layer!r})")
+        if not isinstance(self.rescale, bool):
+            raise ConfigError(f"{name} option rescale must be true or false")
+        if not isinstance(self.model, str) or not self.model:
+            raise ConfigError(f"{name} option model must be a hub id or a local folder")
+        from gecmetrics.neural.models import ModelRef
+
+        ModelRef(self.model, self.revision).check(f"{name} option model")
+        if self.baseline is not None and not (isinstance(self.baseline, int | float)
+                                              and 0 <= self.baseline < 1):
+            raise ConfigError(f"{name} option baseline must be in [0, 1) (got {self.baseline!r})")
+
+
+@dataclass(frozen=True)
+class PTM2Config(BertScoreWeighting):
+    """The BERTScore options (:class:`BertScoreWeighting`) and M2's edit extraction."""
+
     max_unchanged_words: int = 2
     ignore_whitespace_casing: bool = False
     max_lattice_edges: int = MAX_LATTICE_EDGES
 
     def validate(self) -> None:
         super().validate()
-        check_beta(self.beta)
-        for name in ("max_unchanged_words", "max_lattice_edges", "layer"):
+        for name in ("max_unchanged_words", "max_lattice_edges"):
             v = getattr(self, name)
-            if v is None and name == "layer":
-                continue
-            low = 0 if name in ("max_unchanged_words", "layer") else 1
+            low = 0 if name == "max_unchanged_words" else 1
             if not isinstance(v, int) or isinstance(v, bool) or v < low:
                 raise ConfigError(f"ptm2 option {name} must be an integer >= {low} (got {v!r})")
-        for name in ("rescale", "ignore_whitespace_casing"):
-            if not isinstance(getattr(self, name), bool):
-                raise ConfigError(f"ptm2 option {name} must be true or false")
-        if not isinstance(self.model, str) or not self.model:
-            raise ConfigError("ptm2 option model must be a hub id or a local folder")
-        from gecmetrics.neural.models import ModelRef
+        if not isinstance(self.ignore_whitespace_casing, bool):
+            raise ConfigError("ptm2 option ignore_whitespace_casing must be true or false")
 
-        ModelRef(self.model, self.revision).check("ptm2 option model")
-        if self.baseline is not None and not (isinstance(self.baseline, int | float)
-                                              and 0 <= self.baseline < 1):
-            raise ConfigError(f"ptm2 option baseline must be in [0, 1) (got {self.baseline!r})")
+
+def bert_scorer(cfg: BertScoreWeighting) -> Any:
+    """The BERTScore of a configuration (the model is loaded on first use)."""
+    from gecmetrics.neural.bertscore import BASELINES_F, BertScorer, default_layer
+
+    layer = cfg.layer if cfg.layer is not None else default_layer(cfg.model)
+    baseline = None
+    if cfg.rescale:
+        baseline = cfg.baseline if cfg.baseline is not None else BASELINES_F.get(
+            (cfg.model, layer))
+    return BertScorer(cfg.model, layer, revision=cfg.revision, baseline=baseline,
+                      device=cfg.device, dtype=cfg.dtype, batch_size=cfg.batch_size,
+                      cache=cfg.cache)
 
 
 def prf_weighted(c: float, e: float, g: float, beta: float) -> tuple[float, float, float]:
@@ -253,17 +284,7 @@ class PTM2(Metric[PTM2Config]):
 
     def bert_scorer(self) -> Any:
         """The BERTScore of this configuration (the model is loaded on first use)."""
-        from gecmetrics.neural.bertscore import BASELINES_F, BertScorer, default_layer
-
-        cfg = self.config
-        layer = cfg.layer if cfg.layer is not None else default_layer(cfg.model)
-        baseline = None
-        if cfg.rescale:
-            baseline = cfg.baseline if cfg.baseline is not None else BASELINES_F.get(
-                (cfg.model, layer))
-        return BertScorer(cfg.model, layer, revision=cfg.revision, baseline=baseline,
-                          device=cfg.device, dtype=cfg.dtype, batch_size=cfg.batch_size,
-                          cache=cfg.cache)
+        return bert_scorer(self.config)
 
     def statistics(self, corpus: Corpus) -> WeightedEditStatistics:
         self._check(corpus)
@@ -327,52 +348,38 @@ def ptm2_counts(corpus: Corpus, scorer: Any, max_unchanged_words: int = 2,
                 max_lattice_edges: int = MAX_LATTICE_EDGES) -> WeightedCounts:
     """Weighted counts of every (system, sentence, annotator) of ``corpus``.
 
-    Three passes: the M2 edit sequences of every distinct (sentence,
-    hypothesis) and the BERTScore pairs they need; the BERTScore values of all
-    distinct pairs in one batched (and cached) call; the weights and sums.
+    The M2 edit sequences of every distinct (sentence, hypothesis), then
+    :func:`weigh`.
     """
     golds = gold_of(corpus)
     sentences = corpus.m2.sentences
     annotators = sorted({a for g in golds for a in g})
     col = {a: k for k, a in enumerate(annotators)}
-    H, D, A = len(corpus.hypotheses), corpus.num_sentences, len(annotators)
+    D, A = corpus.num_sentences, len(annotators)
     present = np.zeros((D, A), dtype=bool)
 
     src_tokens: list[list[str]] = []
     lattice_golds: list[dict[int, list[GoldEdit]]] = []
     gold_tuples: list[dict[int, list[Edit]]] = []
-    refs: list[dict[int, str]] = []
     for d, (sent, gold) in enumerate(zip(sentences, golds, strict=True)):
         tokens = sent.source.split()
         src_tokens.append(tokens)
         lg = {a: [GoldEdit(e.start, e.end, " ".join(tokens[e.start:e.end]), e.corrections)
                   for e in edits] for a, edits in gold.items()}
         lattice_golds.append(lg)
-        gt = {a: [(g.start, g.end, g.original, g.corrections[0] if g.corrections else "")
-                  for g in edits] for a, edits in lg.items()}
-        gold_tuples.append(gt)
-        refs.append({a: apply_edits(sorted(t, key=lambda x: (x[0], x[1])), tokens)
-                     for a, t in gt.items()})
+        gold_tuples.append({a: [(g.start, g.end, g.original,
+                                 g.corrections[0] if g.corrections else "")
+                                for g in edits] for a, edits in lg.items()})
         for a in gold:
             present[d, col[a]] = True
 
-    # Pass 1: edit sequences and the pairs to score.
-    seqs: dict[tuple[int, tuple[str, ...]], dict[int, list[Edit]]] = {}
-    pair_index: dict[tuple[str, str], int] = {}
-    pairs: list[tuple[str, str]] = []
-
-    def need(cand: str, ref: str) -> None:
-        if (cand, ref) not in pair_index:
-            pair_index[(cand, ref)] = len(pairs)
-            pairs.append((cand, ref))
-
+    found: dict[tuple[int, tuple[str, ...]], dict[int, tuple[list[Edit], list[Edit]]]] = {}
     for d in range(D):
         tokens = src_tokens[d]
-        here: list[dict[int, list[Edit]]] = []
         for name, lines in corpus.hypotheses.items():
             hyp = tuple(lines[d].split())
             key = (d, hyp)
-            if key in seqs:
+            if key in found:
                 continue
             per: dict[int, list[Edit]]
             if list(hyp) == tokens:
@@ -383,55 +390,93 @@ def ptm2_counts(corpus: Corpus, scorer: Any, max_unchanged_words: int = 2,
                                   max_edges=max_lattice_edges)
                 except LatticeTooLarge as exc:
                     raise LatticeTooLarge(f"ptm2: hypothesis {name}, line {d + 1}: {exc}") from None
-                found = edit_sequences(tokens, list(hyp), list(lattice_golds[d].values()),
-                                       max_unchanged_words)
-                per = dict(zip(lattice_golds[d], found, strict=True))
+                seqs = edit_sequences(tokens, list(hyp), list(lattice_golds[d].values()),
+                                      max_unchanged_words)
+                per = dict(zip(lattice_golds[d], seqs, strict=True))
                 if ignore_whitespace_casing:
                     per = {a: [e for e in s if e[2].replace(" ", "").lower()
                                != e[3].replace(" ", "").lower()] for a, s in per.items()}
-            seqs[key] = per
-            here.append(per)
+            # The reference sums the proposed weights along its edit sequence,
+            # which runs from the end of the sentence to the start.
+            found[key] = {a: (list(reversed(seq)), _matched(seq, lattice_golds[d][a]))
+                          for a, seq in per.items()}
+    return weigh(corpus.hypotheses, src_tokens, gold_tuples, found, annotators, present,
+                 scorer, "PT-M2 BERTScore")
+
+
+#: Per (sentence, hypothesis tokens), per annotator: the proposed edits in the
+#: order their weights are summed, and the correct ones in theirs.
+FoundEdits = dict[tuple[int, tuple[str, ...]], dict[int, tuple[list[Edit], list[Edit]]]]
+
+
+def weigh(hypotheses: Mapping[str, Sequence[str]], src_tokens: Sequence[Sequence[str]],
+          gold_tuples: Sequence[dict[int, list[Edit]]], found: FoundEdits,
+          annotators: Sequence[int], present: np.ndarray, scorer: Any,
+          label: str) -> WeightedCounts:
+    """The weighted counts of edits already found (PT-M2's and PT-ERRANT's
+    common part).
+
+    ``gold_tuples[d][a]``: annotator a's edits of sentence d in the order
+    they are summed; the annotator's reference is the source with all of
+    them applied (the reference's ``get_ref``). Two passes: the BERTScore
+    values of every distinct (source + one edit, reference) pair in one
+    batched (and cached) call, then the weights and sums.
+    """
+    col = {a: k for k, a in enumerate(annotators)}
+    H, D, A = len(hypotheses), len(src_tokens), len(annotators)
+    refs = [{a: apply_edits(sorted(t, key=lambda x: (x[0], x[1])), src_tokens[d])
+             for a, t in gold_tuples[d].items()} for d in range(D)]
+    by_sentence: dict[int, list[dict[int, tuple[list[Edit], list[Edit]]]]] = {}
+    for (d, _), per in found.items():
+        by_sentence.setdefault(d, []).append(per)
+
+    pair_index: dict[tuple[str, str], int] = {}
+    pairs: list[tuple[str, str]] = []
+
+    def need(cand: str, ref: str) -> None:
+        if (cand, ref) not in pair_index:
+            pair_index[(cand, ref)] = len(pairs)
+            pairs.append((cand, ref))
+
+    for d in range(D):
+        tokens = src_tokens[d]
         src_text = " ".join(tokens)
         for a, ref in refs[d].items():
             need(src_text, ref)
             edits = set(gold_tuples[d][a])
-            for per in here:
-                edits.update(per[a])
+            for per in by_sentence.get(d, ()):
+                edits.update(per[a][0])
             for e in sorted(edits):
                 need(apply_edits([e], tokens), ref)
 
-    # Pass 2: every BERTScore value at once.
-    values = scorer.f_scores(pairs, progress_label="PT-M2 BERTScore")
+    values = scorer.f_scores(pairs, progress_label=label)
 
-    # Pass 3: weights and weighted counts.
     corpus_w = np.zeros((H, D, A, 3), dtype=np.float64)
     sent_w = np.zeros_like(corpus_w)
-    for h, lines in enumerate(corpus.hypotheses.values()):
+    for h, lines in enumerate(hypotheses.values()):
         for d, line in enumerate(lines):
             tokens = src_tokens[d]
             src_text = " ".join(tokens)
-            per = seqs[(d, tuple(line.split()))]
-            for a, seq in per.items():
+            per = found[(d, tuple(line.split()))]
+            for a, (proposed, correct) in per.items():
                 ref = refs[d][a]
                 gold_t = gold_tuples[d][a]
                 base = values[pair_index[(src_text, ref)]]
-                union = sorted(set(seq) | set(gold_t), key=lambda x: (x[0], x[1]))
+                union = sorted(set(proposed) | set(gold_t), key=lambda x: (x[0], x[1]))
                 weight = {e: abs(values[pair_index[(apply_edits([e], tokens), ref)]] - base)
                           for e in union}
-                correct = _matched(seq, lattice_golds[d][a])
                 k = col[a]
-                corpus_w[h, d, k] = _sums(weight, correct, seq, gold_t)
+                corpus_w[h, d, k] = _sums(weight, correct, proposed, gold_t)
                 if sum(weight.values()) == 0:
                     weight = {e: 1 / len(weight) for e in weight}
-                    sent_w[h, d, k] = _sums(weight, correct, seq, gold_t)
+                    sent_w[h, d, k] = _sums(weight, correct, proposed, gold_t)
                 else:
                     sent_w[h, d, k] = corpus_w[h, d, k]
-    return WeightedCounts(tuple(corpus.hypotheses), corpus_w, sent_w, present, tuple(annotators))
+    return WeightedCounts(tuple(hypotheses), corpus_w, sent_w, present, tuple(annotators))
 
 
-def _sums(weight: dict[Edit, float], correct: list[Edit], seq: list[Edit],
+def _sums(weight: dict[Edit, float], correct: list[Edit], proposed: list[Edit],
           gold: list[Edit]) -> tuple[float, float, float]:
-    """Weighted (correct, proposed, gold), summed in the reference's orders
-    (its edit sequence runs from the end of the sentence to the start)."""
-    return (sum(weight[c] for c in correct), sum(abs(weight[e]) for e in reversed(seq)),
+    """Weighted (correct, proposed, gold), each summed in its given order."""
+    return (sum(weight[c] for c in correct), sum(weight[e] for e in proposed),
             sum(weight[g] for g in gold))
