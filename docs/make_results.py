@@ -2,6 +2,7 @@
 
     python docs/make_results.py DATA_DIR        # or: sh docs/make-results.sh DATA_DIR
     python docs/make_results.py --fill-only     # refill the page from docs/results/ (no runs)
+    python docs/make_results.py --only zoo,pairs [DATA_DIR]   # rerun these, refill the rest
 
 DATA_DIR defaults to $GECMETRICS_DATA, else $XDG_CACHE_HOME/gecmetrics, else
 ~/.cache/gecmetrics (gecmetrics.paths.data_dir). Every table comes
@@ -59,11 +60,13 @@ CI_GMEG = [m for m in CI if m != M2]
 # Metrics added after the GREEN paper's table: BLEU (sacrebleu's) and I-measure (no
 # mixing of references: CoNLL-2014 sentence 333 has 2^34 combinations).
 BLEU, IMEASURE = "bleu", "imeasure:mix=false"
-ZOO = [BLEU, IMEASURE]
+# Edit-based metrics on ERRANT's edits (the errant extra, like ERRANT itself).
+EDIT_ZOO = ["gotoscorer", "cleme", "cleme2"] if ERRANT else []
+ZOO = [BLEU, IMEASURE, *EDIT_ZOO]
 # The pair statistics (pairwise accuracy, tie-calibrated accuracy) for every metric.
 PAIRS = TABLE2 + ZOO
 # Human-like aggregation (Goto et al. 2025): metrics with sentence scores.
-AGGREGATE = GREEN + [M2, GLEU, CHRF] + ERRANT
+AGGREGATE = GREEN + [M2, GLEU, CHRF] + ERRANT + EDIT_ZOO
 
 
 def _m(specs: list[str]) -> list[str]:
@@ -315,6 +318,14 @@ def main() -> None:
     args = sys.argv[1:]
     fill_only = "--fill-only" in args
     args = [a for a in args if a != "--fill-only"]
+    only: set[str] | None = None
+    if "--only" in args:
+        k = args.index("--only")
+        only = set(args[k + 1].split(","))
+        del args[k:k + 2]
+        unknown = only - {name for name, _ in RUNS}
+        if unknown:
+            sys.exit(f"--only: unknown run(s) {', '.join(sorted(unknown))}")
     data = args[0] if args else str(data_dir())
     RESULTS.mkdir(exist_ok=True)
     IMG.mkdir(exist_ok=True)
@@ -326,7 +337,15 @@ def main() -> None:
         table2_json = (RESULTS / "table2.json").read_text()
         times = [tuple(t) for t in json.loads((RESULTS / "timings.json").read_text())]
     else:
+        saved = (dict(json.loads((RESULTS / "timings.json").read_text()))
+                 if only is not None else {})
         for name, run_args in RUNS:
+            if only is not None and name not in only:
+                outputs[name] = (RESULTS / f"{name}.md").read_text()
+                if name == "table2":
+                    table2_json = (RESULTS / "table2.json").read_text()
+                times.append((name, saved[name]))
+                continue
             print(f"{name}: {shown(run_args)}", file=sys.stderr, flush=True)
             result, took = run(run_args, data)
             outputs[name] = text(result)
