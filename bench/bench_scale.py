@@ -182,6 +182,10 @@ def main() -> None:
             seconds, peak, sha = results[name]
             print(f"{name:48s} time x{base[0] / seconds:5.2f} faster, memory x{base[1] / peak:6.2f}"
                   f" less, same output: {sha == base[2]}")
+    one, two_jobs = results.get("four, chunked, --jobs 1"), results.get("four, chunked, --jobs 2")
+    if one and two_jobs:
+        print(f"--jobs 2 vs --jobs 1 (wall clock): x{one[0] / two_jobs[0]:.2f} faster, "
+              f"same output: {one[2] == two_jobs[2]}")
     if "green2, --jobs 1" in results and "green6, --jobs 1" in results:
         per = (results["green6, --jobs 1"][1] - results["green2, --jobs 1"][1]) * 1024 * 1024
         print(f"word GREEN memory per additional system: {per / 4 / 200_000:.0f} B/sentence")

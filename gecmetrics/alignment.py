@@ -19,8 +19,8 @@ reaches 10 of 10. Linear in the number of lines, a few milliseconds per file.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 WINDOW = 10
 MIN_SHIFTED = 8
@@ -88,6 +88,37 @@ def find_shift(sources: Sequence[str], output: Sequence[str],
                     found = Shift(lines[k] + 1, offset)
                 break
     return found
+
+
+def chunk_shifts(sources: Sequence[str], others: Sequence[Sequence[str]]) -> list[Shift | None]:
+    """:func:`find_shift` of each of ``others`` (a chunk's references and
+    outputs) against the chunk's ``sources``, sharing their token sets.
+
+    Runs where the chunk is counted (a ``--jobs`` worker), so the check costs
+    the process that reads and dispatches the chunks nothing; lines are
+    1-based within the chunk (:class:`ShiftReporter` adds the chunk's start).
+    """
+    source_sets = token_sets(sources)
+    return [find_shift(sources, lines, source_sets) for lines in others]
+
+
+@dataclass
+class ShiftReporter:
+    """Warns once per file, at the first shift found, given the
+    :func:`chunk_shifts` of consecutive chunks in input order."""
+
+    names: Sequence[str]
+    warn: Callable[[str], None]
+    start: int = 0
+    warned: set[str] = field(default_factory=set)
+
+    def report(self, lines: int, shifts: Sequence[Shift | None]) -> None:
+        """The shifts of the next chunk, of ``lines`` lines."""
+        for name, shift in zip(self.names, shifts, strict=True):
+            if shift is not None and name not in self.warned:
+                self.warned.add(name)
+                self.warn(Shift(shift.line + self.start, shift.offset).message(name))
+        self.start += lines
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:

@@ -25,12 +25,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from .corpus import Corpus
 from .metric import Statistics
+
+if TYPE_CHECKING:
+    from .alignment import ShiftReporter
 
 
 @dataclass(frozen=True)
@@ -82,19 +85,42 @@ def count_chunk(task: tuple[Chunk, Sequence[Any]]) -> list[SentenceCounts]:
     return [metric.counts(corpus) for metric in metrics]
 
 
+def count_checked_chunk(task: tuple[Chunk, Sequence[Any], bool]
+                        ) -> tuple[list[SentenceCounts], int, list[Any]]:
+    """:func:`count_chunk`, the chunk's number of lines, and (when asked) the
+    shifts of its references and outputs (:func:`gecmetrics.alignment.chunk_shifts`)."""
+    chunk, metrics, check = task
+    return count_chunk((chunk, metrics)), len(chunk[0]), _shifts(chunk, check)
+
+
+def _shifts(chunk: Chunk, check: bool) -> list[Any]:
+    if not check:
+        return []
+    from .alignment import chunk_shifts
+
+    sources, references, hypotheses = chunk
+    return chunk_shifts(sources, [*references, *hypotheses.values()])
+
+
 def chunked_statistics(chunks: Iterable[Chunk], metrics: Sequence[Any],
-                       systems: tuple[str, ...]) -> Iterator[Statistics]:
+                       systems: tuple[str, ...], shifts: ShiftReporter | None = None
+                       ) -> Iterator[Statistics]:
     """Each metric's statistics of the corpus made of ``chunks`` (in order).
 
     All chunks are counted (every metric at once: one pass over the texts),
     then the statistics are built one metric at a time as the caller asks for
     them, each from its joined counts, which are dropped on the way.
+    ``shifts``: where the chunks' misalignment checks are reported (None: no
+    check); the checks run with the counting.
     """
     from .parallel import map_ordered, return_freed_memory
 
     return_freed_memory()
     parts: list[list[SentenceCounts]] = [[] for _ in metrics]
-    for counted in map_ordered(count_chunk, ((chunk, metrics) for chunk in chunks)):
+    tasks = ((chunk, metrics, shifts is not None) for chunk in chunks)
+    for counted, lines, found in map_ordered(count_checked_chunk, tasks):
+        if shifts is not None:
+            shifts.report(lines, found)
         for store, counts in zip(parts, counted, strict=True):
             store.append(counts)
     for i, metric in enumerate(metrics):
@@ -104,22 +130,29 @@ def chunked_statistics(chunks: Iterable[Chunk], metrics: Sequence[Any],
         del joined
 
 
-def score_chunk(task: tuple[Chunk, Sequence[Any], Sequence[Sequence[float | None]]]
-                ) -> list[list[np.ndarray]]:
-    """Sentence scores of one chunk: per metric, per beta, an array (systems, sentences)."""
-    chunk, metrics, betas = task
+def score_chunk(task: tuple[Chunk, Sequence[Any], Sequence[Sequence[float | None]], bool]
+                ) -> tuple[list[list[np.ndarray]], int, list[Any]]:
+    """Sentence scores of one chunk (per metric, per beta, an array (systems,
+    sentences)), its number of lines and its shifts (as :func:`count_checked_chunk`)."""
+    chunk, metrics, betas, check = task
     out = []
     for metric, counts, metric_betas in zip(metrics, count_chunk((chunk, metrics)), betas,
                                             strict=True):
         stats = metric.from_counts(tuple(chunk[2]), counts)
         out.append([stats.sentence(beta) for beta in metric_betas])
-    return out
+    return out, len(chunk[0]), _shifts(chunk, check)
 
 
 def sentence_chunks(chunks: Iterable[Chunk], metrics: Sequence[Any],
-                    betas: Sequence[Sequence[float | None]]) -> Iterator[list[list[np.ndarray]]]:
-    """:func:`score_chunk` of each chunk, in input order, as the chunks are counted."""
+                    betas: Sequence[Sequence[float | None]],
+                    shifts: ShiftReporter | None = None) -> Iterator[list[list[np.ndarray]]]:
+    """:func:`score_chunk`'s scores of each chunk, in input order, as the
+    chunks are counted; their shifts go to ``shifts`` (None: no check)."""
     from .parallel import map_ordered, return_freed_memory
 
     return_freed_memory()
-    return map_ordered(score_chunk, ((chunk, metrics, betas) for chunk in chunks))
+    tasks = ((chunk, metrics, betas, shifts is not None) for chunk in chunks)
+    for scores, lines, found in map_ordered(score_chunk, tasks):
+        if shifts is not None:
+            shifts.report(lines, found)
+        yield scores

@@ -271,15 +271,15 @@ def _chunked_results(metrics: Sequence[Metric], source: str, references: Sequenc
     (:mod:`gecmetrics.streaming`): only the per-sentence counts are kept."""
     from .chunked import chunked_statistics
     from .parallel import current
-    from .streaming import line_chunks, scan_inputs
+    from .streaming import line_chunks, scan_inputs, shift_reporter
 
     inputs = scan_inputs(source, references, hypotheses)
-    chunks = line_chunks(inputs, current().chunk_size,
-                         warn or (lambda message: warnings.warn(message, MisalignmentWarning,
-                                                                stacklevel=4)))
+    chunks = line_chunks(inputs, current().chunk_size)
+    shifts = shift_reporter(inputs, warn or (
+        lambda message: warnings.warn(message, MisalignmentWarning, stacklevel=4)))
     results: list[SystemResult] = []
-    for metric, stats in zip(metrics, chunked_statistics(chunks, metrics, inputs.hypotheses),
-                             strict=True):
+    for metric, stats in zip(metrics, chunked_statistics(chunks, metrics, inputs.hypotheses,
+                                                         shifts), strict=True):
         results.extend(metric.evaluate_statistics(stats, level, betas or None))
     return results, len(references)
 

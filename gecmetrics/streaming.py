@@ -9,8 +9,9 @@ never read whole:
    and that all have the same number of lines, so a bad input fails at once,
    before any counting;
 2. :func:`line_chunks` reads the files in lockstep, a chunk of lines at a
-   time (the misalignment check of :mod:`gecmetrics.alignment` runs per
-   chunk, so a shift is reported from the chunk where it shows);
+   time; the misalignment check of :mod:`gecmetrics.alignment` runs per
+   chunk where the chunk is counted (a ``--jobs`` worker), and a shift is
+   reported from the chunk where it shows (:func:`shift_reporter`);
 3. corpus and mean level keep only the counts of each chunk
    (:func:`gecmetrics.chunked.chunked_statistics`); sentence level scores each
    chunk and writes its rows at once (:func:`write_sentence_scores`), so its
@@ -30,7 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from .alignment import Shift, find_shift, token_sets
+from .alignment import ShiftReporter
 from .chunked import Chunk, is_chunked
 from .readers import _LONE_CR, describe, is_stdin, read_lines, split_lines
 
@@ -136,33 +137,28 @@ def iter_lines(path: str) -> Iterator[str]:
         yield from split_lines(text)
 
 
-def line_chunks(inputs: Inputs, chunk_size: int,
-                warn: Callable[[str], None] | None = None) -> Iterator[Chunk]:
-    """Consecutive chunks of ``chunk_size`` lines (0: all) of every file, in lockstep.
-
-    Each reference and hypothesis file is checked for a shift against the
-    source chunk by chunk; the first shift found in a file is reported once.
-    """
+def line_chunks(inputs: Inputs, chunk_size: int) -> Iterator[Chunk]:
+    """Consecutive chunks of ``chunk_size`` lines (0: all) of every file, in lockstep."""
     size = chunk_size if chunk_size > 0 else max(inputs.lines, 1)
     readers = [iter_lines(p) for p in (inputs.source, *inputs.references, *inputs.hypotheses)]
-    names = ([describe(p, "reference") for p in inputs.references]
-             + [describe(p, "hypothesis") for p in inputs.hypotheses])
-    warned: set[str] = set()
     start = 0
     num_refs = len(inputs.references)
     while start < inputs.lines:
         texts = [list(itertools.islice(reader, size)) for reader in readers]
         sources, others = texts[0], texts[1:]
-        if warn is not None:
-            source_sets = token_sets(sources)
-            for name, lines in zip(names, others, strict=True):
-                shift = None if name in warned else find_shift(sources, lines, source_sets)
-                if shift is not None:
-                    warned.add(name)
-                    warn(Shift(shift.line + start, shift.offset).message(name))
         yield (sources, others[:num_refs],
                dict(zip(inputs.hypotheses, others[num_refs:], strict=True)))
         start += len(sources)
+
+
+def shift_reporter(inputs: Inputs, warn: Callable[[str], None] | None) -> ShiftReporter | None:
+    """What reports the first shift of each reference and hypothesis file
+    (in :func:`line_chunks`' order of the other files); None: no check."""
+    if warn is None:
+        return None
+    names = ([describe(p, "reference") for p in inputs.references]
+             + [describe(p, "hypothesis") for p in inputs.hypotheses])
+    return ShiftReporter(names, warn)
 
 
 def write_sentence_scores(out: TextIO, inputs: Inputs, metrics: Sequence[Any],
@@ -184,8 +180,8 @@ def write_sentence_scores(out: TextIO, inputs: Inputs, metrics: Sequence[Any],
     columns = [SystemResult(metric.display_name, metric.spec, name, beta, "sentence")
                for metric, metric_betas in zip(metrics, beta_lists, strict=True)
                for beta in metric_betas for name in inputs.hypotheses]
-    chunks = line_chunks(inputs, chunk_size, warn)
-    scored = sentence_chunks(chunks, metrics, beta_lists)
+    chunks = line_chunks(inputs, chunk_size)
+    scored = sentence_chunks(chunks, metrics, beta_lists, shift_reporter(inputs, warn))
     signatures = [signature(metrics[i], beta)
                   for i, metric_betas in enumerate(beta_lists) for beta in metric_betas
                   for _ in inputs.hypotheses]

@@ -65,6 +65,20 @@ def test_draws_in_blocks_equal_draws_at_once(seed, num_refs):
         assert np.array_equal(official_rounds(5, sentences, num_refs, start=11), at_once[11:16])
 
 
+@pytest.mark.parametrize("num_refs", [1, 2, 3, 7, 10])
+def test_official_draws_equal_the_python_loop(num_refs):
+    """The vectorised draws are the Python 2 tool's: its loop, written out, for
+    early rounds and for rounds whose seed i * 101 needs two 32-bit words."""
+    import random
+
+    for start in (0, 42_524_000):  # 42,524,000 * 101 > 2**32
+        want = []
+        for i in range(start, start + 4):
+            rng = random.Random(i * 101)
+            want.append([int(rng.random() * num_refs) for _ in range(1001)])
+        assert official_rounds(4, 1001, num_refs, start=start).tolist() == want
+
+
 def materialised(stats, idx):
     """Per system: all rounds' corpus GLEU computed at once, and np.mean/std/min/max."""
     H, _, K, N = stats.numer.shape

@@ -218,6 +218,36 @@ def test_streamed_shift_warning_names_the_absolute_line(conll_files, conll, tmp_
     assert "from line 701" in warnings_seen[0]
 
 
+def test_shift_checked_in_workers_warns_as_in_one_process(conll_files, conll, tmp_path):
+    """The check runs where chunks are counted (--jobs workers, sentence
+    streaming too); the parent warns once per file, in file order, with the
+    absolute line, as the single-chunk run does."""
+    _, _, hyps = conll
+    path = tmp_path / "shifted"
+    path.write_text("\n".join(hyps["AMU"][:900] + hyps["AMU"][901:] + [""]) + "\n")
+    ref = tmp_path / "shifted_ref"
+    ref_lines = Path(conll_files["ref1"]).read_text(encoding="utf8").split("\n")[:-1]
+    ref.write_text("\n".join(["x"] + ref_lines[:-1]) + "\n")  # a line inserted at the top
+    args = dict(file_args(conll_files), hypotheses=[conll_files["CAMB"], str(path)])
+    args["references"] = [conll_files["ref0"], str(ref)]
+    with execution(jobs=1, chunk_size=0):
+        whole: list[str] = []
+        want = score_files(["green"], betas=[], level="corpus", fmt="json", digits=2,
+                           warn=whole.append, **args)
+    assert len(whole) == 2 and "from line 2:" in whole[0] and "from line 901" in whole[1]
+    for jobs, chunk_size in ((2, 128), (2, 300), (1, 128)):
+        with execution(jobs=jobs, chunk_size=chunk_size):
+            seen: list[str] = []
+            got = score_files(["green"], betas=[], level="corpus", fmt="json", digits=2,
+                              warn=seen.append, **args)
+            assert seen == whole and got == want, (jobs, chunk_size)
+            streamed: list[str] = []
+            out = io.StringIO()
+            assert stream_sentence_scores(out, ["green"], betas=[], level="sentence",
+                                          fmt="tsv", digits=2, warn=streamed.append, **args)
+            assert streamed == whole, (jobs, chunk_size)
+
+
 def test_cli_jobs_and_chunk_size(conll_files):
     base = [SCRIPT, "score", "-m", "green", "-s", conll_files["src"], "-r", conll_files["ref0"],
             conll_files["ref1"], "-c", conll_files["AMU"], "--level", "sentence",
