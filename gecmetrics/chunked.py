@@ -102,17 +102,12 @@ def _shifts(chunk: Chunk, check: bool) -> list[Any]:
     return chunk_shifts(sources, [*references, *hypotheses.values()])
 
 
-def chunked_statistics(chunks: Iterable[Chunk], metrics: Sequence[Any],
-                       systems: tuple[str, ...], shifts: ShiftReporter | None = None
-                       ) -> Iterator[Statistics]:
-    """Each metric's statistics of the corpus made of ``chunks`` (in order).
-
-    All chunks are counted (every metric at once: one pass over the texts),
-    then the statistics are built one metric at a time as the caller asks for
-    them, each from its joined counts, which are dropped on the way.
+def count_chunks(chunks: Iterable[Chunk], metrics: Sequence[Any],
+                 shifts: ShiftReporter | None = None) -> list[list[SentenceCounts]]:
+    """Per metric, the counts of every chunk, in order: all chunks counted in
+    one pass over the texts (every metric at once, ``--jobs`` processes).
     ``shifts``: where the chunks' misalignment checks are reported (None: no
-    check); the checks run with the counting.
-    """
+    check); the checks run with the counting."""
     from .parallel import map_ordered, return_freed_memory
 
     return_freed_memory()
@@ -123,11 +118,31 @@ def chunked_statistics(chunks: Iterable[Chunk], metrics: Sequence[Any],
             shifts.report(lines, found)
         for store, counts in zip(parts, counted, strict=True):
             store.append(counts)
-    for i, metric in enumerate(metrics):
-        joined = SentenceCounts.concat(parts[i])
-        parts[i] = []
-        yield metric.from_counts(systems, joined)
-        del joined
+    return parts
+
+
+def statistics_of_parts(metric: Any, systems: tuple[str, ...],
+                        parts: list[SentenceCounts]) -> Statistics:
+    """The statistics of the corpus whose chunks' counts are ``parts``; the
+    list is emptied on the way, so the chunks' arrays are freed as soon as
+    they are joined."""
+    joined = SentenceCounts.concat(parts)
+    parts.clear()
+    return metric.from_counts(systems, joined)
+
+
+def chunked_statistics(chunks: Iterable[Chunk], metrics: Sequence[Any],
+                       systems: tuple[str, ...], shifts: ShiftReporter | None = None
+                       ) -> Iterator[Statistics]:
+    """Each metric's statistics of the corpus made of ``chunks`` (in order).
+
+    All chunks are counted (:func:`count_chunks`), then the statistics are
+    built one metric at a time as the caller asks for them, each from its
+    joined counts, which are dropped on the way.
+    """
+    parts = count_chunks(chunks, metrics, shifts)
+    for metric, metric_parts in zip(metrics, parts, strict=True):
+        yield statistics_of_parts(metric, systems, metric_parts)
 
 
 def score_chunk(task: tuple[Chunk, Sequence[Any], Sequence[Sequence[float | None]], bool]

@@ -269,7 +269,7 @@ def _chunked_results(metrics: Sequence[Metric], source: str, references: Sequenc
                      warn: Callable[[str], None] | None) -> tuple[list[SystemResult], int]:
     """Results of n-gram metrics from files read and counted by chunks
     (:mod:`gecmetrics.streaming`): only the per-sentence counts are kept."""
-    from .chunked import chunked_statistics
+    from .chunked import count_chunks, statistics_of_parts
     from .parallel import current
     from .streaming import line_chunks, scan_inputs, shift_reporter
 
@@ -277,11 +277,25 @@ def _chunked_results(metrics: Sequence[Metric], source: str, references: Sequenc
     chunks = line_chunks(inputs, current().chunk_size)
     shifts = shift_reporter(inputs, warn or (
         lambda message: warnings.warn(message, MisalignmentWarning, stacklevel=4)))
-    results: list[SystemResult] = []
-    for metric, stats in zip(metrics, chunked_statistics(chunks, metrics, inputs.hypotheses,
-                                                         shifts), strict=True):
-        results.extend(metric.evaluate_statistics(stats, level, betas or None))
-    return results, len(references)
+    parts = count_chunks(chunks, metrics, shifts)
+
+    def evaluate(i: int) -> list[SystemResult]:
+        stats = statistics_of_parts(metrics[i], inputs.hypotheses, parts[i])
+        return metrics[i].evaluate_statistics(stats, level, betas or None)
+
+    # After the counting, each metric's statistics and scores are built
+    # independently: with --jobs N, N metrics at a time in threads (their
+    # large array operations release the GIL), so this last step, which no
+    # worker process can share, is not one core's alone. Same results.
+    threads = min(current().workers, len(metrics))
+    if threads <= 1:
+        per_metric = [evaluate(i) for i in range(len(metrics))]
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(threads) as pool:
+            per_metric = list(pool.map(evaluate, range(len(metrics))))
+    return [r for results in per_metric for r in results], len(references)
 
 
 def signature_block(signatures: Sequence[str], fmt: str, notes: list[str]) -> str:

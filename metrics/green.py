@@ -305,15 +305,20 @@ class _Tier:
             low_rows = self.rows(cross, 1 - self.high)  # (C, N*7): choice below alpha*
             diff = self.rows(cross, self.high) - low_rows
             ch = self.h[cross]
+            self.bounds = np.searchsorted(ch, np.arange(self.num_systems + 1))
+            # Rows are sorted by system: one block sum per system (integers, exact;
+            # np.add.at, unbuffered, took 0.25 s at 200,000 sentences x 2 systems).
             self.low_sum = np.zeros((self.num_systems, low_rows.shape[1]), dtype=np.int64)
-            np.add.at(self.low_sum, ch, low_rows)
+            for h in range(self.num_systems):
+                lo, hi = self.bounds[h], self.bounds[h + 1]
+                if hi > lo:
+                    self.low_sum[h] = low_rows[lo:hi].sum(axis=0, dtype=np.int64)
             del low_rows
             # int32 when every prefix (and any difference of two) fits: half the memory
             kind = np.int32 if 2 * int(np.abs(diff).sum()) < np.iinfo(np.int32).max else np.int64
             flips = np.zeros((len(cross) + 1, diff.shape[1]), dtype=kind)
             np.cumsum(diff, axis=0, out=flips[1:])
             self.flip_prefix = flips  # (C+1, N*7)
-            self.bounds = np.searchsorted(ch, np.arange(self.num_systems + 1))
         else:
             self.star = self.width = np.zeros(0)
             self.high = np.zeros(0, dtype=np.int64)
