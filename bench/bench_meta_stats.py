@@ -112,7 +112,7 @@ def main() -> None:
     line("--spa --clusters spa (one run, shared cache)", seconds, peak, base)
 
     conll = load_benchmark("conll14", args.data_dir)
-    items = conll.info["judgments"]
+    items = conll.judgments.items
     systems = list(conll.human["ew"])
     seconds, peak, fast = measure(lambda: bootstrap_expected_wins(items, systems, n, 12345))
     line(f"GJG15 human bootstrap, vectorised ({len(items)} items)", seconds, peak)

@@ -110,7 +110,7 @@ def comparisons(selection: Selection, items: str = DEFAULT_ITEMS) -> Comparisons
             b.extend(q for _, q in pairs)
         n_items = bench.corpus.num_sentences if pairs else 0
     else:
-        judged = bench.info.get("judgments")
+        judged = bench.judgments.items if bench.judgments is not None else ()
         if not judged:
             raise ConfigError(f"benchmark {bench.name} has no human judgments to aggregate "
                               "on; use --aggregate-items all")

@@ -198,11 +198,7 @@ def compare_metrics(selection: Selection, metrics: Sequence[Metric],
 
 def _sentence_columns(selection: Selection) -> dict[int, int]:
     """Judgment sentence index (0-based, as in the XML after the base shift) -> corpus column."""
-    info = selection.benchmark.info
-    positions = info.get("sentence_positions")
-    if positions is None:
-        positions = range(selection.benchmark.corpus.num_sentences)
-    return {int(p): col for col, p in enumerate(positions)}
+    return selection.benchmark.sentence_columns()
 
 
 def sentence_level(selection: Selection, metrics: Sequence[Metric],
@@ -213,9 +209,10 @@ def sentence_level(selection: Selection, metrics: Sequence[Metric],
     if ties not in TIE_POLICIES:
         raise ConfigError(f"--ties must be one of {', '.join(TIE_POLICIES)} (got {ties!r})")
     bench = selection.benchmark
-    items = bench.info.get("judgments")
-    if not items:
+    judgments = bench.judgments
+    if judgments is None or not judgments.items:
         raise ConfigError(f"benchmark {bench.name} has no sentence-level human judgments")
+    items = judgments.items
     columns = _sentence_columns(selection)
     outside = sorted({item.sentence for item in items} - set(columns))
     if outside:
@@ -234,7 +231,7 @@ def sentence_level(selection: Selection, metrics: Sequence[Metric],
             for row, name in enumerate(stats.systems):
                 score[name] = dict(zip(sentences.tolist(), matrix[row].tolist(), strict=True))
             res = pairwise_agreement(items, score, systems=selection.systems, ties=ties)
-            human = bench.info.get("judgments_kind", "judgments")
+            human = judgments.kind
             out.append(SentenceAgreement(
                 bench.name, human, selection.system_set, corpus_label(bench),
                 metric.display_name, metric.spec, beta, len(selection.systems), ties,

@@ -72,8 +72,7 @@ def system_scores(metric: Metric, selection: Selection, beta: float | None,
 
 
 def corpus_label(benchmark: Benchmark) -> str:
-    return (benchmark.info.get("seeda_corpus") or benchmark.info.get("corpus_label")
-            or f"{benchmark.name}-test")
+    return benchmark.corpus_label
 
 
 def meta_evaluate(selection: Selection, metrics: Sequence[Metric],

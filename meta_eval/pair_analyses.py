@@ -40,6 +40,7 @@ from .clusters import (
 )
 from .correlate import Selection, corpus_label, system_scores
 from .correlation import correlate_one
+from .human import RankingItem
 from .human_bootstrap import (
     bootstrap_expected_wins,
     bootstrap_ratings,
@@ -87,6 +88,11 @@ def check_resampled_metrics(metrics: Sequence[Metric], spa: bool, clusters: str 
                               f"scores only; give one score per sentence, or drop {flag}")
 
 
+def _judged(selection: Selection) -> Sequence[RankingItem]:
+    judgments = selection.benchmark.judgments
+    return () if judgments is None else judgments.items
+
+
 def human_samples(selection: Selection, n_resamples: int, seed: int,
                   cache: HumanCache | None = None, unit: str = "items") -> HumanSamples:
     """Expected Wins of the selection's systems on resamples of the ranking items (or of
@@ -97,7 +103,7 @@ def human_samples(selection: Selection, n_resamples: int, seed: int,
     key = (id(bench), tuple(selection.systems), n_resamples, seed, unit)
     if cache is not None and key in cache:
         return cache[key]
-    segment = bench.info.get("segment_scores")
+    segment = bench.segment_scores
     if segment is not None:
         samples = bootstrap_ratings(segment, selection.systems, n_resamples, seed)
         point = np.array([np.mean([v for v in segment[s] if v is not None])
@@ -105,7 +111,7 @@ def human_samples(selection: Selection, n_resamples: int, seed: int,
         out = HumanSamples("rating", point, samples, "sentences",
                            len(next(iter(segment.values()))))
     else:
-        items = bench.info.get("judgments")
+        items = bench.judgments.items if bench.judgments is not None else ()
         if not items or "ew" not in bench.human:
             raise ConfigError(f"benchmark {bench.name} has no human judgments to resample")
         universe = list(bench.human["ew"])
@@ -195,7 +201,7 @@ def add_sentence_ties(rows: Sequence[SentenceAgreement], selections: Sequence[Se
         matrix = np.asarray(stats.sentence(row.beta), dtype=float)
         position = {name: i for i, name in enumerate(stats.systems)}
         columns = _sentence_columns(sel)
-        sentences, first, second, human = item_comparisons(sel.benchmark.info["judgments"],
+        sentences, first, second, human = item_comparisons(_judged(sel),
                                                            sel.systems)
         cols = np.array([columns[s] for s in sentences.tolist()], dtype=int)
         a = np.array([position[s] for s in first], dtype=int)

@@ -67,7 +67,7 @@ def row_signature(metric: Metric, selection: Selection, level: str,
         sig = sig.extend(beta=beta if isinstance(beta, str) else float(beta))
     corpus = selection.benchmark.corpus
     return str(sig.extend(
-        refs=0 if selection.benchmark.info.get("reference_free") else len(corpus.references),
+        refs=0 if selection.benchmark.reference_free else len(corpus.references),
         refs_from=refs_from(selection), level=level,
         benchmark=selection.benchmark.name, systems=selection.system_set,
         corpus=corpus_label(selection), human=human or selection.human_kind, **analysis))

@@ -49,6 +49,7 @@ from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
 from gecmetrics.readers import read_lines
 
+from .benchmarks import registry
 from .correlate import Selection
 
 Order = Literal["higher", "lower"]
@@ -449,7 +450,7 @@ class ScoresMetric(Metric[ScoresConfig]):
         """Fail in one line unless these scores fit the selection's benchmark and systems."""
         bench = selection.benchmark
         hint = (" (scores of the other SEEDA corpus? choose it with --seeda-corpus)"
-                if "seeda_corpus" in bench.info else "")
+                if bench.name in registry.takes("seeda_corpus") else "")
         self._fits(bench.corpus, f"benchmark {bench.name} ({bench.setting})", hint)
         missing = [s for s in selection.systems if s not in self.table.values]
         if missing:

@@ -19,7 +19,7 @@ from gecmetrics.meta_eval.aggregate import (
     trueskill_mus,
     trueskill_orders,
 )
-from gecmetrics.meta_eval.benchmarks.base import Benchmark
+from gecmetrics.meta_eval.benchmarks.base import Benchmark, Judgments
 from gecmetrics.meta_eval.correlate import Selection
 from gecmetrics.meta_eval.human import RankingItem, expected_wins
 from gecmetrics.meta_eval.score_files import scores_metric
@@ -39,7 +39,7 @@ def toy_selection() -> Selection:
     hyps = {"A": ["a", "b"], "B": ["a", "b"], "C": ["a", "b"]}
     corpus = Corpus(["a", "b"], [["a", "b"]], hyps)
     bench = Benchmark("toy", corpus, {"ew": {"A": 0.2, "B": 0.9, "C": 0.5}},
-                      {"all": ["A", "B", "C"]}, "all", info={"judgments": ITEMS})
+                      {"all": ["A", "B", "C"]}, "all", judgments=Judgments(ITEMS, "gjg15"))
     return Selection.make(bench, "all", "ew")
 
 
