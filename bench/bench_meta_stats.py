@@ -68,10 +68,9 @@ def main() -> None:
 
     from gecmetrics.meta_eval import analyses, pair_analyses
     from gecmetrics.meta_eval.benchmarks import load_benchmark
-    from gecmetrics.meta_eval.correlate import Selection
-    from gecmetrics.meta_eval.correlate import meta_evaluate as correlate
     from gecmetrics.meta_eval.human import expected_wins
     from gecmetrics.meta_eval.human_bootstrap import bootstrap_expected_wins, resample_counts
+    from gecmetrics.meta_eval.selection import Selection, correlate_selection
     from gecmetrics.registry import metric_from_spec
 
     bench = load_benchmark("seeda-s", args.data_dir)
@@ -81,7 +80,7 @@ def main() -> None:
           f"{len(metrics)} metrics, {n} resamples")
 
     def score() -> list:
-        rows = correlate(sel, metrics)
+        rows = correlate_selection(sel, metrics)
         for metric in metrics:
             metric.statistics(bench.corpus).precompute(metric.resolve_betas(None))
         return rows

@@ -20,8 +20,8 @@ import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
+from gecmetrics.meta_eval import meta_evaluate
 from gecmetrics.meta_eval.benchmarks import load_benchmark
-from gecmetrics.meta_eval.run import run_meta_eval
 from gecmetrics.meta_eval.score_files import read_scores
 from gecmetrics.registry import get_metric
 
@@ -78,20 +78,19 @@ def main() -> None:
             print(f"  {label:30s} {size / 1024:7.0f} KB {seconds * 1000:6.1f} ms "
                   f"{peak:6.1f} MiB")
 
-        common = dict(levels=["mean"], data_dir=str(data), fmt="json", bootstrap=1000,
-                      compare=True)
+        common = dict(levels=["mean"], data_dir=str(data), bootstrap=1000, compare=True)
         load_benchmark("conll14", data)  # warm the file cache for both runs
         runs = {}
         for label, kwargs in {
-            "GREEN computed (baseline)": dict(specs=["green", "green:tokenize=char,n=6"]),
-            "GREEN read with --scores": dict(specs=["green:tokenize=char,n=6"], scores=[
+            "GREEN computed (baseline)": dict(metrics=["green", "green:tokenize=char,n=6"]),
+            "GREEN read with --scores": dict(metrics=["green:tokenize=char,n=6"], scores=[
                 _metric(paths["score JSON (sentence)"])]),
         }.items():
             start = time.perf_counter()
-            out, _ = run_meta_eval(["conll14"], **kwargs, **common)
+            out, _ = meta_evaluate(["conll14"], **kwargs, **common).render("json")
             seconds = time.perf_counter() - start
             tracemalloc.start()  # a second run for the memory: tracemalloc slows numpy down
-            run_meta_eval(["conll14"], **kwargs, **common)
+            meta_evaluate(["conll14"], **kwargs, **common)
             peak = tracemalloc.get_traced_memory()[1] / 2**20
             tracemalloc.stop()
             runs[label] = (seconds, peak, json.loads(out))

@@ -48,7 +48,7 @@ from .results import MetaResult
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
-    from .correlate import Selection
+    from .selection import Selection
 
 AGGREGATION_LEVELS = ("ew", "trueskill")
 AGGREGATE_ITEMS = ("judged", "all")
@@ -315,7 +315,6 @@ def correlate_aggregated(selection: Selection, metrics: Sequence[Metric],
                          betas: Sequence[float] | None, level: str,
                          settings: AggregateSettings) -> list[MetaResult]:
     """One :class:`~.results.MetaResult` per (metric, beta) at an aggregation level."""
-    from .correlate import corpus_label
 
     comps = comparisons(selection, settings.items)
     out = []
@@ -325,7 +324,7 @@ def correlate_aggregated(selection: Selection, metrics: Sequence[Metric],
             corr = correlate(scores, selection.human)
             out.append(MetaResult(
                 selection.benchmark.name, selection.human_kind, selection.system_set,
-                corpus_label(selection.benchmark), metric.display_name, metric.spec, beta,
+                selection.benchmark.corpus_label, metric.display_name, metric.spec, beta,
                 level, corr.n, corr.pearson, corr.spearman, corr.kendall, aggregation=agg))
     return out
 

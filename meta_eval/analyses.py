@@ -1,6 +1,6 @@
 """The meta-evaluation analyses beyond one correlation, wired to benchmarks and metrics.
 
-The statistics live in :mod:`.significance`, :mod:`.pairwise`, :mod:`.window`
+The statistics live in :mod:`.significance`, :mod:`.sentence_agreement`, :mod:`.window`
 and :mod:`.cv_beta` (pure functions); this module feeds them a selection's
 human scores and a metric's cached per-sentence statistics, and returns the
 typed rows of :mod:`.results` (each with its signature):
@@ -30,9 +30,7 @@ import numpy as np
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.metric import Metric
 
-from .correlate import Selection, corpus_label, system_scores
 from .cv_beta import DEFAULT_FOLDS, cv_beta
-from .pairwise import TIE_POLICIES, pairwise_agreement
 from .results import (
     Comparison,
     CVBeta,
@@ -42,6 +40,8 @@ from .results import (
     WindowRow,
     row_signature,
 )
+from .selection import Selection, system_scores
+from .sentence_agreement import TIE_POLICIES, pairwise_agreement
 from .significance import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -186,7 +186,7 @@ def compare_metrics(selection: Selection, metrics: Sequence[Metric],
                     for m, b in ((ma, ba), (mb, bb)))
                 out.append(Comparison(
                     selection.benchmark.name, selection.human_kind, selection.system_set,
-                    corpus_label(selection.benchmark), level, len(selection.systems),
+                    selection.benchmark.corpus_label, level, len(selection.systems),
                     ma.display_name, ma.spec, ba, mb.display_name, mb.spec, bb,
                     w.r_a, w.r_b, w.r_ab, w.t, w.p, pb.p, pb.delta_ci, n_resamples, pb.seed,
                     signature))
@@ -233,7 +233,7 @@ def sentence_level(selection: Selection, metrics: Sequence[Metric],
             res = pairwise_agreement(items, score, systems=selection.systems, ties=ties)
             human = judgments.kind
             out.append(SentenceAgreement(
-                bench.name, human, selection.system_set, corpus_label(bench),
+                bench.name, human, selection.system_set, bench.corpus_label,
                 metric.display_name, metric.spec, beta, len(selection.systems), ties,
                 res.accuracy, res.kendall_like, res.n_pairs, res.concordant, res.discordant,
                 res.metric_ties, res.n_items,

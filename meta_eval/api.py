@@ -20,8 +20,8 @@ from .results import MetaEvaluation, MetaResult
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
-    from .correlate import Selection
     from .results import MetaResult
+    from .selection import Selection
 
 
 def meta_evaluate(benchmarks: str | Sequence[str], metrics: str | Metric | Sequence[Any] = (),
@@ -55,8 +55,8 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     from . import analyses, pair_analyses, ratings
     from .aggregate import check_sentence_scores
     from .benchmarks import load_benchmark
-    from .correlate import Selection
     from .score_files import check_score_metrics
+    from .selection import Selection
     from .sweep import parse_grid, sweep
 
     o = options
@@ -162,9 +162,9 @@ def correlate_levels(selection: Selection, metrics: Sequence[Metric],
                      betas: Sequence[float] | None, options: MetaEvalOptions
                      ) -> list[MetaResult]:
     """The correlation rows of every metric, level and beta (in that order): corpus and
-    mean from :mod:`.correlate`, ew and trueskill from :mod:`.aggregate`."""
+    mean from :mod:`.selection`, ew and trueskill from :mod:`.aggregate`."""
     from .aggregate import AGGREGATION_LEVELS, correlate_aggregated
-    from .correlate import meta_evaluate as correlate_selection
+    from .selection import correlate_selection
 
     out = []
     for metric in metrics:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 from gecmetrics.errors import ConfigError
 
 from .benchmarks import registry
-from .pairwise import TIE_POLICIES
+from .sentence_agreement import TIE_POLICIES
 
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
@@ -58,27 +58,6 @@ AGGREGATE_ITEMS: tuple[str, ...] = get_args(AggregateItems)
 AGGREGATION_LEVELS = ("ew", "trueskill")
 CLUSTER_STATS: tuple[str, ...] = get_args(ClusterStat)
 HUMAN_UNITS: tuple[str, ...] = get_args(HumanUnit)
-
-# The registry-derived names of earlier versions, computed when read (so a
-# benchmark registered later is included): BENCHMARKS, SYSTEM_SETS,
-# HUMAN_KINDS, HUMAN_OF, GMEG, SEEDA, SEEDA_CORPORA, SPLITS.
-_DERIVED = {
-    "BENCHMARKS": lambda: registry.benchmark_names(),
-    "SYSTEM_SETS": lambda: registry.system_set_choices(),
-    "HUMAN_KINDS": lambda: registry.human_kinds(),
-    "HUMAN_OF": lambda: registry.human_of(),
-    "GMEG": lambda: registry.takes("split"),
-    "SEEDA": lambda: registry.takes("seeda_corpus"),
-    "SEEDA_CORPORA": lambda: registry.option("seeda_corpus").values,
-    "SPLITS": lambda: registry.option("split").values,
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _DERIVED:
-        return _DERIVED[name]()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 # Defaults of the options that take an optional value (the CLI flag alone, or True here).
 DEFAULT_RESAMPLES = 1000

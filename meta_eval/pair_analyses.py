@@ -38,7 +38,6 @@ from .clusters import (
     system_resamples,
     weighted_pair_mean,
 )
-from .correlate import Selection, corpus_label, system_scores
 from .correlation import correlate_one
 from .human import RankingItem
 from .human_bootstrap import (
@@ -56,6 +55,7 @@ from .pairwise_accuracy import (
     tie_calibrated_accuracy,
 )
 from .results import MetaResult, SentenceAgreement, row_signature
+from .selection import Selection, system_scores
 from .significance import bootstrap_system_scores, percentile_interval
 from .spa import pair_p_values, soft_pairwise_accuracy, spa_terms
 from .stat_results import ClusterRow, HumanIntervalRow, PairStats, SentenceTies
@@ -189,9 +189,9 @@ def add_sentence_ties(rows: Sequence[SentenceAgreement], selections: Sequence[Se
                       metrics: Sequence[Metric]) -> list[SentenceAgreement]:
     """Each sentence-level row with acc_eq and epsilon over every pair of outputs ranked
     in the same item (human ties included, pooled over the items), and the accuracy of
-    the same scores under each tie policy of :mod:`.pairwise` for comparison."""
+    the same scores under each tie policy of :mod:`.sentence_agreement` for comparison."""
     from .analyses import _sentence_columns, sentence_level
-    from .pairwise import TIE_POLICIES
+    from .sentence_agreement import TIE_POLICIES
 
     by_name, by_spec = _by(rows, selections, metrics)
     out = []
@@ -309,12 +309,12 @@ def human_intervals(selections: Sequence[Selection], n_resamples: int = 1000,
         res = intervals_of(sel.systems, h.point, h.samples)
         signature = str(Signature("human").extend(
             benchmark=sel.benchmark.name, systems=sel.system_set,
-            corpus=corpus_label(sel.benchmark), human=h.kind, resampled=h.resampled,
+            corpus=sel.benchmark.corpus_label, human=h.kind, resampled=h.resampled,
             resamples=n_resamples, seed=seed))
         order = sorted(range(len(sel.systems)), key=lambda i: (-h.point[i], i))
         for i in order:
             out.append(HumanIntervalRow(
-                sel.benchmark.name, h.kind, sel.system_set, corpus_label(sel.benchmark),
+                sel.benchmark.name, h.kind, sel.system_set, sel.benchmark.corpus_label,
                 sel.systems[i], float(h.point[i]), (float(res.low[i]), float(res.high[i])),
                 int(res.rank[i]), (int(res.rank_low[i]), int(res.rank_high[i])),
                 int(res.cluster[i]), h.resampled, h.n_resampled, n_resamples, seed,

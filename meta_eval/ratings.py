@@ -30,11 +30,11 @@ from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.metric import Metric
 
 from .benchmarks.base import RatedOutputs
-from .correlate import Selection, corpus_label
 from .correlation import correlate
 from .human import RankingItem
-from .pairwise import TIE_POLICIES, pairwise_agreement
 from .results import MetaResult, SentenceAgreement, row_signature
+from .selection import Selection
+from .sentence_agreement import TIE_POLICIES, pairwise_agreement
 
 
 def is_rated(selection: Selection) -> bool:
@@ -105,7 +105,7 @@ def correlations(selection: Selection, metrics: Sequence[Metric],
             corr = correlate(row_scores(metric, selection, beta)[rated], human[rated])
             out.append(MetaResult(
                 selection.benchmark.name, selection.human_kind, selection.system_set,
-                corpus_label(selection.benchmark), metric.display_name, metric.spec, beta,
+                selection.benchmark.corpus_label, metric.display_name, metric.spec, beta,
                 "sentence", corr.n, corr.pearson, corr.spearman, corr.kendall,
                 signature=row_signature(metric, selection, "sentence", beta)))
     return out
@@ -164,7 +164,7 @@ def pairs(selection: Selection, metrics: Sequence[Metric],
             res = pairwise_agreement(found, score, ties=ties)
             out.append(SentenceAgreement(
                 selection.benchmark.name, selection.human_kind, selection.system_set,
-                corpus_label(selection.benchmark), metric.display_name, metric.spec, beta,
+                selection.benchmark.corpus_label, metric.display_name, metric.spec, beta,
                 len(selection.systems), ties, res.accuracy, res.kendall_like, res.n_pairs,
                 res.concordant, res.discordant, res.metric_ties, res.n_items,
                 row_signature(metric, selection, "sentence", beta, ties=ties,

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 from gecmetrics.formatting import fixed, render, signature_lines, to_json
 
-from .correlate import Selection
 from .results import Comparison, MetaEvaluation, MetaResult, SentenceAgreement, WindowRow
+from .selection import Selection
 from .subsets import SubsetRow
 from .sweep import Sweep
 

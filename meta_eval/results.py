@@ -32,9 +32,9 @@ if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
     from .aggregate import Aggregation
-    from .correlate import Selection
     from .options import MetaEvalOptions
     from .pool import PoolRow
+    from .selection import Selection
     from .subsets import SubsetRow
     from .sweep import Sweep
 
@@ -70,13 +70,7 @@ def row_signature(metric: Metric, selection: Selection, level: str,
         refs=0 if selection.benchmark.reference_free else len(corpus.references),
         refs_from=refs_from(selection), level=level,
         benchmark=selection.benchmark.name, systems=selection.system_set,
-        corpus=corpus_label(selection), human=human or selection.human_kind, **analysis))
-
-
-def corpus_label(selection: Selection) -> str:
-    from .correlate import corpus_label as label
-
-    return label(selection.benchmark)
+        corpus=selection.benchmark.corpus_label, human=human or selection.human_kind, **analysis))
 
 
 # -- rows -----------------------------------------------------------------------------------

@@ -50,7 +50,7 @@ from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
 from gecmetrics.readers import read_lines
 
 from .benchmarks import registry
-from .correlate import Selection
+from .selection import Selection
 
 Order = Literal["higher", "lower"]
 ORDERS: tuple[Order, ...] = get_args(Order)
@@ -465,7 +465,8 @@ class ScoresMetric(Metric[ScoresConfig]):
 def scores_metric(name: str, scores: str | os.PathLike[str] | Mapping[str, Any],
                   order: str = "higher", spec: str | None = None,
                   beta: float | None = None) -> ScoresMetric:
-    """A metric from scores computed elsewhere, for ``run_meta_eval(..., scores=[...])``.
+    """A metric from scores computed elsewhere, for ``gecmetrics.meta_evaluate(...,
+    scores=[...])``.
 
     ``scores`` is a path (a file or folder in any format of this module) or an
     in-memory mapping ``{system: float}`` / ``{system: [float per sentence]}``;

@@ -42,8 +42,8 @@ if TYPE_CHECKING:
 
     from gecmetrics.metric import Metric
 
-    from .correlate import Selection
     from .results import MetaResult
+    from .selection import Selection
 
 DEFAULT_MAX_SUBSETS = 1000
 QUANTILES = ("min", "q1", "median", "q3", "max")
@@ -104,7 +104,7 @@ def _summary(values: np.ndarray) -> dict[str, float | None]:
 
 
 def _row_scores(result: MetaResult, metric: Metric, selection: Selection) -> np.ndarray:
-    from .correlate import system_scores
+    from .selection import system_scores
 
     if result.aggregation is not None:
         return np.asarray(result.aggregation.scores, dtype=float)

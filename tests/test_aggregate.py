@@ -20,9 +20,9 @@ from gecmetrics.meta_eval.aggregate import (
     trueskill_orders,
 )
 from gecmetrics.meta_eval.benchmarks.base import Benchmark, Judgments
-from gecmetrics.meta_eval.correlate import Selection
 from gecmetrics.meta_eval.human import RankingItem, expected_wins
 from gecmetrics.meta_eval.score_files import scores_metric
+from gecmetrics.meta_eval.selection import Selection
 
 needs_shared = pytest.mark.real_data
 

@@ -17,10 +17,9 @@ from gecmetrics import get_metric
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.meta_eval import correlation as corr
 from gecmetrics.meta_eval import significance as sig
-from gecmetrics.meta_eval.correlate import metric_betas
 from gecmetrics.meta_eval.cv_beta import best_beta
 from gecmetrics.meta_eval.human import pairwise_wins, rank_pairs, read_judgments
-from gecmetrics.meta_eval.pairwise import human_pairs
+from gecmetrics.meta_eval.sentence_agreement import human_pairs
 from gecmetrics.meta_eval.window import window_correlations
 
 SCIPY = {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}
@@ -205,14 +204,13 @@ def test_expected_wins_and_sentence_pairs_share_the_expansion():
 # -- metric betas: one place -----------------------------------------------------------
 
 
-def test_metric_betas_is_the_metrics_own_rule():
+def test_resolve_betas_is_the_metrics_own_rule():
     green, gleu = get_metric("green"), get_metric("gleu")
     assert green.resolve_betas(None) == [2.0] == green.resolve_betas([])
     assert green.resolve_betas([1, 0.5]) == [1.0, 0.5]
     assert gleu.resolve_betas([1.0]) == [None]
     for metric in (green, gleu):
         for betas in (None, [], [3.0, 0.0]):
-            assert metric_betas(metric, betas) == metric.resolve_betas(betas)
             assert metric._betas(betas) == metric.resolve_betas(betas)
     with pytest.raises(ConfigError, match="beta must be a finite number"):
         green.resolve_betas([-1.0])

@@ -27,7 +27,6 @@ from gecmetrics.meta_eval.human_bootstrap import (
     ranks,
     resample_counts,
 )
-from gecmetrics.meta_eval.pairwise import pairwise_agreement
 from gecmetrics.meta_eval.pairwise_accuracy import (
     accuracy_at,
     item_comparisons,
@@ -35,6 +34,7 @@ from gecmetrics.meta_eval.pairwise_accuracy import (
     pairwise_accuracy,
     tie_calibrated_accuracy,
 )
+from gecmetrics.meta_eval.sentence_agreement import pairwise_agreement
 from gecmetrics.meta_eval.spa import p_value_matrix, pair_p_values, soft_pairwise_accuracy
 
 # -- pairwise accuracy -------------------------------------------------------------------------

@@ -278,12 +278,16 @@ def meta_eval(ctx, fmt, **params) -> None:
           --clusters spa --human-intervals
       gecmetrics meta-eval conll14 seeda-s gmeg-fce -m green -m gleu --pool
     """
-    from ..meta_eval.run import render_options
+    from ..meta_eval.api import run
 
     options = options_from_click(ctx)
     for note in options.notes:  # before the work: seen even if reading the data fails
         click.echo(note, err=True)
-    output, notes = render_options(options, fmt, option_notes=False)
+    result = run(options)
+    output, notes = result.render(fmt)
+    # Figures after the results are rendered: one that cannot be saved still lets
+    # the results be printed (PartialOutputError carries them).
+    notes += result.save_plots(output, notes)
     click.echo(output)
     for note in notes:
         click.echo(note, err=True)

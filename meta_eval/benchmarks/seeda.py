@@ -29,7 +29,7 @@ from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.m2 import M2File, read_m2
 from gecmetrics.readers import read_lines
 
-from ..human import read_judgments, read_scores
+from ..human import read_judgments, read_score_lines
 from .base import Benchmark, Judgments, description, require_files
 
 CORPORA = ("subset", "all")
@@ -102,8 +102,8 @@ def load(root: Path, name: str = "seeda-s", seeda_corpus: str | None = None,
     systems = desc["systems"]
     human_dir = root / desc["human_scores"]
     human = {
-        "ew": read_scores(human_dir / f"EW_{kind}.txt", systems),
-        "ts": read_scores(human_dir / f"TS_{kind}.txt", systems),
+        "ew": read_score_lines(human_dir / f"EW_{kind}.txt", systems),
+        "ts": read_score_lines(human_dir / f"TS_{kind}.txt", systems),
     }
     items = read_judgments(root / desc["judgments"] / f"judgments_{kind}.xml",
                            desc["judgments_src_id_base"])

@@ -1,7 +1,5 @@
-"""Score a benchmark's systems with metrics and correlate them with the humans.
-
-(The module was ``evaluate`` before :func:`gecmetrics.meta_eval.evaluate`, the
-library's entry point, took the name.)
+"""Which systems and human scores of a benchmark are correlated, and their
+metric scores.
 
 System scores come from a metric's cached statistics: ``corpus`` level is the
 metric's corpus score, ``mean`` level the mean of its sentence scores. Betas
@@ -54,11 +52,6 @@ class Selection:
                 f"({len(self.systems)}), {b.setting}")
 
 
-def metric_betas(metric: Metric, betas: Sequence[float] | None) -> list[float | None]:
-    """Kept for older callers: :meth:`Metric.resolve_betas` decides the betas."""
-    return metric.resolve_betas(betas)
-
-
 def system_scores(metric: Metric, selection: Selection, beta: float | None,
                   level: str) -> np.ndarray:
     """The metric's score of each selected system, in the selection's order."""
@@ -71,11 +64,7 @@ def system_scores(metric: Metric, selection: Selection, beta: float | None,
     return np.asarray(scores, dtype=float)[idx]
 
 
-def corpus_label(benchmark: Benchmark) -> str:
-    return benchmark.corpus_label
-
-
-def meta_evaluate(selection: Selection, metrics: Sequence[Metric],
+def correlate_selection(selection: Selection, metrics: Sequence[Metric],
                   betas: Sequence[float] | None = None,
                   levels: Sequence[str] = ("corpus",)) -> list[MetaResult]:
     """Correlations of every metric (at each beta and level) with the human scores."""
@@ -87,7 +76,7 @@ def meta_evaluate(selection: Selection, metrics: Sequence[Metric],
                 corr = correlate(scores, selection.human)
                 out.append(MetaResult(
                     selection.benchmark.name, selection.human_kind, selection.system_set,
-                    corpus_label(selection.benchmark), metric.display_name, metric.spec,
+                    selection.benchmark.corpus_label, metric.display_name, metric.spec,
                     beta, level, corr.n, corr.pearson, corr.spearman, corr.kendall,
                 ))
     return out
