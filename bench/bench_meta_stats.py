@@ -66,7 +66,7 @@ def main() -> None:
     args = parser.parse_args()
     n = args.resamples
 
-    from gecmetrics.meta_eval import analyses, pair_analyses
+    from gecmetrics.meta_eval import correlation_analyses, pair_analyses
     from gecmetrics.meta_eval.benchmarks import load_benchmark
     from gecmetrics.meta_eval.human import expected_wins
     from gecmetrics.meta_eval.human_bootstrap import bootstrap_expected_wins, resample_counts
@@ -88,8 +88,8 @@ def main() -> None:
     seconds, peak, rows = measure(score)
     line("scoring (statistics of every metric, once)", seconds, peak)
 
-    seconds, peak, _ = measure(lambda: analyses.add_bootstrap(rows, [sel], metrics, n, 12345,
-                                                              {}))
+    seconds, peak, _ = measure(lambda: correlation_analyses.add_bootstrap(
+        rows, [sel], metrics, n, 12345, {}))
     base = seconds
     line("baseline: --bootstrap intervals", seconds, peak)
     seconds, peak, _ = measure(lambda: pair_analyses.add_pair_stats(

@@ -83,12 +83,6 @@ class Comparisons:
         return len(self.column)
 
 
-def _sentence_columns(selection: Selection) -> dict[int, int]:
-    from .analyses import _sentence_columns as columns
-
-    return columns(selection)
-
-
 def comparisons(selection: Selection, items: str = DEFAULT_ITEMS) -> Comparisons:
     """The pairs of systems to compare (see the module docstring)."""
     if items not in AGGREGATE_ITEMS:
@@ -114,7 +108,7 @@ def comparisons(selection: Selection, items: str = DEFAULT_ITEMS) -> Comparisons
         if not judged:
             raise ConfigError(f"benchmark {bench.name} has no human judgments to aggregate "
                               "on; use --aggregate-items all")
-        columns = _sentence_columns(selection)
+        columns = selection.benchmark.sentence_columns()
         for item in judged:
             names = [n for n in dict.fromkeys(item.systems) if n in index]
             if len(names) < 2:

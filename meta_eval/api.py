@@ -30,18 +30,18 @@ def meta_evaluate(benchmarks: str | Sequence[str], metrics: str | Metric | Seque
 
     ``metrics``: spec strings (``"green:tokenize=char,n=6"``) or :class:`Metric`
     objects (:func:`~.score_files.scores_metric` for scores computed elsewhere);
-    ``options``: the fields of :class:`~.options.MetaEvalOptions` (= the flags of
-    ``gecmetrics meta-eval``: ``levels``, ``betas``, ``bootstrap``, ``compare``,
-    ``data_dir`` ...), checked before any data is read (a bad value raises
+    ``options``: the fields of :class:`~.options.MetaEvalOptions` and of the
+    registered analyses' settings (= the flags of ``gecmetrics meta-eval``:
+    ``levels``, ``betas``, ``bootstrap``, ``compare``, ``rank_pairs``, ``data_dir``
+    ...), checked before any data is read (a bad value raises
     :class:`~gecmetrics.errors.ConfigError` with the CLI's one-line message).
     Figures asked for (``plot``, ``window_plot``) are saved before returning.
     """
     if isinstance(metrics, str) or not isinstance(metrics, Sequence):
         metrics = [metrics]
-    opts = MetaEvalOptions(benchmarks=(benchmarks,) if isinstance(benchmarks, str)
-                           else tuple(benchmarks),
-                           metrics=tuple(metrics),
-                           explicit=frozenset(options), **options)
+    names = (benchmarks,) if isinstance(benchmarks, str) else tuple(benchmarks)
+    opts = MetaEvalOptions.from_keywords(benchmarks=names, metrics=tuple(metrics),
+                                         explicit=frozenset(options), **options)
     result = run(opts)
     result.save_plots(notes=[*opts.notes, *result.notes])
     return result
@@ -52,7 +52,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     :meth:`MetaEvaluation.save_plots`)."""
     from gecmetrics.validate import check_window
 
-    from . import analyses, pair_analyses, ratings
+    from . import correlation_analyses, pair_analyses, ratings
     from .aggregate import check_sentence_scores
     from .benchmarks import load_benchmark
     from .score_files import check_score_metrics
@@ -91,13 +91,13 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     if o.mode == "sentence":
         agreements = []
         for sel in selections:
-            pairs = ratings.pairs if id(sel) in rated_ids else analyses.sentence_level
+            pairs = ratings.pairs if id(sel) in rated_ids else correlation_analyses.sentence_level
             agreements += pairs(sel, metrics, betas, o.ties)
         if o.tie_calibration:
             agreements = pair_analyses.add_sentence_ties(agreements, system_level, metrics)
         pooled = _pool(o, agreements, notes)
         return MetaEvaluation(o, chosen, sentences=tuple(agreements), notes=tuple(notes),
-                              pools=pooled)
+                              pools=pooled, registered=_registered(o, chosen, metrics))
 
     if o.mode == "sweep":
         assert o.grid is not None
@@ -117,13 +117,13 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
             results += correlate_levels(sel, metrics, betas, o)
     cache: dict = {}  # resampled system scores, shared by bootstrap and compare
     if o.bootstrap is not None:
-        results = analyses.add_bootstrap(results, selections, metrics, o.bootstrap,
+        results = correlation_analyses.add_bootstrap(results, selections, metrics, o.bootstrap,
                                          o.seed_value, cache)
     if o.cv_folds is not None:
-        results = analyses.add_cv_beta(results, selections, metrics,
+        results = correlation_analyses.add_cv_beta(results, selections, metrics,
                                        parse_grid(o.cv_grid_text, "--cv-grid"), o.cv_folds,
                                        o.seed_value, o.cv_grid_text)
-    results = analyses.sign(results, selections, metrics)
+    results = correlation_analyses.sign(results, selections, metrics)
     human_cache: dict = {}  # resampled human scores, shared by SPA, clusters, intervals
     if o.pairwise or o.tie_calibration or o.spa:
         results = pair_analyses.add_pair_stats(results, system_level, metrics, o.pairwise,
@@ -140,9 +140,9 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     compared = []
     if o.compare:
         for sel in selections:
-            compared += analyses.compare_metrics(sel, metrics, betas, o.levels,
+            compared += correlation_analyses.compare_metrics(sel, metrics, betas, o.levels,
                                                  o.compare_resamples, o.seed_value, cache)
-    windowed = (analyses.windows(results, selections, metrics, o.window)
+    windowed = (correlation_analyses.windows(results, selections, metrics, o.window)
                 if o.window is not None else [])
     subsets = []
     if o.subsets is not None:
@@ -155,7 +155,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     return MetaEvaluation(o, chosen, correlations=tuple(results), comparisons=tuple(compared),
                           windows=tuple(windowed), notes=tuple(notes), subsets=tuple(subsets),
                           clusters=tuple(clustered), human_intervals=tuple(humans),
-                          pools=pooled)
+                          pools=pooled, registered=_registered(o, chosen, metrics))
 
 
 def correlate_levels(selection: Selection, metrics: Sequence[Metric],
@@ -175,6 +175,17 @@ def correlate_levels(selection: Selection, metrics: Sequence[Metric],
             else:
                 out += correlate_selection(selection, [metric], betas, [level])
     return out
+
+
+def _registered(options: MetaEvalOptions, selections: tuple[Selection, ...],
+                metrics: Sequence[Metric]) -> dict[str, tuple[Any, ...]]:
+    """The rows of every registered analysis asked for, by name."""
+    from .analyses import ANALYSES
+    from .analysis import Context
+
+    context = Context(options, selections, tuple(metrics))
+    return {a.name: tuple(a.run(context, options.settings[a.name])) for a in ANALYSES
+            if a.enabled(options.settings[a.name])}
 
 
 def _pool(options: MetaEvalOptions, rows: Sequence[Any], notes: list[str]) -> tuple[Any, ...]:

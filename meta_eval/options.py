@@ -23,12 +23,13 @@ CLI reads too while building ``--help``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from gecmetrics.errors import ConfigError
 
+from .analyses import ANALYSES
 from .benchmarks import registry
 from .flags import flagged, option
 from .sentence_agreement import TIE_POLICIES
@@ -286,6 +287,7 @@ class MetaEvalOptions:
         None, "--data-dir", kind="folder", metavar="DIR",
         help="Folder with the benchmark data (laid out as upstream). Default: "
              "$GECMETRICS_DATA, else $XDG_CACHE_HOME/gecmetrics, else ~/.cache/gecmetrics.")
+    settings: Mapping[str, Any] = field(default_factory=dict)  # analysis name -> its settings
     explicit: frozenset[str] = frozenset()
     metric_objects: tuple[Metric, ...] = field(init=False, repr=False, compare=False)
     notes: tuple[str, ...] = field(init=False, repr=False, compare=False)
@@ -312,10 +314,13 @@ class MetaEvalOptions:
             set_("seed", _count("--seed", self.seed, DEFAULT_SEED))
         if self.grid is None and self.plot is not None:  # --plot implies a sweep
             set_("grid", DEFAULT_GRID)
-        unknown = self.explicit - {f.name for f in fields(self)}
+        set_("settings", {a.name: self.settings.get(a.name) or a.settings() for a in ANALYSES})
+        known = [f.name for f in fields(self) if f.init] + [
+            f.name for a in ANALYSES for f in fields(a.settings)]
+        unknown = self.explicit - set(known)
         if unknown:
             raise ConfigError(f"unknown meta-evaluation option {sorted(unknown)[0]!r}; "
-                              f"known: {', '.join(f.name for f in fields(self) if f.init)}")
+                              f"known: {', '.join(known)}")
         for name, spec in registry.benchmark_options().items():
             if not hasattr(self, name):
                 raise ConfigError(f"benchmark option {name!r} (a benchmark description's "
@@ -332,7 +337,23 @@ class MetaEvalOptions:
         set_("metric_objects", self._resolve_metrics())
         self._check_values(notes)
         self._check_pair_stats()
+        for analysis in ANALYSES:
+            settings = self.settings[analysis.name]
+            self._check_requirements(settings)
+            if analysis.check is not None:
+                analysis.check(settings, self)
         set_("notes", tuple(notes))
+
+    @classmethod
+    def from_keywords(cls, **keywords: Any) -> MetaEvalOptions:
+        """Options from flat keywords: this class's fields, and the fields of the
+        registered analyses' settings (``rank_pairs=True`` ...), as the CLI's flags."""
+        settings = {}
+        for analysis in ANALYSES:
+            names = [f.name for f in fields(analysis.settings)]
+            mine = {name: keywords.pop(name) for name in names if name in keywords}
+            settings[analysis.name] = analysis.settings(**mine)
+        return cls(**keywords, settings=settings)
 
     # -- the checks, in the order the CLI has always run them -----------------------------
 
@@ -365,7 +386,7 @@ class MetaEvalOptions:
         for name, spec in registry.benchmark_options().items():
             if name in given:
                 applies_to(spec.flag, benchmarks, registry.takes(name), spec.label, notes)
-        self._check_requirements()
+        self._check_requirements(self)
         aggregated = self.aggregation_levels
         if aggregated and self.ties == "discordant":
             raise ConfigError(f"--ties discordant does not apply to --level {aggregated[0]} "
@@ -389,17 +410,18 @@ class MetaEvalOptions:
                 raise ConfigError(f"benchmark {wrong[0]} has no system set "
                                   f"{self.system_set!r}; choose one of: {', '.join(sets)}")
 
-    def _check_requirements(self) -> None:
-        """Each option given (explicitly, or set when its default is None) that only means
-        something with another (its flag's ``requires``) has that other."""
+    def _check_requirements(self, owner: Any) -> None:
+        """Each option of ``owner`` (these options or an analysis's settings) given
+        (explicitly, or set when its default is None) that only means something with
+        another (its flag's ``requires``) has that other."""
         from gecmetrics.validate import needs
 
-        for f, flag in flagged(type(self)):
+        for f, flag in flagged(type(owner)):
             if flag.requires is None:
                 continue
-            value = getattr(self, f.name)
+            value = getattr(owner, f.name)
             if f.name in self.explicit or (f.default is None and value is not None):
-                needs(flag.name, flag.requires[0], flag.requires[1](self))
+                needs(flag.name, flag.requires[0], flag.requires[1](owner))
 
     def benchmark_options(self, name: str) -> dict[str, Any]:
         """The options benchmark ``name`` takes, as its loader's keywords."""

@@ -29,7 +29,6 @@ import numpy as np
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric
 
-from .analyses import ScoreCache, score_function
 from .clusters import (
     draw_counts,
     greedy_clusters,
@@ -39,6 +38,7 @@ from .clusters import (
     weighted_pair_mean,
 )
 from .correlation import correlate_one
+from .correlation_analyses import ScoreCache, score_function
 from .human import RankingItem
 from .human_bootstrap import (
     bootstrap_expected_wins,
@@ -190,7 +190,7 @@ def add_sentence_ties(rows: Sequence[SentenceAgreement], selections: Sequence[Se
     """Each sentence-level row with acc_eq and epsilon over every pair of outputs ranked
     in the same item (human ties included, pooled over the items), and the accuracy of
     the same scores under each tie policy of :mod:`.sentence_agreement` for comparison."""
-    from .analyses import _sentence_columns, sentence_level
+    from .correlation_analyses import sentence_level
     from .sentence_agreement import TIE_POLICIES
 
     by_name, by_spec = _by(rows, selections, metrics)
@@ -200,7 +200,7 @@ def add_sentence_ties(rows: Sequence[SentenceAgreement], selections: Sequence[Se
         stats = metric.statistics(sel.benchmark.corpus)
         matrix = np.asarray(stats.sentence(row.beta), dtype=float)
         position = {name: i for i, name in enumerate(stats.systems)}
-        columns = _sentence_columns(sel)
+        columns = sel.benchmark.sentence_columns()
         sentences, first, second, human = item_comparisons(_judged(sel),
                                                            sel.systems)
         cols = np.array([columns[s] for s in sentences.tolist()], dtype=int)

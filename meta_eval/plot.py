@@ -93,7 +93,7 @@ def benchmark_style(benchmark: str) -> Any:
     return SPARE_STYLES[zlib.crc32(benchmark.encode()) % len(SPARE_STYLES)]
 
 
-def _new_figure(width: float, height: float) -> Figure:
+def new_figure(width: float, height: float) -> Figure:
     try:
         from matplotlib.figure import Figure
     except ImportError:
@@ -102,11 +102,11 @@ def _new_figure(width: float, height: float) -> Figure:
     return Figure(figsize=(width, height), layout="constrained")
 
 
-def _axes_for(ax: Axes | Sequence[Axes] | None, panels: int, width: float,
+def axes_for(ax: Axes | Sequence[Axes] | None, panels: int, width: float,
               height: float) -> tuple[Figure, list[Axes], bool]:
     """(figure, one Axes per panel, whether we made the figure)."""
     if ax is None:
-        fig = _new_figure(width, height)
+        fig = new_figure(width, height)
         axes = fig.subplots(1, panels, sharex=True, sharey=True, squeeze=False)[0]
         return fig, list(axes), True
     given = [ax] if not isinstance(ax, Sequence) else list(ax)
@@ -186,7 +186,7 @@ def sweep_figure(sweeps: Sequence[Sweep], title: str | None = None,
     sweeps = [s for s in sweeps if s.metric.has_beta]
     if not sweeps:
         raise ConfigError("nothing to plot: no metric with a beta was swept")
-    fig, axes, made = _axes_for(ax, len(which), 4.6 * len(which) + 0.6, 4.4)
+    fig, axes, made = axes_for(ax, len(which), 4.6 * len(which) + 0.6, 4.4)
     from matplotlib.lines import Line2D
 
     names = _names([(s.metric.spec, s.metric.display_name) for s in sweeps])
@@ -256,7 +256,7 @@ def window_figure(results: Mapping[str, Sequence[WindowResult]], title: str | No
     benchmark's line style and the metric's colour; a label of one word is a
     metric name. ``ax``: two Axes to draw into; without it a new figure is made.
     """
-    fig, axes, made = _axes_for(ax, 2, 10.0, 4.4)
+    fig, axes, made = axes_for(ax, 2, 10.0, 4.4)
     from matplotlib.lines import Line2D
     from matplotlib.ticker import MaxNLocator
 

@@ -233,10 +233,10 @@ def pool_table(rows: Sequence[PoolRow], fmt: str) -> str:
 
 def plot_pool(rows: Sequence[PoolRow], path: str) -> str:
     """One panel: per entry, a marker per column (its value) and a bar (weighted average)."""
-    from .plot import DPI, _new_figure, check_plot_path
+    from .plot import DPI, check_plot_path, new_figure
 
     path = check_plot_path(path)
-    fig = _new_figure(max(5.0, 1.2 * len(rows) + 3), 4.0)
+    fig = new_figure(max(5.0, 1.2 * len(rows) + 3), 4.0)
     ax = fig.subplots()
     names = [r.spec if r.beta is None else f"{r.spec} β={r.beta:g}" for r in rows]
     x = list(range(len(rows)))

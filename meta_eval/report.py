@@ -241,7 +241,16 @@ def render_evaluation(result: MetaEvaluation, fmt: str = "table") -> tuple[str, 
                              f", β grid {o.grid} ({_grid_points(o.grid)} points)")
     else:
         out = _system_level(result, fmt, notes)
+    out = _append_sections(out, _registered_sections(result, fmt), fmt)
     return _with_signatures(out, result.signatures(), fmt, notes), notes
+
+
+def _registered_sections(result: MetaEvaluation, fmt: str) -> list[tuple[str, str]]:
+    """A titled table for each registered analysis that has rows."""
+    from .analyses import ANALYSES
+
+    return [(a.title(result.options.settings[a.name]), a.table(rows, fmt))
+            for a in ANALYSES if (rows := result.analysis_rows(a.name))]
 
 
 def _grid_points(grid: str) -> int:

@@ -22,7 +22,8 @@ human scores, and seed and resamples where the analysis draws at random).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .rows import RowIdentity, num, num_list
@@ -296,6 +297,11 @@ class MetaEvaluation:
     clusters: tuple[ClusterRow, ...] = ()  # --clusters STAT
     human_intervals: tuple[HumanIntervalRow, ...] = ()  # --human-intervals
     pools: tuple[PoolRow, ...] = ()  # the pooled leaderboard (--pool), best first
+    registered: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # by analysis
+
+    def analysis_rows(self, name: str) -> tuple[Any, ...]:
+        """The rows of registered analysis ``name`` (:mod:`.analyses`; empty if not run)."""
+        return tuple(self.registered.get(name, ()))
 
     @property
     def benchmarks(self) -> list[str]:
@@ -307,10 +313,11 @@ class MetaEvaluation:
 
     def rows(self) -> list[Row | SubsetRow | PoolRow]:
         """Every row in the order of the JSON output."""
+        registered = [row for rows in self.registered.values() for row in rows]
         if self.options.mode == "sentence":
-            return [*self.sentences, *self.pools]
+            return [*self.sentences, *self.pools, *registered]
         return [*self.correlations, *self.comparisons, *self.windows, *self.subsets,
-                *self.clusters, *self.human_intervals, *self.pools]
+                *self.clusters, *self.human_intervals, *self.pools, *registered]
 
     def signatures(self) -> list[str]:
         """The distinct signatures of the rows, in order of first appearance."""
@@ -409,6 +416,14 @@ class MetaEvaluation:
 
             figures.append(("human plot", self.options.human_plot,
                             lambda p: plot_human(self.human_intervals, p)))
+        from .analyses import ANALYSES
+
+        for analysis in ANALYSES:
+            settings = self.options.settings[analysis.name]
+            path = None if analysis.plot is None else getattr(settings, analysis.plot)
+            if path is not None and analysis.figure is not None:
+                figures.append((f"{analysis.name} plot", path,
+                                lambda p, a=analysis: a.figure(self.analysis_rows(a.name), p)))
         written = []
         for what, path, draw in figures:
             try:

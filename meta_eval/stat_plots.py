@@ -14,7 +14,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .plot import DPI, _new_figure, check_plot_path, metric_colour
+from .plot import DPI, check_plot_path, metric_colour, new_figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -34,7 +34,7 @@ def cluster_figure(rows: Sequence[ClusterRow], title: str | None = None) -> Figu
     a dashed rule between clusters."""
     panels = _groups(rows, lambda c: (c.benchmark, c.level))
     height = max(2.0, 0.35 * max(len(v) for v in panels.values()) + 1.2) if panels else 2.0
-    fig = _new_figure(4.2 * max(1, len(panels)), height)
+    fig = new_figure(4.2 * max(1, len(panels)), height)
     axes = fig.subplots(1, max(1, len(panels)), squeeze=False)[0]
     for ax, ((bench, level), group) in zip(axes, panels.items(), strict=False):
         group = sorted(group, key=lambda c: c.rank)
@@ -62,7 +62,7 @@ def human_figure(rows: Sequence[HumanIntervalRow], title: str | None = None) -> 
     rank range in the label, a dashed rule between clusters."""
     panels = _groups(rows, lambda h: h.benchmark)
     height = max(2.0, 0.3 * max(len(v) for v in panels.values()) + 1.2) if panels else 2.0
-    fig = _new_figure(4.2 * max(1, len(panels)), height)
+    fig = new_figure(4.2 * max(1, len(panels)), height)
     axes = fig.subplots(1, max(1, len(panels)), squeeze=False)[0]
     for ax, (bench, group) in zip(axes, panels.items(), strict=False):
         for y, h in enumerate(group):

@@ -115,10 +115,10 @@ def subset_rows(results: Sequence[MetaResult], selections: Sequence[Selection],
                 metrics: Sequence[Metric], k: int, max_subsets: int = DEFAULT_MAX_SUBSETS,
                 seed: int = 12345) -> list[SubsetRow]:
     """One :class:`SubsetRow` per correlation row (see the module docstring)."""
-    from .analyses import _metric_for
+    from .correlation_analyses import metric_for
     from .results import row_signature
 
-    by_spec = _metric_for(results, metrics)
+    by_spec = metric_for(results, metrics)
     out: list[SubsetRow] = []
     for sel in selections:
         rows = [r for r in results if r.benchmark == sel.benchmark.name]
@@ -167,12 +167,12 @@ def subsets_figure(rows: Sequence[SubsetRow], correlation: str = "pearson",
     """Box plots of ``correlation`` over the subsets: one panel per benchmark, one box
     per metric row (whiskers at 1.5 IQR, outliers as points, the median as a line)."""
     from .plot import CORRELATIONS as SYMBOLS
-    from .plot import _axes_for, metric_colour
+    from .plot import axes_for, metric_colour
 
     benchmarks = list(dict.fromkeys(r.benchmark for r in rows))
     width = max(5.0, 0.9 * max((sum(r.benchmark == b for r in rows) for b in benchmarks),
                                default=1) * len(benchmarks) + 2)
-    fig, axes, _ = _axes_for(ax, max(1, len(benchmarks)), width, 4.6)
+    fig, axes, _ = axes_for(ax, max(1, len(benchmarks)), width, 4.6)
     specs: dict[str, set[str]] = {}
     for r in rows:
         specs.setdefault(r.metric, set()).add(r.spec)

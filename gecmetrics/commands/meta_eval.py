@@ -10,6 +10,7 @@ import click
 # The flags come from the options' field metadata and the choices from the
 # benchmark registry (the data descriptions, read with json only): light to
 # import, --help must stay fast.
+from ..meta_eval.analyses import ANALYSES
 from ..meta_eval.benchmarks import registry
 from ..meta_eval.flags import Flag, default_of, flagged
 from ..meta_eval.options import MetaEvalOptions
@@ -59,8 +60,10 @@ def click_option(name: str, flag: Flag, default: Any) -> Callable[[Any], Any]:
 
 
 def with_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """``command`` with a click option for every flagged field of the options."""
-    for f, flag in reversed(list(flagged(MetaEvalOptions))):
+    """``command`` with a click option for every flagged field of the options, then of
+    each registered analysis's settings."""
+    owners = [MetaEvalOptions, *(analysis.settings for analysis in ANALYSES)]
+    for f, flag in reversed([pair for owner in owners for pair in flagged(owner)]):
         command = click_option(f.name, flag, default_of(f))(command)
     return command
 
@@ -110,8 +113,8 @@ def options_from_click(ctx: click.Context) -> MetaEvalOptions:
     """
     values = {name: tuple(value) if isinstance(value, list | tuple) else value
               for name, value in ctx.params.items() if name != "fmt"}
-    return MetaEvalOptions(**values,
-                           explicit=frozenset(n for n in explicit(ctx) if n != "fmt"))
+    return MetaEvalOptions.from_keywords(
+        **values, explicit=frozenset(n for n in explicit(ctx) if n != "fmt"))
 
 
 @click.command(cls=MetaEvalCommand)

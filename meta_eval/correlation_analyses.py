@@ -93,7 +93,7 @@ def score_function(metric: Metric, selection: Selection, beta: float | None,
     return cached
 
 
-def _metric_for(results: Sequence[MetaResult], metrics: Sequence[Metric]) -> dict[str, Metric]:
+def metric_for(results: Sequence[MetaResult], metrics: Sequence[Metric]) -> dict[str, Metric]:
     by_spec = {m.spec: m for m in metrics}
     missing = {r.spec for r in results} - set(by_spec)
     if missing:  # pragma: no cover - results always come from these metrics
@@ -119,7 +119,7 @@ def sign(results: Sequence[MetaResult], selections: Sequence[Selection],
          metrics: Sequence[Metric]) -> list[MetaResult]:
     """Every row with its signature (metric, references, benchmark, analyses' settings)."""
     by_name = {sel.benchmark.name: sel for sel in selections}
-    by_spec = _metric_for(results, metrics)
+    by_spec = metric_for(results, metrics)
     return [_signed(r, by_spec[r.spec], by_name[r.benchmark]) for r in results]
 
 
@@ -133,7 +133,7 @@ def add_bootstrap(results: Sequence[MetaResult], selections: Sequence[Selection]
     """Each row with its 95% percentile bootstrap :class:`~.results.Intervals` over the
     test sentences (JSON: ``pearson_ci`` ... ``bootstrap`` (resamples) and ``seed``)."""
     by_name = {sel.benchmark.name: sel for sel in selections}
-    by_spec = _metric_for(results, metrics)
+    by_spec = metric_for(results, metrics)
     out = []
     for r in results:
         sel = by_name[r.benchmark]
@@ -196,11 +196,6 @@ def compare_metrics(selection: Selection, metrics: Sequence[Metric],
 # -- sentence level ---------------------------------------------------------------------
 
 
-def _sentence_columns(selection: Selection) -> dict[int, int]:
-    """Judgment sentence index (0-based, as in the XML after the base shift) -> corpus column."""
-    return selection.benchmark.sentence_columns()
-
-
 def sentence_level(selection: Selection, metrics: Sequence[Metric],
                    betas: Sequence[float] | None = None, ties: str = "seeda"
                    ) -> list[SentenceAgreement]:
@@ -213,7 +208,7 @@ def sentence_level(selection: Selection, metrics: Sequence[Metric],
     if judgments is None or not judgments.items:
         raise ConfigError(f"benchmark {bench.name} has no sentence-level human judgments")
     items = judgments.items
-    columns = _sentence_columns(selection)
+    columns = selection.benchmark.sentence_columns()
     outside = sorted({item.sentence for item in items} - set(columns))
     if outside:
         raise InputError(
@@ -249,7 +244,7 @@ def windows(results: Sequence[MetaResult], selections: Sequence[Selection],
     """Window analysis of every correlation row: systems sorted by human score, Pearson
     and Spearman within each run of ``window`` consecutive systems."""
     by_name = {sel.benchmark.name: sel for sel in selections}
-    by_spec = _metric_for(results, metrics)
+    by_spec = metric_for(results, metrics)
     out = []
     for r in results:
         sel = by_name[r.benchmark]
@@ -290,7 +285,7 @@ def add_cv_beta(results: Sequence[MetaResult], selections: Sequence[Selection],
     deviation and the correlations at beta* on all sentences; None for metrics without
     beta. ``grid_text``: how the grid was given, for the signature."""
     by_name = {sel.benchmark.name: sel for sel in selections}
-    by_spec = _metric_for(results, metrics)
+    by_spec = metric_for(results, metrics)
     cache: dict[tuple[str, str, str], CVBeta] = {}
     out = []
     for r in results:
