@@ -22,6 +22,7 @@ from pathlib import Path
 
 from gecmetrics.meta_eval import meta_evaluate
 from gecmetrics.meta_eval.benchmarks import load_benchmark
+from gecmetrics.meta_eval.report import render_evaluation
 from gecmetrics.meta_eval.score_files import read_scores
 from gecmetrics.registry import get_metric
 
@@ -87,7 +88,7 @@ def main() -> None:
                 _metric(paths["score JSON (sentence)"])]),
         }.items():
             start = time.perf_counter()
-            out, _ = meta_evaluate(["conll14"], **kwargs, **common).render("json")
+            out, _ = render_evaluation(meta_evaluate(["conll14"], **kwargs, **common), "json")
             seconds = time.perf_counter() - start
             tracemalloc.start()  # a second run for the memory: tracemalloc slows numpy down
             meta_evaluate(["conll14"], **kwargs, **common)

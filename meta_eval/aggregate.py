@@ -43,14 +43,15 @@ import numpy as np
 from gecmetrics.errors import ConfigError, InputError
 
 from .correlation import correlate, correlation_rows
+from .levels import AGGREGATION_LEVELS
 from .results import MetaResult
 
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
+    from .options import MetaEvalOptions
     from .selection import Selection
 
-AGGREGATION_LEVELS = ("ew", "trueskill")
 AGGREGATE_ITEMS = ("judged", "all")
 AGGREGATION_TIES = ("seeda", "neutral", "exclude")
 DEFAULT_ITEMS = "judged"
@@ -271,6 +272,15 @@ class AggregateSettings:
     ties: str = "neutral"
     runs: int = DEFAULT_TRUESKILL_RUNS
     seed: int = 12345
+
+    @classmethod
+    def of(cls, options: MetaEvalOptions) -> AggregateSettings:
+        """The settings of ``options`` (``ties``: as given, else ``neutral``)."""
+        # A metric tie is a draw unless --ties says otherwise: the seeda rule (a loss for
+        # the alphabetically earlier system) would rank systems by name wherever outputs
+        # coincide (GJG15's items group identical outputs: AMU would lose them all).
+        ties = options.ties if "ties" in options.explicit else "neutral"
+        return cls(options.aggregate_items, ties, options.trueskill_runs, options.seed_value)
 
 
 def aggregate(metric: Metric, selection: Selection, beta: float | None, level: str,

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from .levels import AGGREGATION_LEVELS
 from .options import MetaEvalOptions
 from .results import MetaEvaluation, MetaResult
 
@@ -42,14 +43,16 @@ def meta_evaluate(benchmarks: str | Sequence[str], metrics: str | Metric | Seque
     names = (benchmarks,) if isinstance(benchmarks, str) else tuple(benchmarks)
     opts = MetaEvalOptions.from_keywords(benchmarks=names, metrics=tuple(metrics),
                                          explicit=frozenset(options), **options)
+    from .figures import save_figures
+
     result = run(opts)
-    result.save_plots(notes=[*opts.notes, *result.notes])
+    save_figures(result, notes=[*opts.notes, *result.notes])
     return result
 
 
 def run(options: MetaEvalOptions) -> MetaEvaluation:
     """Everything ``options`` ask for, computed; figures are not drawn (see
-    :meth:`MetaEvaluation.save_plots`)."""
+    :func:`.figures.save_figures`)."""
     from gecmetrics.validate import check_window
 
     from . import correlation_analyses, pair_analyses, ratings
@@ -163,7 +166,7 @@ def correlate_levels(selection: Selection, metrics: Sequence[Metric],
                      ) -> list[MetaResult]:
     """The correlation rows of every metric, level and beta (in that order): corpus and
     mean from :mod:`.selection`, ew and trueskill from :mod:`.aggregate`."""
-    from .aggregate import AGGREGATION_LEVELS, correlate_aggregated
+    from .aggregate import AggregateSettings, correlate_aggregated
     from .selection import correlate_selection
 
     out = []
@@ -171,7 +174,7 @@ def correlate_levels(selection: Selection, metrics: Sequence[Metric],
         for level in options.levels:
             if level in AGGREGATION_LEVELS:
                 out += correlate_aggregated(selection, [metric], betas, level,
-                                            options.aggregate_settings())
+                                            AggregateSettings.of(options))
             else:
                 out += correlate_selection(selection, [metric], betas, [level])
     return out

@@ -32,6 +32,7 @@ from gecmetrics.errors import ConfigError
 from .analyses import ANALYSES
 from .benchmarks import registry
 from .flags import flagged, option
+from .levels import AGGREGATION_LEVELS, LEVELS, Level
 from .sentence_agreement import TIE_POLICIES
 
 if TYPE_CHECKING:
@@ -47,17 +48,13 @@ SystemSet = str
 HumanKind = str
 SeedaCorpus = str
 Split = str
-Level = Literal["corpus", "mean", "ew", "trueskill"]
 AggregateItems = Literal["judged", "all"]
 Ties = Literal["seeda", "discordant", "neutral", "exclude"]
 ClusterStat = Literal["pearson", "spearman", "kendall", "pairwise", "spa"]
 HumanUnit = Literal["items", "comparisons"]
 
-LEVELS: tuple[str, ...] = get_args(Level)
 TIES: tuple[str, ...] = TIE_POLICIES
 AGGREGATE_ITEMS: tuple[str, ...] = get_args(AggregateItems)
-# Levels whose system scores aggregate pairwise comparisons of sentence scores (.aggregate).
-AGGREGATION_LEVELS = ("ew", "trueskill")
 CLUSTER_STATS: tuple[str, ...] = get_args(ClusterStat)
 HUMAN_UNITS: tuple[str, ...] = get_args(HumanUnit)
 
@@ -574,18 +571,6 @@ class MetaEvalOptions:
     def aggregation_levels(self) -> list[str]:
         """The levels asked for that aggregate comparisons (ew, trueskill)."""
         return [level for level in self.levels if level in AGGREGATION_LEVELS]
-
-    def aggregate_settings(self) -> Any:
-        """The :class:`~.aggregate.AggregateSettings` of these options (``ties``: as
-        given, else ``neutral``)."""
-        from .aggregate import AggregateSettings
-
-        # A metric tie is a draw unless --ties says otherwise: the seeda rule (a loss for
-        # the alphabetically earlier system) would rank systems by name wherever outputs
-        # coincide (GJG15's items group identical outputs: AMU would lose them all).
-        ties = self.ties if "ties" in self.explicit else "neutral"
-        return AggregateSettings(self.aggregate_items, ties, self.trueskill_runs,
-                                 self.seed_value)
 
     @property
     def seed_value(self) -> int:

@@ -5,7 +5,7 @@ and return a matplotlib :class:`~matplotlib.figure.Figure`, so that users can
 restyle or combine them; with ``ax=`` they draw into Axes the caller already
 has. They use matplotlib's object API only: no pyplot state, and no change of
 the global backend (an application that embeds gecmetrics keeps its own). The
-file writers (:func:`plot_sweeps` here, ``window.plot_windows``) are thin
+file writers (:func:`plot_sweeps`, :func:`plot_windows`) are thin
 wrappers that save such a figure.
 
 One style across figures, for a paper: the colour says which metric (the same
@@ -294,10 +294,20 @@ def plot_sweeps(sweeps: Sequence[Sweep], path: str | os.PathLike[str],
     return path
 
 
+def plot_windows(
+    results: Mapping[str, Sequence[WindowResult]], path: str, title: str | None = None
+) -> None:
+    """Write :func:`window_figure` (Pearson left, Spearman right, one line a metric) to
+    ``path``; the format follows its extension (png, pdf, svg). Needs matplotlib
+    (``pip install gecmetrics[plot]``).
+    """
+    window_figure(results, title).savefig(path, dpi=DPI)
+
+
 def plot_window_rows(rows: Sequence[WindowRow], path: str) -> str:
     """The window analysis of ``gecmetrics meta-eval --window``: one line per benchmark
     and metric (labelled by spec when two specs share a display name)."""
-    from .window import WindowResult, plot_windows
+    from .window import WindowResult
 
     grouped: dict[str, list[WindowResult]] = {}
     specs: dict[str, set[str]] = {}

@@ -373,67 +373,6 @@ class MetaEvaluation:
                 frame[column] = None
         return frame[first + [c for c in frame.columns if c not in first]]
 
-    def render(self, fmt: str = "table") -> tuple[str, list[str]]:
-        """The CLI's output in ``fmt`` and the lines for stderr (notes; CSV: its preamble)."""
-        from .report import render_evaluation
-
-        return render_evaluation(self, fmt)
-
-    def save_plots(self, output: str = "", notes: list[str] | None = None) -> list[str]:
-        """Draw the figures asked for (``plot``, ``window_plot``, ``clusters_plot``,
-        ``human_plot``); return notes naming them.
-
-        If saving fails after the work (the disk filled up, the folder vanished) a
-        :class:`~gecmetrics.errors.PartialOutputError` carries ``output`` and ``notes``,
-        so the CLI still prints the results (minutes of work) before the one-line error.
-        """
-        from gecmetrics.errors import PartialOutputError
-
-        from .plot import plot_sweeps, plot_window_rows
-        from .pool import plot_pool
-
-        figures: list[tuple[str, str, Any]] = []
-        if self.options.pool_plot is not None:
-            figures.append(("pool plot", self.options.pool_plot,
-                            lambda p: plot_pool(self.pools, p)))
-        if self.options.plot is not None:
-            figures.append(("plot", self.options.plot, lambda p: plot_sweeps(self.sweeps, p)))
-        if self.options.window_plot is not None:
-            figures.append(("window plot", self.options.window_plot,
-                            lambda p: plot_window_rows(self.windows, p)))
-        if self.options.subsets_plot is not None:
-            from .subsets import plot_subsets
-
-            figures.append(("subsets plot", self.options.subsets_plot,
-                            lambda p: plot_subsets(self.subsets, p)))
-        if self.options.clusters_plot is not None:
-            from .stat_plots import plot_clusters
-
-            figures.append(("clusters plot", self.options.clusters_plot,
-                            lambda p: plot_clusters(self.clusters, p)))
-        if self.options.human_plot is not None:
-            from .stat_plots import plot_human
-
-            figures.append(("human plot", self.options.human_plot,
-                            lambda p: plot_human(self.human_intervals, p)))
-        from .analyses import ANALYSES
-
-        for analysis in ANALYSES:
-            settings = self.options.settings[analysis.name]
-            path = None if analysis.plot is None else getattr(settings, analysis.plot)
-            if path is not None and analysis.figure is not None:
-                figures.append((f"{analysis.name} plot", path,
-                                lambda p, a=analysis: a.figure(self.analysis_rows(a.name), p)))
-        written = []
-        for what, path, draw in figures:
-            try:
-                written.append(f"{what} written to {draw(path)}")
-            except OSError as err:
-                raise PartialOutputError(f"{what} {path} could not be written "
-                                         f"({err.strerror or err}); the results are above",
-                                         output, [*(notes or []), *written]) from None
-        return written
-
 
 def _pool_records(rec: dict[str, Any]) -> list[dict[str, Any]]:
     """One frame row per column of a pooled-leaderboard entry (see ``to_frame``)."""

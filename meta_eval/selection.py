@@ -18,7 +18,7 @@ from gecmetrics.metric import Metric
 
 from .benchmarks import Benchmark
 from .correlation import correlate
-from .options import LEVELS as SYSTEM_LEVELS
+from .levels import LEVELS as SYSTEM_LEVELS
 from .results import MetaResult
 
 

@@ -13,7 +13,7 @@ order of their names.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,15 +75,3 @@ def window_correlations(
             spearman=spearman(m[sl], h[sl]),
         ))
     return out
-
-
-def plot_windows(
-    results: Mapping[str, Sequence[WindowResult]], path: str, title: str | None = None
-) -> None:
-    """Write :func:`gecmetrics.meta_eval.plot.window_figure` (Pearson left, Spearman
-    right, one line a metric) to ``path``; the format follows its extension (png,
-    pdf, svg). Needs matplotlib (``pip install gecmetrics[plot]``).
-    """
-    from .plot import DPI, window_figure
-
-    window_figure(results, title).savefig(path, dpi=DPI)

@@ -13,6 +13,7 @@ import gecmetrics
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.meta_eval.aggregate import (
+    AggregateSettings,
     comparisons,
     expected_wins_scores,
     outcomes,
@@ -155,8 +156,8 @@ def test_ties_default_to_a_draw_unless_given():
     given = MetaEvalOptions(benchmarks=("seeda-s",), metrics=("green",), levels=("ew",),
                             ties="seeda", explicit=frozenset({"levels", "ties"}))
     assert plain.ties == "seeda"  # the option's own default (--sentence-level)
-    assert plain.aggregate_settings().ties == "neutral"
-    assert given.aggregate_settings().ties == "seeda"
+    assert AggregateSettings.of(plain).ties == "neutral"
+    assert AggregateSettings.of(given).ties == "seeda"
 
 
 def test_options_accept_the_aggregation_levels():
@@ -166,7 +167,7 @@ def test_options_accept_the_aggregation_levels():
                         levels=("corpus", "trueskill"), ties="neutral", seed=3, window=4,
                         explicit=frozenset({"levels", "ties", "seed", "window"}))
     assert o.aggregation_levels == ["trueskill"]
-    assert o.aggregate_settings().seed == 3
+    assert AggregateSettings.of(o).seed == 3
 
 
 # -- gec-metrics' own aggregation on SEEDA ----------------------------------------------

@@ -16,6 +16,7 @@ from gecmetrics.meta_eval.analysis import Context
 from gecmetrics.meta_eval.benchmarks.base import Benchmark, Judgments
 from gecmetrics.meta_eval.human import RankingItem
 from gecmetrics.meta_eval.options import MetaEvalOptions
+from gecmetrics.meta_eval.report import render_evaluation
 from gecmetrics.meta_eval.score_files import scores_metric
 from gecmetrics.meta_eval.selection import Selection
 
@@ -94,6 +95,6 @@ def test_seeda_cells_add_up_to_the_sentence_agreement(shared_data, tmp_path):
     assert objects[0].get("analysis") == "sentence" and objects[-1]["analysis"] == "rank_pairs"
     frame = result.to_frame()
     assert (frame["analysis"] == "rank_pairs").sum() == len(rows)
-    text, _ = result.render("table")
+    text, _ = render_evaluation(result, "table")
     assert "Human-rank-pair agreement" in text and "TransGEC" in text
-    assert json.loads(result.render("json")[0])[-1]["rank_b"] == 12
+    assert json.loads(render_evaluation(result, "json")[0])[-1]["rank_b"] == 12

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from gecmetrics.cli import main
 from gecmetrics.errors import GecMetricsError
+from gecmetrics.meta_eval.report import render_evaluation
 
 TOL = 1e-9
 CORR = ("pearson", "spearman", "kendall")
@@ -263,7 +264,7 @@ def test_python_api_with_a_mapping(files, shared_data):
     arrays = {Path(r["hypothesis"]).name: np.array(r["scores"]) for r in sent}
     metric = scores_metric("neural", arrays)
     result = meta_evaluate(["conll14"], [metric], levels=["mean"], data_dir=str(shared_data))
-    out, notes = result.render("json")
+    out, notes = render_evaluation(result, "json")
     builtin = meta(shared_data, "conll14", "-m", "green", "--level", "mean")
     assert_rows_equal(json.loads(out), builtin, name="neural")
     assert notes == []

@@ -152,15 +152,17 @@ def meta_eval(ctx, fmt, **params) -> None:
       gecmetrics meta-eval conll14 seeda-s gmeg-fce -m green -m gleu --pool
     """
     from ..meta_eval.api import run
+    from ..meta_eval.figures import save_figures
+    from ..meta_eval.report import render_evaluation
 
     options = options_from_click(ctx)
     for note in options.notes:  # before the work: seen even if reading the data fails
         click.echo(note, err=True)
     result = run(options)
-    output, notes = result.render(fmt)
+    output, notes = render_evaluation(result, fmt)
     # Figures after the results are rendered: one that cannot be saved still lets
     # the results be printed (PartialOutputError carries them).
-    notes += result.save_plots(output, notes)
+    notes += save_figures(result, output, notes)
     click.echo(output)
     for note in notes:
         click.echo(note, err=True)
