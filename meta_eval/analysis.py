@@ -11,8 +11,9 @@ each). Its module holds everything about it:
 * typed, frozen row dataclasses with ``to_json()`` (``"analysis": name`` first)
   and ``signature``;
 * ``run(context, settings) -> rows``;
-* ``table(rows, fmt) -> str`` and, optionally, ``figure(rows, path) -> path``
-  (written when the settings field named ``plot`` holds a path).
+* ``title(settings, rows)`` and ``table(rows, fmt) -> str`` of its section and,
+  optionally, ``figure(rows, path) -> path`` (written when the settings field
+  named ``plot`` holds a path).
 
 :class:`~.results.MetaEvaluation` keeps the rows per analysis name; its JSON,
 frame and the renderers treat them all alike. This module imports nothing
@@ -22,7 +23,7 @@ heavy: the registry is read while the CLI builds ``--help``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -35,11 +36,14 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Context:
     """What a registered analysis runs on: the options, the benchmarks' selections
-    (loaded once) and the metrics (their statistics cached on the corpora)."""
+    (loaded once), the metrics (their statistics cached on the corpora), the rows
+    computed before the registered analyses, and the notes for stderr."""
 
     options: MetaEvalOptions
     selections: tuple[Selection, ...]
     metrics: tuple[Metric, ...]
+    rows: tuple[Any, ...] = ()  # the correlation (or sentence-level) rows of the run
+    notes: list[str] = field(default_factory=list)  # lines for stderr, appended to
 
     @property
     def betas(self) -> list[float] | None:
@@ -55,7 +59,7 @@ class Analysis:
     settings: type
     enabled: Callable[[Any], bool]
     run: Callable[[Context, Any], Sequence[Any]]
-    title: Callable[[Any], str]
+    title: Callable[[Any, Sequence[Any]], str]
     table: Callable[[Sequence[Any], str], str]
     check: Callable[[Any, MetaEvalOptions], None] | None = None
     figure: Callable[[Sequence[Any], str], str] | None = None

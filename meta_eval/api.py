@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from .analysis import Context
 from .levels import AGGREGATION_LEVELS
 from .options import MetaEvalOptions
 from .results import MetaEvaluation, MetaResult
@@ -98,9 +99,9 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
             agreements += pairs(sel, metrics, betas, o.ties)
         if o.tie_calibration:
             agreements = pair_analyses.add_sentence_ties(agreements, system_level, metrics)
-        pooled = _pool(o, agreements, notes)
+        registered = _registered(Context(o, chosen, tuple(metrics), tuple(agreements), notes))
         return MetaEvaluation(o, chosen, sentences=tuple(agreements), notes=tuple(notes),
-                              pools=pooled, registered=_registered(o, chosen, metrics))
+                              registered=registered)
 
     if o.mode == "sweep":
         assert o.grid is not None
@@ -154,11 +155,11 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
         subsets = subset_rows(results, selections, metrics, o.subsets, o.subsets_max,
                               o.seed_value)
     results += rated_rows  # sentence-level ratings benchmarks (tmu-gfm): correlations only
-    pooled = _pool(o, results, notes)
+    registered = _registered(Context(o, chosen, tuple(metrics), tuple(results), notes))
     return MetaEvaluation(o, chosen, correlations=tuple(results), comparisons=tuple(compared),
                           windows=tuple(windowed), notes=tuple(notes), subsets=tuple(subsets),
                           clusters=tuple(clustered), human_intervals=tuple(humans),
-                          pools=pooled, registered=_registered(o, chosen, metrics))
+                          registered=registered)
 
 
 def correlate_levels(selection: Selection, metrics: Sequence[Metric],
@@ -180,22 +181,10 @@ def correlate_levels(selection: Selection, metrics: Sequence[Metric],
     return out
 
 
-def _registered(options: MetaEvalOptions, selections: tuple[Selection, ...],
-                metrics: Sequence[Metric]) -> dict[str, tuple[Any, ...]]:
-    """The rows of every registered analysis asked for, by name."""
+def _registered(context: Context) -> dict[str, tuple[Any, ...]]:
+    """The rows of every registered analysis asked for, by name, in registry order."""
     from .analyses import ANALYSES
-    from .analysis import Context
 
-    context = Context(options, selections, tuple(metrics))
-    return {a.name: tuple(a.run(context, options.settings[a.name])) for a in ANALYSES
-            if a.enabled(options.settings[a.name])}
-
-
-def _pool(options: MetaEvalOptions, rows: Sequence[Any], notes: list[str]) -> tuple[Any, ...]:
-    """The pooled leaderboard (``--pool``) of ``rows``, or nothing."""
-    if not options.pool:
-        return ()
-    from .pool import parse_weights, pool
-
-    weights = parse_weights(options.pool_weights, options.benchmarks)
-    return tuple(pool(rows, weights, notes))
+    settings = context.options.settings
+    return {a.name: tuple(a.run(context, settings[a.name])) for a in ANALYSES
+            if a.enabled(settings[a.name])}

@@ -9,7 +9,6 @@ from gecmetrics.errors import PartialOutputError
 
 from .analyses import ANALYSES
 from .plot import plot_sweeps, plot_window_rows
-from .pool import plot_pool
 from .results import MetaEvaluation
 from .stat_plots import plot_clusters, plot_human
 from .subsets import plot_subsets
@@ -25,9 +24,12 @@ def save_figures(result: MetaEvaluation, output: str = "",
     so the CLI still prints the results (minutes of work) before the one-line error.
     """
     figures: list[tuple[str, str, Any]] = []
-    if result.options.pool_plot is not None:
-        figures.append(("pool plot", result.options.pool_plot,
-                        lambda p: plot_pool(result.pools, p)))
+    for analysis in ANALYSES:
+        settings = result.options.settings[analysis.name]
+        path = None if analysis.plot is None else getattr(settings, analysis.plot)
+        if path is not None and analysis.figure is not None:
+            figures.append((analysis.plot.replace("_", " "), path,
+                            lambda p, a=analysis: a.figure(result.analysis_rows(a.name), p)))
     if result.options.plot is not None:
         figures.append(("plot", result.options.plot, lambda p: plot_sweeps(result.sweeps, p)))
     if result.options.window_plot is not None:
@@ -42,12 +44,6 @@ def save_figures(result: MetaEvaluation, output: str = "",
     if result.options.human_plot is not None:
         figures.append(("human plot", result.options.human_plot,
                         lambda p: plot_human(result.human_intervals, p)))
-    for analysis in ANALYSES:
-        settings = result.options.settings[analysis.name]
-        path = None if analysis.plot is None else getattr(settings, analysis.plot)
-        if path is not None and analysis.figure is not None:
-            figures.append((f"{analysis.plot.replace('_', ' ')}", path,
-                            lambda p, a=analysis: a.figure(result.analysis_rows(a.name), p)))
     written = []
     for what, path, draw in figures:
         try:

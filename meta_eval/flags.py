@@ -40,6 +40,7 @@ class Flag:
     alone: Any = None
     show_default: bool = False
     requires: tuple[str, Callable[[Any], bool]] | None = None
+    trailing: bool = False  # --help lists it after the analyses' flags (--data-dir)
 
     @property
     def name(self) -> str:

@@ -266,22 +266,8 @@ class MetaEvalOptions:
                   lambda o: o.spa or o.clusters == "spa" or o.human_intervals),
         help="What the human bootstrap draws: ranking items, or single pairwise "
              "comparisons (as GJG15 did; reproduces their Table 3b).")
-    pool: bool = option(  # pooled leaderboard (meta_eval/pool.py)
-        False, "--pool", kind="flag",
-        help="Pooled leaderboard: each metric's r (accuracy with --sentence-level) on "
-             "every benchmark and human kind, its mean rank and a weighted average "
-             "(docs/meta-eval.md).")
-    pool_weights: str | None = option(  # "BENCH=W,..."; default 1 per benchmark
-        None, "--pool-weights", metavar="BENCH=W,...",
-        requires=("--pool", lambda o: o.pool),
-        help="--pool: weight of each benchmark (split equally among its columns). "
-             "[default: 1 each]")
-    pool_plot: str | None = option(
-        None, "--pool-plot", kind="file", metavar="FILE",
-        requires=("--pool", lambda o: o.pool),
-        help="--pool: plot the leaderboard (.png, .svg or .pdf).")
     data_dir: str | None = option(
-        None, "--data-dir", kind="folder", metavar="DIR",
+        None, "--data-dir", kind="folder", metavar="DIR", trailing=True,
         help="Folder with the benchmark data (laid out as upstream). Default: "
              "$GECMETRICS_DATA, else $XDG_CACHE_HOME/gecmetrics, else ~/.cache/gecmetrics.")
     settings: Mapping[str, Any] = field(default_factory=dict)  # analysis name -> its settings
@@ -492,20 +478,6 @@ class MetaEvalOptions:
             check_plot_file(self.plot, "--plot")  # fail before the work, not after
         if self.window_plot is not None:
             check_plot_file(self.window_plot, "--window-plot")
-        self._check_pool()
-
-    def _check_pool(self) -> None:
-        from gecmetrics.validate import check_plot_file
-
-        from .pool import parse_weights
-
-        if self.pool and self.grid is not None:
-            raise ConfigError("--pool ranks metrics at the given betas; it cannot be combined "
-                              "with --sweep-beta/--plot")
-        if self.pool:
-            parse_weights(self.pool_weights, self.benchmarks)
-        if self.pool_plot is not None:
-            check_plot_file(self.pool_plot, "--pool-plot")
 
     def _check_aggregation_and_subsets(self, asked: list[str]) -> None:
         """--level ew/trueskill rebuild system scores from sentence comparisons: the

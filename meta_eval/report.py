@@ -233,7 +233,6 @@ def render_evaluation(result: MetaEvaluation, fmt: str = "table") -> tuple[str, 
                 "Tie calibration (Deutsch et al. 2023): every pair of outputs in an item, "
                 "human ties included; |Δ| <= ε is a metric tie; accuracy under each --ties "
                 "policy for comparison", sentence_ties_table(rows, fmt))], fmt)
-        out = _append_sections(out, _pool_section(result, fmt), fmt)
     elif o.mode == "sweep":
         assert o.grid is not None
         table = sweep_table(result.sweeps, names, fmt)
@@ -249,7 +248,7 @@ def _registered_sections(result: MetaEvaluation, fmt: str) -> list[tuple[str, st
     """A titled table for each registered analysis that has rows."""
     from .analyses import ANALYSES
 
-    return [(a.title(result.options.settings[a.name]), a.table(rows, fmt))
+    return [(a.title(result.options.settings[a.name], rows), a.table(rows, fmt))
             for a in ANALYSES if (rows := result.analysis_rows(a.name))]
 
 
@@ -285,18 +284,7 @@ def _system_level(result: MetaEvaluation, fmt: str, notes: list[str]) -> str:
     extra = (f", 95% bootstrap intervals ({o.bootstrap} resamples, seed {o.seed_value})"
              if o.bootstrap is not None else "")
     out = _with_preamble(result.selections, table, fmt, notes, extra)
-    return _append_sections(out, [*sections, *_pool_section(result, fmt)], fmt)
-
-
-def _pool_section(result: MetaEvaluation, fmt: str) -> list[tuple[str, str]]:
-    if not result.pools:
-        return []
-    from .pool import pool_table
-
-    weights = ", ".join(f"{c.label}={w:.3g}" for c, w in zip(
-        result.pools[0].columns, result.pools[0].weights, strict=True))
-    return [(f"Pooled leaderboard (values in %; rank 1 = best, ties share the mean rank; "
-             f"weighted = sum w*v / sum w with w: {weights})", pool_table(result.pools, fmt))]
+    return _append_sections(out, sections, fmt)
 
 
 def _stat_sections(result: MetaEvaluation, fmt: str) -> list[tuple[str, str]]:

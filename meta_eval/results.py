@@ -34,13 +34,12 @@ if TYPE_CHECKING:
 
     from .aggregate import Aggregation
     from .options import MetaEvalOptions
-    from .pool import PoolRow
     from .selection import Selection
     from .subsets import SubsetRow
     from .sweep import Sweep
 
 
-_num, _pair = num, num_list  # the names this module's rows (and aggregate, pool) use
+_num, _pair = num, num_list  # the names this module's rows (and aggregate) use
 
 
 # -- signatures ---------------------------------------------------------------------------
@@ -296,7 +295,6 @@ class MetaEvaluation:
     subsets: tuple[SubsetRow, ...] = ()  # --subsets K (meta_eval/subsets.py)
     clusters: tuple[ClusterRow, ...] = ()  # --clusters STAT
     human_intervals: tuple[HumanIntervalRow, ...] = ()  # --human-intervals
-    pools: tuple[PoolRow, ...] = ()  # the pooled leaderboard (--pool), best first
     registered: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # by analysis
 
     def analysis_rows(self, name: str) -> tuple[Any, ...]:
@@ -311,13 +309,13 @@ class MetaEvaluation:
         """One line per benchmark: human scores, system set, corpus."""
         return [sel.describe() for sel in self.selections]
 
-    def rows(self) -> list[Row | SubsetRow | PoolRow]:
+    def rows(self) -> list[Any]:
         """Every row in the order of the JSON output."""
         registered = [row for rows in self.registered.values() for row in rows]
         if self.options.mode == "sentence":
-            return [*self.sentences, *self.pools, *registered]
+            return [*self.sentences, *registered]
         return [*self.correlations, *self.comparisons, *self.windows, *self.subsets,
-                *self.clusters, *self.human_intervals, *self.pools, *registered]
+                *self.clusters, *self.human_intervals, *registered]
 
     def signatures(self) -> list[str]:
         """The distinct signatures of the rows, in order of first appearance."""
@@ -336,16 +334,18 @@ class MetaEvaluation:
         system in ``system``, no metric); a two-element interval ``X_ci`` becomes the
         columns ``X_ci_low`` and ``X_ci_high``; a comparison's metric A fills
         ``metric``, ``spec``, ``beta`` and ``pearson`` (B: ``spec_b`` ...).
-        Sentence-level rows have level ``sentence``. A pooled-leaderboard entry
-        (``analysis`` ``pool``) gives one row per column of the leaderboard: its
-        benchmark, human, level, ``measure``, ``value``, ``rank`` and ``weight``,
-        and the entry's ``mean_rank`` and ``weighted``.
+        Sentence-level rows have level ``sentence``. A row with ``frame_records``
+        gives several frame rows: a pooled-leaderboard entry (``analysis`` ``pool``)
+        one per column of the leaderboard (its benchmark, human, level, ``measure``,
+        ``value``, ``rank`` and ``weight``, and the entry's ``mean_rank`` and
+        ``weighted``).
         """
         import pandas as pd
 
         plain = "sweep" if self.options.mode == "sweep" else "correlation"
         records = []
-        for obj in self.to_json():
+        for row in self.rows():
+            obj = row.to_json()
             rec: dict[str, Any] = {"analysis": obj.get("analysis", plain)}
             for key, value in obj.items():
                 if key == "analysis":
@@ -361,8 +361,8 @@ class MetaEvaluation:
                            pearson=obj["pearson_a"])
             if rec["analysis"] == "sentence":
                 rec["level"] = "sentence"
-            if rec["analysis"] == "pool":
-                records += _pool_records(rec)
+            if hasattr(row, "frame_records"):  # a row that is several frame rows
+                records += row.frame_records(rec)
                 continue
             records.append(rec)
         first = ["benchmark", "human", "systems", "corpus", "metric", "spec", "beta", "level",
@@ -372,16 +372,3 @@ class MetaEvaluation:
             if column not in frame.columns:
                 frame[column] = None
         return frame[first + [c for c in frame.columns if c not in first]]
-
-
-def _pool_records(rec: dict[str, Any]) -> list[dict[str, Any]]:
-    """One frame row per column of a pooled-leaderboard entry (see ``to_frame``)."""
-    out = []
-    for label, value in rec["columns"].items():
-        benchmark, human, level, measure = label.split(":")
-        one = {k: v for k, v in rec.items() if k not in ("columns", "ranks", "weights")}
-        one.update(benchmark=benchmark, human=human.partition("(")[0], level=level,
-                   measure=measure, value=value, rank=rec["ranks"][label],
-                   weight=rec["weights"][label])
-        out.append(one)
-    return out

@@ -61,9 +61,12 @@ def click_option(name: str, flag: Flag, default: Any) -> Callable[[Any], Any]:
 
 def with_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """``command`` with a click option for every flagged field of the options, then of
-    each registered analysis's settings."""
-    owners = [MetaEvalOptions, *(analysis.settings for analysis in ANALYSES)]
-    for f, flag in reversed([pair for owner in owners for pair in flagged(owner)]):
+    each registered analysis's settings, then the options marked ``trailing``."""
+    common = list(flagged(MetaEvalOptions))
+    ordered = [pair for pair in common if not pair[1].trailing]
+    ordered += [pair for analysis in ANALYSES for pair in flagged(analysis.settings)]
+    ordered += [pair for pair in common if pair[1].trailing]
+    for f, flag in reversed(ordered):
         command = click_option(f.name, flag, default_of(f))(command)
     return command
 

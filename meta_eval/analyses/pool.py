@@ -31,11 +31,17 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError
 
-from .results import MetaResult, SentenceAgreement, _num
+from ..analysis import Analysis, Context
+from ..flags import option
+from ..results import MetaResult, SentenceAgreement
+from ..rows import num as _num
+
+if TYPE_CHECKING:
+    from ..options import MetaEvalOptions
 
 # What each human score kind measures: the columns keep it in their label.
 KIND_TYPES: dict[str, str] = {
@@ -91,6 +97,63 @@ class PoolRow:
         if self.signature:
             out["signature"] = self.signature
         return out
+
+    def frame_records(self, rec: dict[str, Any]) -> list[dict[str, Any]]:
+        """One frame row per column of the leaderboard (``rec``: this row's JSON as the
+        frame holds it): its benchmark, human, level, ``measure``, ``value``, ``rank``
+        and ``weight``, with the entry's ``mean_rank`` and ``weighted``."""
+        out = []
+        for label, value in rec["columns"].items():
+            benchmark, human, level, measure = label.split(":")
+            one = {k: v for k, v in rec.items() if k not in ("columns", "ranks", "weights")}
+            one.update(benchmark=benchmark, human=human.partition("(")[0], level=level,
+                       measure=measure, value=value, rank=rec["ranks"][label],
+                       weight=rec["weights"][label])
+            out.append(one)
+        return out
+
+
+@dataclass(frozen=True)
+class PoolSettings:
+    pool: bool = option(
+        False, "--pool", kind="flag",
+        help="Pooled leaderboard: each metric's r (accuracy with --sentence-level) on "
+             "every benchmark and human kind, its mean rank and a weighted average "
+             "(docs/meta-eval.md).")
+    pool_weights: str | None = option(  # "BENCH=W,..."; default 1 per benchmark
+        None, "--pool-weights", metavar="BENCH=W,...",
+        requires=("--pool", lambda s: s.pool),
+        help="--pool: weight of each benchmark (split equally among its columns). "
+             "[default: 1 each]")
+    pool_plot: str | None = option(
+        None, "--pool-plot", kind="file", metavar="FILE",
+        requires=("--pool", lambda s: s.pool),
+        help="--pool: plot the leaderboard (.png, .svg or .pdf).")
+
+
+def check(settings: PoolSettings, options: MetaEvalOptions) -> None:
+    from gecmetrics.validate import check_plot_file
+
+    if settings.pool and options.grid is not None:
+        raise ConfigError("--pool ranks metrics at the given betas; it cannot be combined "
+                          "with --sweep-beta/--plot")
+    if settings.pool:
+        parse_weights(settings.pool_weights, options.benchmarks)
+    if settings.pool_plot is not None:
+        check_plot_file(settings.pool_plot, "--pool-plot")
+
+
+def run(context: Context, settings: PoolSettings) -> list[PoolRow]:
+    """The leaderboard of the run's correlation (or sentence-level) rows."""
+    weights = parse_weights(settings.pool_weights, context.options.benchmarks)
+    return pool(context.rows, weights, context.notes)
+
+
+def title(settings: PoolSettings, rows: Sequence[PoolRow]) -> str:
+    weights = ", ".join(f"{c.label}={w:.3g}" for c, w in zip(
+        rows[0].columns, rows[0].weights, strict=True))
+    return (f"Pooled leaderboard (values in %; rank 1 = best, ties share the mean rank; "
+            f"weighted = sum w*v / sum w with w: {weights})")
 
 
 def parse_weights(text: str | None, benchmarks: Sequence[str]) -> dict[str, float]:
@@ -233,7 +296,7 @@ def pool_table(rows: Sequence[PoolRow], fmt: str) -> str:
 
 def plot_pool(rows: Sequence[PoolRow], path: str) -> str:
     """One panel: per entry, a marker per column (its value) and a bar (weighted average)."""
-    from .plot import DPI, check_plot_path, new_figure
+    from ..plot import DPI, check_plot_path, new_figure
 
     path = check_plot_path(path)
     fig = new_figure(max(5.0, 1.2 * len(rows) + 3), 4.0)
@@ -255,3 +318,7 @@ def plot_pool(rows: Sequence[PoolRow], path: str) -> str:
                  fontsize=9)
     fig.savefig(path, dpi=DPI)
     return path
+
+
+POOL = Analysis("pool", PoolSettings, lambda s: s.pool, run, title, pool_table, check=check,
+                figure=plot_pool, plot="pool_plot")
