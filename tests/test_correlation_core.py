@@ -113,6 +113,23 @@ def test_kendall_blocks_give_the_same_values(monkeypatch):
     assert np.array_equal(corr.kendall_rows(rows, human), whole)
 
 
+@pytest.mark.parametrize("block", [None, 36 * 4])
+def test_paired_rows_are_the_rows_functions_row_by_row(monkeypatch, block):
+    """paired_rows runs the same kernels: row b against human row b is, to the last bit,
+    the correlation of that one row (blocked or not), constant rows included."""
+    if block is not None:
+        monkeypatch.setattr(corr, "_KENDALL_BLOCK", block)
+    rng = np.random.default_rng(11)
+    x = np.round(rng.random((25, 9)), 1)
+    y = np.round(rng.random((25, 9)), 1)
+    x[3], y[7] = 0.4, 0.2  # constant rows: NaN
+    for name in corr.CORRELATIONS:
+        got = corr.paired_rows(x, y, name)
+        want = np.array([corr.correlate_one(a, b, name) for a, b in zip(x, y, strict=True)])
+        assert np.isnan(got[3]) and np.isnan(got[7])
+        assert got.tobytes() == want.tobytes(), name
+
+
 # -- constant vectors: NaN from every function -----------------------------------------
 
 

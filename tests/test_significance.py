@@ -190,6 +190,16 @@ def test_williams_sig_diff_from_scores():
 # -- paired bootstrap ---------------------------------------------------------------------
 
 
+def test_paired_p_value_by_hand():
+    # both defined in resamples 0, 1, 2 and 4
+    a = np.array([0.9, 0.5, 0.3, np.nan, 0.7, 0.2])
+    b = np.array([0.8, 0.5, 0.4, 0.1, 0.6, np.nan])
+    assert sig.paired_p_value(a, b) == 0.5  # 2 of 4: 0.5 <= 0.5 and 0.3 <= 0.4
+    assert sig.paired_p_value(b, a) == 0.75
+    assert math.isnan(sig.paired_p_value(np.array([np.nan]), np.array([1.0])))
+
+
+
 def test_paired_bootstrap_identical_metrics():
     rng = np.random.default_rng(0)
     per_sentence = rng.random((5, 30))
