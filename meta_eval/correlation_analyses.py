@@ -1,6 +1,6 @@
 """The meta-evaluation analyses beyond one correlation, wired to benchmarks and metrics.
 
-The statistics live in :mod:`.significance`, :mod:`.sentence_agreement`, :mod:`.window`
+The statistics live in :mod:`gecmetrics.stats`, :mod:`.sentence_agreement`, :mod:`.window`
 and :mod:`.cv_beta` (pure functions); this module feeds them a selection's
 human scores and a metric's cached per-sentence statistics, and returns the
 typed rows of :mod:`.results` (each with its signature):
@@ -29,6 +29,9 @@ import numpy as np
 
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.metric import Metric
+from gecmetrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
+from gecmetrics.stats.intervals import bootstrap_ci
+from gecmetrics.stats.significance import paired_bootstrap_test, williams_sig_diff
 
 from .cv_beta import DEFAULT_FOLDS, cv_beta
 from .results import (
@@ -42,13 +45,6 @@ from .results import (
 )
 from .selection import Selection, system_scores
 from .sentence_agreement import TIE_POLICIES, pairwise_agreement
-from .significance import (
-    DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
-    bootstrap_ci,
-    paired_bootstrap_test,
-    williams_sig_diff,
-)
 from .window import DEFAULT_WINDOW, window_correlations
 
 __all__ = ["DEFAULT_FOLDS", "DEFAULT_RESAMPLES", "DEFAULT_SEED", "DEFAULT_WINDOW",

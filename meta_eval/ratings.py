@@ -28,9 +28,9 @@ import numpy as np
 
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.metric import Metric
+from gecmetrics.stats.correlation import correlate
 
 from .benchmarks.base import RatedOutputs
-from .correlation import correlate
 from .human import RankingItem
 from .results import MetaResult, SentenceAgreement, row_signature
 from .selection import Selection

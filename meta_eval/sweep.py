@@ -14,9 +14,9 @@ import numpy as np
 
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric
+from gecmetrics.stats.correlation import correlation_curves
 from gecmetrics.validate import parse_beta_grid
 
-from .correlation import correlation_curves
 from .results import MetaResult
 from .selection import Selection, system_scores
 
