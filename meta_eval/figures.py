@@ -25,9 +25,10 @@ def save_figures(result: MetaEvaluation, output: str = "",
     """
     figures: list[tuple[str, str, Any]] = []
     for analysis in ANALYSES:
-        settings = result.options.settings[analysis.name]
-        path = None if analysis.plot is None else getattr(settings, analysis.plot)
-        if path is not None and analysis.figure is not None:
+        if analysis.plot is None or analysis.figure is None:
+            continue
+        path = getattr(result.options.settings[analysis.name], analysis.plot)
+        if path is not None:
             figures.append((analysis.plot.replace("_", " "), path,
                             lambda p, a=analysis: a.figure(result.analysis_rows(a.name), p)))
     if result.options.plot is not None:
