@@ -44,6 +44,7 @@ from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.stats.correlation import correlate, correlation_rows
 from gecmetrics.stats.resampling import permutations
 
+from .defaults import AGGREGATE_ITEMS, DEFAULT_TRUESKILL_RUNS
 from .levels import AGGREGATION_LEVELS
 from .results import MetaResult
 
@@ -53,10 +54,8 @@ if TYPE_CHECKING:
     from .options import MetaEvalOptions
     from .selection import Selection
 
-AGGREGATE_ITEMS = ("judged", "all")
 AGGREGATION_TIES = ("seeda", "neutral", "exclude")
 DEFAULT_ITEMS = "judged"
-DEFAULT_TRUESKILL_RUNS = 10
 MAX_TRUESKILL_RUNS = 10_000
 
 # TrueSkill environment of gec-metrics' run_trueskill (and of the WMT/GJG15 scripts):

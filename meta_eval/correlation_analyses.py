@@ -33,7 +33,8 @@ from gecmetrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 from gecmetrics.stats.intervals import bootstrap_ci
 from gecmetrics.stats.significance import paired_bootstrap_test, williams_sig_diff
 
-from .cv_beta import DEFAULT_FOLDS, cv_beta
+from .cv_beta import cv_beta
+from .defaults import DEFAULT_FOLDS, DEFAULT_WINDOW
 from .results import (
     Comparison,
     CVBeta,
@@ -45,7 +46,7 @@ from .results import (
 )
 from .selection import Selection, system_scores
 from .sentence_agreement import TIE_POLICIES, pairwise_agreement
-from .window import DEFAULT_WINDOW, window_correlations
+from .window import window_correlations
 
 __all__ = ["DEFAULT_FOLDS", "DEFAULT_RESAMPLES", "DEFAULT_SEED", "DEFAULT_WINDOW",
            "TIE_POLICIES", "add_bootstrap", "add_cv_beta", "compare_metrics",

@@ -25,7 +25,7 @@ from gecmetrics.stats import DEFAULT_SEED
 from gecmetrics.stats.correlation import correlate_one
 from gecmetrics.stats.resampling import permutation
 
-DEFAULT_FOLDS = 10
+from .defaults import DEFAULT_FOLDS
 
 Score = Callable[[float, np.ndarray], np.ndarray]
 

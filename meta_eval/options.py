@@ -32,6 +32,15 @@ from gecmetrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 from .analyses import ANALYSES
 from .benchmarks import registry
+from .defaults import (
+    AGGREGATE_ITEMS,
+    DEFAULT_FOLDS,
+    DEFAULT_GRID,
+    DEFAULT_SUBSETS_MAX,
+    DEFAULT_TRUESKILL_RUNS,
+    DEFAULT_WINDOW,
+    MAX_TRUESKILL_RUNS,
+)
 from .flags import flagged, option
 from .levels import AGGREGATION_LEVELS, LEVELS, Level
 from .sentence_agreement import TIE_POLICIES
@@ -55,17 +64,9 @@ ClusterStat = Literal["pearson", "spearman", "kendall", "pairwise", "spa"]
 HumanUnit = Literal["items", "comparisons"]
 
 TIES: tuple[str, ...] = TIE_POLICIES
-AGGREGATE_ITEMS: tuple[str, ...] = get_args(AggregateItems)
 CLUSTER_STATS: tuple[str, ...] = get_args(ClusterStat)
 HUMAN_UNITS: tuple[str, ...] = get_args(HumanUnit)
 
-# Defaults of the options that take an optional value (the CLI flag alone, or True here).
-DEFAULT_GRID = "0:5:0.01"
-DEFAULT_WINDOW = 4
-DEFAULT_FOLDS = 10
-DEFAULT_TRUESKILL_RUNS = 10
-MAX_TRUESKILL_RUNS = 10_000
-DEFAULT_SUBSETS_MAX = 1000
 
 
 def _choice(option: str, value: Any, allowed: Sequence[str]) -> None:

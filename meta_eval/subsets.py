@@ -35,6 +35,7 @@ from gecmetrics.errors import ConfigError
 from gecmetrics.stats.correlation import CORRELATIONS, paired_rows
 from gecmetrics.stats.resampling import random_subsets
 
+from .defaults import DEFAULT_SUBSETS_MAX
 from .rows import RowIdentity
 
 if TYPE_CHECKING:
@@ -46,11 +47,10 @@ if TYPE_CHECKING:
     from .results import MetaResult
     from .selection import Selection
 
-DEFAULT_MAX_SUBSETS = 1000
 QUANTILES = ("min", "q1", "median", "q3", "max")
 
 
-def subset_indices(n: int, k: int, max_subsets: int = DEFAULT_MAX_SUBSETS,
+def subset_indices(n: int, k: int, max_subsets: int = DEFAULT_SUBSETS_MAX,
                    seed: int = 12345) -> tuple[np.ndarray, bool]:
     """``(idx, exhaustive)``: the subsets as rows of sorted system indices (M, k); all
     C(n, k) in lexicographic order when at most ``max_subsets``, else that many random."""
@@ -111,7 +111,7 @@ def _row_scores(result: MetaResult, metric: Metric, selection: Selection) -> np.
 
 
 def subset_rows(results: Sequence[MetaResult], selections: Sequence[Selection],
-                metrics: Sequence[Metric], k: int, max_subsets: int = DEFAULT_MAX_SUBSETS,
+                metrics: Sequence[Metric], k: int, max_subsets: int = DEFAULT_SUBSETS_MAX,
                 seed: int = 12345) -> list[SubsetRow]:
     """One :class:`SubsetRow` per correlation row (see the module docstring)."""
     from .correlation_analyses import metric_for

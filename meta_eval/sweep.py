@@ -20,8 +20,6 @@ from gecmetrics.validate import parse_beta_grid
 from .results import MetaResult
 from .selection import Selection, system_scores
 
-DEFAULT_GRID = "0:5:0.01"
-
 
 def parse_grid(text: str, option: str = "--sweep-beta") -> np.ndarray:
     """``START:STOP:STEP`` (STOP included) as an array of betas rounded to the step

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-DEFAULT_WINDOW = 4
+from .defaults import DEFAULT_WINDOW
 
 
 @dataclass(frozen=True)
