@@ -78,13 +78,13 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
 
             raise ConfigError(f"--subsets must be between 3 and the number of systems "
                               f"({len(selections[-1].systems)} in {name}); got {o.subsets}")
+    # A benchmark rated per output (its ``rated`` facet) has sentence-level analyses only.
     rated = [sel for sel in selections if ratings.is_rated(sel)]
-    rated_ids = {id(sel) for sel in rated}
     if rated:
         ratings.check_options(o, rated[0].benchmark.name)
         for sel in rated:
             ratings.check_metrics(sel, metrics)
-    system_level = [s for s in selections if id(s) not in rated_ids]
+    system_level = [s for s in selections if not ratings.is_rated(s)]
     check_sentence_scores(metrics, o.levels)
     notes += check_score_metrics(metrics, system_level, o.levels if system_level else (),
                                  bootstrap=o.bootstrap is not None, compare=o.compare,
@@ -95,7 +95,8 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     if o.mode == "sentence":
         agreements = []
         for sel in selections:
-            pairs = ratings.pairs if id(sel) in rated_ids else correlation_analyses.sentence_level
+            pairs = (ratings.pairs if ratings.is_rated(sel)
+                     else correlation_analyses.sentence_level)
             agreements += pairs(sel, metrics, betas, o.ties)
         if o.tie_calibration:
             agreements = pair_analyses.add_sentence_ties(agreements, system_level, metrics)
@@ -115,20 +116,22 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     results: list[MetaResult] = []
     rated_rows: list[MetaResult] = []
     for sel in selections:
-        if id(sel) in rated_ids:
+        if ratings.is_rated(sel):
             rated_rows += ratings.correlations(sel, metrics, betas)
         else:
             results += correlate_levels(sel, metrics, betas, o)
-    cache: dict = {}  # resampled system scores, shared by bootstrap and compare
+    # resampled system scores, shared by bootstrap, compare, SPA and clusters
+    cache: correlation_analyses.ScoreCache = {}
     if o.bootstrap is not None:
-        results = correlation_analyses.add_bootstrap(results, selections, metrics, o.bootstrap,
-                                         o.seed_value, cache)
+        results = correlation_analyses.add_bootstrap(results, selections, metrics,
+                                                     o.bootstrap, o.seed_value, cache)
     if o.cv_folds is not None:
-        results = correlation_analyses.add_cv_beta(results, selections, metrics,
-                                       parse_grid(o.cv_grid_text, "--cv-grid"), o.cv_folds,
-                                       o.seed_value, o.cv_grid_text)
+        results = correlation_analyses.add_cv_beta(
+            results, selections, metrics, parse_grid(o.cv_grid_text, "--cv-grid"),
+            o.cv_folds, o.seed_value, o.cv_grid_text)
     results = correlation_analyses.sign(results, selections, metrics)
-    human_cache: dict = {}  # resampled human scores, shared by SPA, clusters, intervals
+    # resampled human scores, shared by SPA, clusters and the human intervals
+    human_cache: pair_analyses.HumanCache = {}
     if o.pairwise or o.tie_calibration or o.spa:
         results = pair_analyses.add_pair_stats(results, system_level, metrics, o.pairwise,
                                                o.tie_calibration, o.spa, o.stat_resamples,
@@ -144,8 +147,8 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     compared = []
     if o.compare:
         for sel in selections:
-            compared += correlation_analyses.compare_metrics(sel, metrics, betas, o.levels,
-                                                 o.compare_resamples, o.seed_value, cache)
+            compared += correlation_analyses.compare_metrics(
+                sel, metrics, betas, o.levels, o.compare_resamples, o.seed_value, cache)
     windowed = (correlation_analyses.windows(results, selections, metrics, o.window)
                 if o.window is not None else [])
     subsets = []
