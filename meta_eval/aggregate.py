@@ -47,6 +47,9 @@ from gecmetrics.stats.resampling import permutations
 from .defaults import AGGREGATE_ITEMS, DEFAULT_TRUESKILL_RUNS
 from .levels import AGGREGATION_LEVELS
 from .results import MetaResult
+from .rows import num, num_list
+from .score_files import ScoresMetric
+from .trueskill import draw_margin, two_player
 
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
@@ -185,7 +188,6 @@ def trueskill_mus(n_systems: int, a: np.ndarray, b: np.ndarray, outcome: np.ndar
     package's v/w functions and draw margin, without its per-match factor graph),
     under gec-metrics' settings (``TS_*`` above).
     """
-    from .trueskill import draw_margin, two_player
 
     try:
         import trueskill
@@ -248,17 +250,15 @@ class Aggregation:
         return fields
 
     def to_json(self) -> dict[str, Any]:
-        from .results import _num, _pair
-
         out: dict[str, Any] = {"aggregate_items": self.items, "ties": self.ties,
                                "n_comparisons": self.n_comparisons,
                                "n_items": self.n_items}
         if self.method == "trueskill":
             out.update(trueskill_runs=self.runs, trueskill_seed=self.seed,
-                       mu_sd_max=_num(self.mu_sd_max))
+                       mu_sd_max=num(self.mu_sd_max))
             for name in ("pearson", "spearman", "kendall"):
                 values = getattr(self, f"{name}_range")
-                out[f"{name}_runs_range"] = None if values is None else _pair(values)
+                out[f"{name}_runs_range"] = None if values is None else num_list(values)
         return out
 
 
@@ -334,7 +334,6 @@ def correlate_aggregated(selection: Selection, metrics: Sequence[Metric],
 
 def check_sentence_scores(metrics: Sequence[Metric], levels: Sequence[str]) -> None:
     """``--scores`` with system scores only cannot be aggregated: say so before the work."""
-    from .score_files import ScoresMetric
 
     asked = [level for level in levels if level in AGGREGATION_LEVELS]
     if not asked:

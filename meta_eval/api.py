@@ -14,16 +14,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from gecmetrics.errors import ConfigError
+from gecmetrics.validate import check_window
+
+from . import correlation_analyses, pair_analyses, ratings
+from .aggregate import AggregateSettings, check_sentence_scores, correlate_aggregated
+from .analyses import ANALYSES
 from .analysis import Context
+from .benchmarks import load_benchmark
+from .figures import save_figures
 from .levels import AGGREGATION_LEVELS
 from .options import MetaEvalOptions
 from .results import MetaEvaluation, MetaResult
+from .score_files import check_score_metrics
+from .selection import Selection, correlate_selection
+from .subsets import subset_rows
+from .sweep import parse_grid, sweep
 
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
     from .results import MetaResult
-    from .selection import Selection
 
 
 def meta_evaluate(benchmarks: str | Sequence[str], metrics: str | Metric | Sequence[Any] = (),
@@ -44,8 +55,6 @@ def meta_evaluate(benchmarks: str | Sequence[str], metrics: str | Metric | Seque
     names = (benchmarks,) if isinstance(benchmarks, str) else tuple(benchmarks)
     opts = MetaEvalOptions.from_keywords(benchmarks=names, metrics=tuple(metrics),
                                          explicit=frozenset(options), **options)
-    from .figures import save_figures
-
     result = run(opts)
     save_figures(result, notes=[*opts.notes, *result.notes])
     return result
@@ -54,15 +63,7 @@ def meta_evaluate(benchmarks: str | Sequence[str], metrics: str | Metric | Seque
 def run(options: MetaEvalOptions) -> MetaEvaluation:
     """Everything ``options`` ask for, computed; figures are not drawn (see
     :func:`.figures.save_figures`)."""
-    from gecmetrics.validate import check_window
-
-    from . import correlation_analyses, pair_analyses, ratings
-    from .aggregate import check_sentence_scores
-    from .benchmarks import load_benchmark
-    from .score_files import check_score_metrics
     from .selection import Selection
-    from .sweep import parse_grid, sweep
-
     o = options
     metrics = list(o.metric_objects)
     notes: list[str] = []
@@ -74,8 +75,6 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
         if o.window is not None:  # the data is read, nothing scored yet
             check_window(o.window, len(selections[-1].systems), name)
         if o.subsets is not None and o.subsets > len(selections[-1].systems):
-            from gecmetrics.errors import ConfigError
-
             raise ConfigError(f"--subsets must be between 3 and the number of systems "
                               f"({len(selections[-1].systems)} in {name}); got {o.subsets}")
     # A benchmark rated per output (its ``rated`` facet) has sentence-level analyses only.
@@ -153,8 +152,6 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
                 if o.window is not None else [])
     subsets = []
     if o.subsets is not None:
-        from .subsets import subset_rows
-
         subsets = subset_rows(results, selections, metrics, o.subsets, o.subsets_max,
                               o.seed_value)
     results += rated_rows  # sentence-level ratings benchmarks (tmu-gfm): correlations only
@@ -170,9 +167,6 @@ def correlate_levels(selection: Selection, metrics: Sequence[Metric],
                      ) -> list[MetaResult]:
     """The correlation rows of every metric, level and beta (in that order): corpus and
     mean from :mod:`.selection`, ew and trueskill from :mod:`.aggregate`."""
-    from .aggregate import AggregateSettings, correlate_aggregated
-    from .selection import correlate_selection
-
     out = []
     for metric in metrics:
         for level in options.levels:
@@ -186,8 +180,6 @@ def correlate_levels(selection: Selection, metrics: Sequence[Metric],
 
 def _registered(context: Context) -> dict[str, tuple[Any, ...]]:
     """The rows of every registered analysis asked for, by name, in registry order."""
-    from .analyses import ANALYSES
-
     settings = context.options.settings
     return {a.name: tuple(a.run(context, settings[a.name])) for a in ANALYSES
             if a.enabled(settings[a.name])}

@@ -28,6 +28,7 @@ import numpy as np
 
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric
+from gecmetrics.signature import Signature
 from gecmetrics.stats.clusters import (
     greedy_clusters,
     pair_weights,
@@ -45,11 +46,18 @@ from gecmetrics.stats.pairwise_accuracy import (
 from gecmetrics.stats.resampling import bootstrap_system_scores, draw_counts, system_resamples
 from gecmetrics.stats.spa import pair_p_values, soft_pairwise_accuracy, spa_terms
 
-from .correlation_analyses import ScoreCache, score_function
+from .correlation_analyses import ScoreCache, score_function, sentence_level
 from .human import RankingItem
-from .judgment_arrays import bootstrap_expected_wins, full_expected_wins, item_comparisons
+from .judgment_arrays import (
+    bootstrap_expected_wins,
+    full_expected_wins,
+    item_comparisons,
+    win_matrix,
+)
 from .results import MetaResult, SentenceAgreement, row_signature
+from .score_files import ScoresMetric
 from .selection import Selection, system_scores
+from .sentence_agreement import TIE_POLICIES
 from .stat_results import ClusterRow, HumanIntervalRow, PairStats, SentenceTies
 
 HumanCache = dict[tuple[Any, ...], "HumanSamples"]
@@ -70,7 +78,6 @@ def check_resampled_metrics(metrics: Sequence[Metric], spa: bool, clusters: str 
                             ) -> None:
     """--spa and --clusters resample sentences: a --scores file with system scores only
     cannot take part (checked before any scoring)."""
-    from .score_files import ScoresMetric
 
     flag = "--spa" if spa else ("--clusters" if clusters is not None else None)
     for metric in metrics:
@@ -108,7 +115,6 @@ def human_samples(selection: Selection, n_resamples: int, seed: int,
             raise ConfigError(f"benchmark {bench.name} has no human judgments to resample")
         universe = list(bench.human["ew"])
         where = [universe.index(s) for s in selection.systems]
-        from .judgment_arrays import win_matrix
 
         samples = bootstrap_expected_wins(items, universe, n_resamples, seed, unit)[:, where]
         point = full_expected_wins(items, universe)[where]
@@ -182,8 +188,6 @@ def add_sentence_ties(rows: Sequence[SentenceAgreement], selections: Sequence[Se
     """Each sentence-level row with acc_eq and epsilon over every pair of outputs ranked
     in the same item (human ties included, pooled over the items), and the accuracy of
     the same scores under each tie policy of :mod:`.sentence_agreement` for comparison."""
-    from .correlation_analyses import sentence_level
-    from .sentence_agreement import TIE_POLICIES
 
     by_name, by_spec = _by(rows, selections, metrics)
     out = []
@@ -293,7 +297,6 @@ def human_intervals(selections: Sequence[Selection], n_resamples: int = 1000,
                     human_unit: str = "items") -> list[HumanIntervalRow]:
     """Every selected system's human score with its 95% interval, rank range and cluster,
     best first (see :mod:`gecmetrics.stats.intervals`)."""
-    from gecmetrics.signature import Signature
 
     out = []
     for sel in selections:

@@ -24,13 +24,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 from gecmetrics.errors import ConfigError
 
+from .window import WindowResult
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
     from .results import WindowRow
     from .sweep import Sweep
-    from .window import WindowResult
 
 FORMATS = (".png", ".svg", ".pdf")
 DPI = 150
@@ -307,8 +308,6 @@ def plot_windows(
 def plot_window_rows(rows: Sequence[WindowRow], path: str) -> str:
     """The window analysis of ``gecmetrics meta-eval --window``: one line per benchmark
     and metric (labelled by spec when two specs share a display name)."""
-    from .window import WindowResult
-
     grouped: dict[str, list[WindowResult]] = {}
     specs: dict[str, set[str]] = {}
     for w in rows:

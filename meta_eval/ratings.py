@@ -33,6 +33,7 @@ from gecmetrics.stats.correlation import correlate
 from .benchmarks.base import RatedOutputs
 from .human import RankingItem
 from .results import MetaResult, SentenceAgreement, row_signature
+from .score_files import ScoresMetric
 from .selection import Selection
 from .sentence_agreement import TIE_POLICIES, pairwise_agreement
 
@@ -50,8 +51,6 @@ def _rated(selection: Selection) -> RatedOutputs:
 
 def check_metrics(selection: Selection, metrics: Sequence[Metric]) -> None:
     """Before any scoring: only given scores, and they fit the benchmark (one line if not)."""
-    from .score_files import ScoresMetric
-
     bench = selection.benchmark
     rated = _rated(selection)
     rows_name = rated.hypotheses

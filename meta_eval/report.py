@@ -14,10 +14,12 @@ from collections.abc import Sequence
 
 from gecmetrics.formatting import fixed, render, signature_lines, to_json
 
+from .analyses import ANALYSES
 from .results import Comparison, MetaEvaluation, MetaResult, SentenceAgreement, WindowRow
 from .selection import Selection
+from .stat_report import cluster_table, human_table, pair_table, sentence_ties_table
 from .subsets import SubsetRow
-from .sweep import Sweep
+from .sweep import Sweep, parse_grid
 
 DIGITS = 3
 
@@ -227,8 +229,6 @@ def render_evaluation(result: MetaEvaluation, fmt: str = "table") -> tuple[str, 
         out = _with_head(sentence_preamble(rows, fmt), sentence_table(rows, names, fmt),
                          fmt, notes)
         if any(s.tie_calibration is not None for s in rows):
-            from .stat_report import sentence_ties_table
-
             out = _append_sections(out, [(
                 "Tie calibration (Deutsch et al. 2023): every pair of outputs in an item, "
                 "human ties included; |Δ| <= ε is a metric tie; accuracy under each --ties "
@@ -246,15 +246,11 @@ def render_evaluation(result: MetaEvaluation, fmt: str = "table") -> tuple[str, 
 
 def _registered_sections(result: MetaEvaluation, fmt: str) -> list[tuple[str, str]]:
     """A titled table for each registered analysis that has rows."""
-    from .analyses import ANALYSES
-
     return [(a.title(result.options.settings[a.name], rows), a.table(rows, fmt))
             for a in ANALYSES if (rows := result.analysis_rows(a.name))]
 
 
 def _grid_points(grid: str) -> int:
-    from .sweep import parse_grid
-
     return len(parse_grid(grid))
 
 
@@ -289,8 +285,6 @@ def _system_level(result: MetaEvaluation, fmt: str, notes: list[str]) -> str:
 
 def _stat_sections(result: MetaEvaluation, fmt: str) -> list[tuple[str, str]]:
     """Tables of --pairwise/--tie-calibration/--spa, --clusters and --human-intervals."""
-    from .stat_report import cluster_table, human_table, pair_table
-
     o, sections = result.options, []
     if any(r.pairs is not None for r in result.correlations):
         spa = (f" (SPA: {o.stat_resamples} resamples, seed {o.seed_value})" if o.spa else "")

@@ -31,17 +31,17 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Union
 
 from gecmetrics.errors import ConfigError
 
 from ..analysis import Analysis, Context
 from ..flags import option
-from ..results import MetaResult, SentenceAgreement
 from ..rows import num as _num
 
 if TYPE_CHECKING:
     from ..options import MetaEvalOptions
+    from ..results import MetaResult, SentenceAgreement
 
 # What each human score kind measures: the columns keep it in their label.
 KIND_TYPES: dict[str, str] = {
@@ -204,11 +204,11 @@ def fractional_ranks(values: Sequence[float | None]) -> list[float | None]:
     return ranks
 
 
-Source = MetaResult | SentenceAgreement
+Source = Union["MetaResult", "SentenceAgreement"]
 
 
 def _column(row: Source) -> tuple[PoolColumn, float | None]:
-    if isinstance(row, SentenceAgreement):
+    if hasattr(row, "accuracy"):  # a sentence-level agreement row: its measure is accuracy
         return PoolColumn(row.benchmark, row.human, "sentence", "accuracy"), _num(row.accuracy)
     return PoolColumn(row.benchmark, row.human, row.level, "pearson"), _num(row.pearson)
 
