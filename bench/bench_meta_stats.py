@@ -1,4 +1,4 @@
-"""Benchmark SPA, metric clusters and the human bootstrap (meta_eval.pair_analyses).
+"""Benchmark SPA, metric clusters and the human bootstrap (meta_eval.pair_stats).
 
 Run from the repository root (the data folder as for the tests):
 
@@ -66,7 +66,7 @@ def main() -> None:
     args = parser.parse_args()
     n = args.resamples
 
-    from gecmetrics.meta_eval import correlation_analyses, pair_analyses
+    from gecmetrics.meta_eval import correlation_analyses, pair_stats
     from gecmetrics.meta_eval.benchmarks import load_benchmark
     from gecmetrics.meta_eval.human import expected_wins
     from gecmetrics.meta_eval.judgment_arrays import bootstrap_expected_wins
@@ -93,20 +93,20 @@ def main() -> None:
         rows, [sel], metrics, n, 12345, {}))
     base = seconds
     line("baseline: --bootstrap intervals", seconds, peak)
-    seconds, peak, _ = measure(lambda: pair_analyses.add_pair_stats(
+    seconds, peak, _ = measure(lambda: pair_stats.add_pair_stats(
         rows, [sel], metrics, spa=True, n_resamples=n, seed=12345, cache={}, human_cache={}))
     line("--spa", seconds, peak, base)
     for stat in ("spa", "pearson", "pairwise"):
-        seconds, peak, _ = measure(lambda stat=stat: pair_analyses.metric_clusters(
+        seconds, peak, _ = measure(lambda stat=stat: pair_stats.metric_clusters(
             rows, [sel], metrics, stat, n, 12345, {}, {}))
         line(f"--clusters {stat}", seconds, peak, base)
 
     def both() -> None:
         cache: dict = {}
         human: dict = {}
-        pair_analyses.add_pair_stats(rows, [sel], metrics, spa=True, n_resamples=n,
+        pair_stats.add_pair_stats(rows, [sel], metrics, spa=True, n_resamples=n,
                                      seed=12345, cache=cache, human_cache=human)
-        pair_analyses.metric_clusters(rows, [sel], metrics, "spa", n, 12345, cache, human)
+        pair_stats.metric_clusters(rows, [sel], metrics, "spa", n, 12345, cache, human)
 
     seconds, peak, _ = measure(both)
     line("--spa --clusters spa (one run, shared cache)", seconds, peak, base)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from gecmetrics.errors import ConfigError
 from gecmetrics.validate import check_window
 
-from . import correlation_analyses, pair_analyses, ratings
+from . import correlation_analyses, pair_stats, ratings
 from .aggregate import AggregateSettings, check_sentence_scores, correlate_aggregated
 from .analyses import ANALYSES
 from .analysis import Context
@@ -88,7 +88,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     notes += check_score_metrics(metrics, system_level, o.levels if system_level else (),
                                  bootstrap=o.bootstrap is not None, compare=o.compare,
                                  sentence_level=o.sentence_level)
-    pair_analyses.check_resampled_metrics(metrics, o.spa, o.clusters)
+    pair_stats.check_resampled_metrics(metrics, o.spa, o.clusters)
     chosen = tuple(selections)
 
     if o.mode == "sentence":
@@ -98,7 +98,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
                      else correlation_analyses.sentence_level)
             agreements += pairs(sel, metrics, betas, o.ties)
         if o.tie_calibration:
-            agreements = pair_analyses.add_sentence_ties(agreements, system_level, metrics)
+            agreements = pair_stats.add_sentence_ties(agreements, system_level, metrics)
         registered = _registered(Context(o, chosen, tuple(metrics), tuple(agreements), notes))
         return MetaEvaluation(o, chosen, sentences=tuple(agreements), notes=tuple(notes),
                               registered=registered)
@@ -130,17 +130,17 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
             o.cv_folds, o.seed_value, o.cv_grid_text)
     results = correlation_analyses.sign(results, selections, metrics)
     # resampled human scores, shared by SPA, clusters and the human intervals
-    human_cache: pair_analyses.HumanCache = {}
+    human_cache: pair_stats.HumanCache = {}
     if o.pairwise or o.tie_calibration or o.spa:
-        results = pair_analyses.add_pair_stats(results, system_level, metrics, o.pairwise,
+        results = pair_stats.add_pair_stats(results, system_level, metrics, o.pairwise,
                                                o.tie_calibration, o.spa, o.stat_resamples,
                                                o.seed_value, cache, human_cache,
                                                o.human_unit)
-    clustered = (pair_analyses.metric_clusters(results, system_level, metrics, o.clusters,
+    clustered = (pair_stats.metric_clusters(results, system_level, metrics, o.clusters,
                                                o.stat_resamples, o.seed_value, cache,
                                                human_cache, o.human_unit)
                  if o.clusters is not None else [])
-    humans = (pair_analyses.human_intervals(system_level, o.stat_resamples, o.seed_value,
+    humans = (pair_stats.human_intervals(system_level, o.stat_resamples, o.seed_value,
                                             human_cache, o.human_unit)
               if o.human_intervals else [])
     compared = []

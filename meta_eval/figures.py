@@ -8,9 +8,9 @@ from typing import Any
 from gecmetrics.errors import PartialOutputError
 
 from .analyses import ANALYSES
+from .pair_stats_figures import plot_clusters, plot_human
 from .plot import plot_sweeps, plot_window_rows
 from .results import MetaEvaluation
-from .stat_plots import plot_clusters, plot_human
 from .subsets import plot_subsets
 
 

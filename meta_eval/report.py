@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from gecmetrics.formatting import fixed, render, signature_lines, to_json
 
 from .analyses import ANALYSES
+from .pair_stats_tables import cluster_table, human_table, pair_table, sentence_ties_table
 from .results import Comparison, MetaEvaluation, MetaResult, SentenceAgreement, WindowRow
 from .selection import Selection
-from .stat_report import cluster_table, human_table, pair_table, sentence_ties_table
 from .subsets import SubsetRow
 from .sweep import Sweep, parse_grid
 

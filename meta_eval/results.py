@@ -26,8 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .pair_stats_rows import ClusterRow, HumanIntervalRow, PairStats, SentenceTies
 from .rows import RowIdentity, num, num_list
-from .stat_results import ClusterRow, HumanIntervalRow, PairStats, SentenceTies
 
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from gecmetrics.formatting import fixed, render
 
+from .pair_stats_rows import ClusterRow, HumanIntervalRow
 from .results import MetaResult, SentenceAgreement
-from .stat_results import ClusterRow, HumanIntervalRow
 
 DIGITS = 3
 

@@ -19,7 +19,7 @@ from .plot import DPI, check_plot_path, metric_colour, new_figure
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from .stat_results import ClusterRow, HumanIntervalRow
+    from .pair_stats_rows import ClusterRow, HumanIntervalRow
 
 
 def _groups(rows: Sequence, key) -> dict:

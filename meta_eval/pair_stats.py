@@ -4,10 +4,10 @@ to benchmarks and metrics.
 The statistics are pure functions in :mod:`gecmetrics.stats` (``pairwise_accuracy``,
 ``spa``, ``clusters``, ``intervals``); this module feeds them a
 selection's human data and a metric's cached statistics, as :mod:`.analyses`
-does for the older analyses, and returns the typed rows of :mod:`.stat_results`:
+does for the older analyses, and returns the typed rows of :mod:`.pair_stats_rows`:
 
 * :func:`add_pair_stats`: ``pairwise_accuracy``, ``acc_eq``/``epsilon`` and ``spa``
-  added to the system-level rows (:class:`~.stat_results.PairStats`);
+  added to the system-level rows (:class:`~.pair_stats_rows.PairStats`);
 * :func:`add_sentence_ties`: acc_eq and epsilon over the human ranking items, and
   the accuracy under every tie policy, added to the sentence-level rows;
 * :func:`metric_clusters`: the significance ranking of the metrics (``--clusters``);
@@ -54,11 +54,11 @@ from .judgment_arrays import (
     item_comparisons,
     win_matrix,
 )
+from .pair_stats_rows import ClusterRow, HumanIntervalRow, PairStats, SentenceTies
 from .results import MetaResult, SentenceAgreement, row_signature
 from .score_files import ScoresMetric
 from .selection import Selection, system_scores
 from .sentence_agreement import TIE_POLICIES
-from .stat_results import ClusterRow, HumanIntervalRow, PairStats, SentenceTies
 
 HumanCache = dict[tuple[Any, ...], "HumanSamples"]
 
@@ -149,7 +149,7 @@ def add_pair_stats(results: Sequence[MetaResult], selections: Sequence[Selection
                    n_resamples: int = 1000, seed: int = 12345,
                    cache: ScoreCache | None = None, human_cache: HumanCache | None = None,
                    human_unit: str = "items") -> list[MetaResult]:
-    """Each row with its :class:`~.stat_results.PairStats` (those asked for)."""
+    """Each row with its :class:`~.pair_stats_rows.PairStats` (those asked for)."""
     by_name, by_spec = _by(results, selections, metrics)
     out = []
     for r in results:
