@@ -209,7 +209,7 @@ class Table:
         self.extra, self.width, self.cpu, self.peak = extra, width, cpu, peak
         self.speedup, self.clock = speedup, clock
         self.base: float | None = None
-        head = f"{'':{width}} {'seconds':>9}"
+        head = f"{'':{width}} {'seconds':>10}"
         head += f" {'CPU s':>9}" if cpu else ""
         head += f" {'peak MiB':>9}" if peak else ""
         head += "".join(f" {e:>10}" for e in extra)
@@ -220,11 +220,17 @@ class Table:
         self.base = self._clock(timing)
         self._print(name, timing, extra, "baseline")
 
+    def alone(self, name: str, timing: Timing | Child | float, *extra: str) -> None:
+        """A row with no ratio (a step the baseline does not do)."""
+        self._print(name, timing, extra, "")
+
     def row(self, name: str, timing: Timing | Child | float, *extra: str) -> None:
+        """A row with its ratio to the latest baseline row."""
         ratio = ""
         if self.base is not None:
             this = self._clock(timing)
-            ratio = f"x{(self.base / this if self.speedup else this / self.base):.2f}"
+            value = self.base / this if self.speedup else this / self.base
+            ratio = f"x{value:.2f}" if value < 100 else f"x{value:.0f}"
         self._print(name, timing, extra, ratio)
 
     def _clock(self, timing: Timing | Child | float) -> float:
@@ -235,7 +241,7 @@ class Table:
     def _print(self, name: str, timing: Timing | Child | float, extra: Sequence[str],
                ratio: str) -> None:
         seconds = timing if isinstance(timing, float | int) else timing.seconds
-        line = f"{name:{self.width}} {seconds:9.3f}"
+        line = f"{name:{self.width}} {seconds:10.4f}"
         if self.cpu:
             line += f" {getattr(timing, 'cpu', math.nan):9.3f}"
         if self.peak:
