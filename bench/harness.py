@@ -243,8 +243,12 @@ class Table:
         seconds = timing if isinstance(timing, float | int) else timing.seconds
         line = f"{name:{self.width}} {seconds:10.4f}"
         if self.cpu:
-            line += f" {getattr(timing, 'cpu', math.nan):9.3f}"
+            line += _number(getattr(timing, "cpu", math.nan), ".3f")
         if self.peak:
-            line += f" {getattr(timing, 'peak', math.nan):9.1f}"
+            line += _number(getattr(timing, "peak", math.nan), ".1f")
         line += "".join(f" {e:>10}" for e in extra)
         print(f"{line} {ratio:>10}", flush=True)
+
+
+def _number(value: float, spec: str) -> str:
+    return f" {'-' if math.isnan(value) else format(value, spec):>9}"
