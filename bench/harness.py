@@ -230,7 +230,8 @@ class Table:
         if self.base is not None:
             this = self._clock(timing)
             value = self.base / this if self.speedup else this / self.base
-            ratio = f"x{value:.2f}" if value < 100 else f"x{value:.0f}"
+            spec = ".0f" if value >= 100 else ".2f" if value >= 1 else ".3g"
+            ratio = f"x{value:{spec}}"
         self._print(name, timing, extra, ratio)
 
     def _clock(self, timing: Timing | Child | float) -> float:
