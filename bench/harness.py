@@ -197,7 +197,8 @@ def call_in_child(func: Callable[..., Any], *args: Any) -> tuple[Any, float]:
 
 class Table:
     """Prints rows as they come: a name, the wall seconds, optionally CPU seconds and peak
-    MiB, extra columns (preformatted), and the ratio to the latest :meth:`baseline` row.
+    MiB, the ratio to the latest :meth:`baseline` row, then extra columns (preformatted;
+    those past the ``extra`` headers are notes).
 
     ``speedup``: the ratio is baseline / this (above 1: faster than the baseline), else
     this / baseline (the cost relative to it). ``clock="cpu"`` takes the ratio of CPU
@@ -212,8 +213,8 @@ class Table:
         head = f"{'':{width}} {'seconds':>10}"
         head += f" {'CPU s':>9}" if cpu else ""
         head += f" {'peak MiB':>9}" if peak else ""
-        head += "".join(f" {e:>10}" for e in extra)
-        print(head + f" {'base/this' if speedup else 'this/base':>10}", flush=True)
+        head += f" {'base/this' if speedup else 'this/base':>10}"
+        print(head + "".join(f" {e:>10}" for e in extra), flush=True)
 
     def baseline(self, name: str, timing: Timing | Child | float, *extra: str) -> None:
         """A baseline row: the later rows' ratios are to it."""
@@ -247,8 +248,10 @@ class Table:
             line += _number(getattr(timing, "cpu", math.nan), ".3f")
         if self.peak:
             line += _number(getattr(timing, "peak", math.nan), ".1f")
-        line += "".join(f" {e:>10}" for e in extra)
-        print(f"{line} {ratio:>10}", flush=True)
+        line += f" {ratio:>10}"
+        for k, text in enumerate(extra):  # under a header: aligned; beyond: as it is
+            line += f" {text:>{max(10, len(self.extra[k])) if k < len(self.extra) else 0}}"
+        print(line, flush=True)
 
 
 def _number(value: float, spec: str) -> str:
