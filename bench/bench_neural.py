@@ -71,7 +71,7 @@ def main() -> None:
         for batch in (1, 32):
             metric = make(batch)
             timing = harness.measure(lambda m=metric: m.evaluate(Corpus(src, [src], hyps)),
-                                  memory="traced")
+                                     memory="traced")
             show = table.baseline if batch == 1 else table.row
             show(f"{name}, batch {batch}", timing, f"{pairs / timing.seconds:.1f}")
 
