@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import tracemalloc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -180,10 +181,14 @@ def call_in_child(func: Callable[..., Any], *args: Any) -> tuple[Any, float]:
     pid = os.fork()
     if pid == 0:
         os.close(read)
+        code = 1
         try:
             os.write(write, json.dumps(func(*args)).encode())
+            code = 0
+        except BaseException:
+            traceback.print_exc()
         finally:
-            os._exit(0)
+            os._exit(code)
     os.close(write)
     with os.fdopen(read, "rb") as pipe:
         text = pipe.read()
