@@ -66,8 +66,8 @@ def main() -> None:
     metric = Errant()
     cold = harness.measure(lambda: evaluate(metric))
     print(f"gecmetrics ERRANT, {len(SYSTEMS)} outputs x {n} sentences, empty caches: "
-          f"({metric.parse_cache.parsed} sentences parsed, "
-          f"{metric.extractor.computed} pairs extracted)")
+          f"{metric.parse_cache.parsed} sentences parsed, "
+          f"{metric.extractor.computed} pairs extracted")
     db = next((work / "cache" / "edits").glob("*.sqlite"))
     print(f"  edit cache: {db.name}, {db.stat().st_size / 1e6:.1f} MB")
     table = harness.Table(width=48, peak=False)
