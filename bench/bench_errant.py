@@ -34,7 +34,7 @@ from gecmetrics.m2 import read_m2  # noqa: E402
 from gecmetrics.metrics.errant import MODEL_CANDIDATES, Errant  # noqa: E402
 from gecmetrics.readers import read_lines  # noqa: E402
 
-SYSTEMS = ("AMU CAMB CUUI IITB INPUT IPN NTHU PKU POST RAC SJTU UFC UMC NULL").split()
+SYSTEMS = (*harness.OUTPUTS, "NULL")
 PAPER = {"AMU": 31.97, "INPUT": 0.00, "IPN": 5.95, "NULL": 0.20}
 
 

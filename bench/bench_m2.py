@@ -20,11 +20,9 @@ from gecmetrics.m2 import M2Sentence
 from gecmetrics.metrics.m2 import M2
 from gecmetrics.metrics.m2_lattice import HAVE_KERNEL, GoldEdit, build_lattice, sentence_counts
 
-SYSTEMS = (*harness.TEAMS[:4], "INPUT", *harness.TEAMS[4:])
-
 
 def conll(data: Path) -> None:
-    m2, hyps = harness.conll14(data, SYSTEMS)
+    m2, hyps = harness.conll14(data, harness.OUTPUTS)
     corpus = Corpus(m2.sources, m2.references(), hyps, m2=m2)
     scored = harness.measure(lambda: M2().evaluate(corpus))
     total = scored.seconds

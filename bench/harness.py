@@ -28,6 +28,8 @@ from typing import Any, Generic, Literal, TypeVar
 ROOT = Path(__file__).resolve().parents[1]
 #: the 12 CoNLL-2014 teams whose outputs are in official_submissions/ (INPUT is the 13th)
 TEAMS = ("AMU", "CAMB", "CUUI", "IITB", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC", "UMC")
+#: the 13 outputs scored on CoNLL-2014, in the order of its tables
+OUTPUTS = tuple(sorted((*TEAMS, "INPUT")))
 CONLL_M2 = Path("conll14st-test-data", "noalt", "official-2014.combined.m2")
 SUBMISSIONS = Path("official_submissions")
 
