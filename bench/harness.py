@@ -103,16 +103,21 @@ def measure(func: Callable[[], T], repeat: int = 1,
     Python code several-fold; ``"traced"``: the timed runs themselves are traced, for a step
     that cannot run again alike (a cache it fills, a counter it moves).
     """
-    if memory == "traced":
-        tracemalloc.start()
-    walls, cpus, value = [], [], None
-    for k in range(repeat):
+    walls: list[float] = []
+    cpus: list[float] = []
+
+    def once() -> T:
         start, cpu = time.perf_counter(), time.process_time()
         out = func()
         walls.append(time.perf_counter() - start)
         cpus.append(time.process_time() - cpu)
-        if k == 0:
-            value = out
+        return out
+
+    if memory == "traced":
+        tracemalloc.start()
+    value = once()
+    for _ in range(repeat - 1):
+        once()
     peak = math.nan
     if memory == "rerun":
         tracemalloc.start()
@@ -121,8 +126,7 @@ def measure(func: Callable[[], T], repeat: int = 1,
         peak = tracemalloc.get_traced_memory()[1] / 2**20
         tracemalloc.stop()
     best = min(range(repeat), key=walls.__getitem__)
-    return Timing(value, walls[best], statistics.median(walls), cpus[best],  # type: ignore[arg-type]
-                  peak)
+    return Timing(value, walls[best], statistics.median(walls), cpus[best], peak)
 
 
 # ---------------------------------------------------------------- timing a child process
