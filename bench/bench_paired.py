@@ -19,9 +19,9 @@ import harness
 
 def main() -> None:
     from gecmetrics.corpus import Corpus
-    from gecmetrics.meta_eval.significance import bootstrap_system_scores
     from gecmetrics.paired import PairedOptions, compare_with_baseline
     from gecmetrics.registry import get_metric
+    from gecmetrics.stats.resampling import bootstrap_system_scores
 
     ap = harness.parser(__doc__)
     ap.add_argument("n", type=int, nargs="?", default=1000, help="resamples (default 1000)")
