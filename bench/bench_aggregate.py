@@ -44,11 +44,6 @@ def comparisons(n: int = 14, sentences: int = 391, seed: int = 0):
     return n, a, b, outcome
 
 
-def measure(function, repeat: int = 2) -> harness.Timing:
-    """Best of ``repeat`` timed runs; the peak from one more, traced run."""
-    return harness.measure(function, repeat, memory="rerun")
-
-
 def row(table: harness.Table, case: str, ours: harness.Timing, base: harness.Timing) -> None:
     table.baseline(f"{case}: baseline", base)
     table.row(f"{case}: ours", ours)
@@ -62,8 +57,8 @@ def main() -> None:
     items = [RankingItem(0, "", ((1, (str(x if o > 0 else y),)), (2, (str(y if o > 0 else x),))))
              for x, y, o in zip(a.tolist(), b.tolist(), outcome.tolist(), strict=True) if o]
     names = [str(k) for k in range(n)]
-    ours = measure(lambda: expected_wins_scores(n, a, b, outcome))
-    base = measure(lambda: expected_wins(items, names))
+    ours = harness.measure(lambda: expected_wins_scores(n, a, b, outcome), 2, "rerun")
+    base = harness.measure(lambda: expected_wins(items, names), 2, "rerun")
     want = base.value
     assert np.allclose(ours.value, [want[s] for s in names], atol=1e-15)
     table = harness.Table(width=52)
@@ -81,13 +76,14 @@ def main() -> None:
             (players[x],), (players[y],) = env.rate(((players[x],), (players[y],)), ranks=ranks)
         return [p.mu for p in players]
 
-    ours = measure(lambda: trueskill_mus(n, a[:k], b[:k], outcome[:k], [np.arange(k)]))
-    base = measure(package, repeat=1)
+    ours = harness.measure(lambda: trueskill_mus(n, a[:k], b[:k], outcome[:k], [np.arange(k)]),
+                           2, "rerun")
+    base = harness.measure(package, memory="rerun")
     assert np.allclose(ours.value[0], base.value, atol=1e-12)
     row(table, f"TrueSkill, 1 run of {k} matches", ours, base)
     orders = trueskill_orders(len(a), 10, 12345)
     table.alone("TrueSkill, 10 runs of all comparisons: ours",
-              measure(lambda: trueskill_mus(n, a, b, outcome, orders), repeat=1))
+              harness.measure(lambda: trueskill_mus(n, a, b, outcome, orders), memory="rerun"))
 
     rng = np.random.default_rng(1)
     metric, human = rng.normal(size=14), rng.normal(size=14)
@@ -100,9 +96,9 @@ def main() -> None:
                     "spearman": [stats.spearmanr(metric[s], human[s])[0] for s in idx],
                     "kendall": [stats.kendalltau(metric[s], human[s])[0] for s in idx]}
 
-    ours = measure(lambda: {c: paired_rows(metric[idx], human[idx], c)
-                            for c in ("pearson", "spearman", "kendall")})
-    base = measure(scipy_loop)
+    ours = harness.measure(lambda: {c: paired_rows(metric[idx], human[idx], c)
+                                    for c in ("pearson", "spearman", "kendall")}, 2, "rerun")
+    base = harness.measure(scipy_loop, 2, "rerun")
     for c in ("pearson", "spearman", "kendall"):
         assert np.allclose(ours.value[c], base.value[c], atol=1e-12)
     row(table, "--subsets: r, rho, tau of 1000 subsets", ours, base)

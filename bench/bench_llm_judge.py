@@ -40,7 +40,7 @@ def corpus(data: Path, n: int) -> Corpus:
     return Corpus.build(sources, [sources], {**hyps, "INPUT": sources})
 
 
-def timed(metric: LlmJudge, data: Path, n: int) -> harness.Timing[list]:
+def judged(metric: LlmJudge, data: Path, n: int) -> harness.Timing[list]:
     """One traced run (a rerun would read the cache this one fills)."""
     return harness.measure(lambda: [r.scores for r in metric.evaluate(corpus(data, n),
                                                                        level="sentence")],
@@ -64,7 +64,7 @@ def main() -> None:
                 os.environ["GECMETRICS_CACHE"] = str(Path(tmp) / f"cache-w{workers}")
                 before = len(stub.requests)
                 metric = LlmJudge(model="stub", base_url=stub.base_url, workers=workers)
-                timing = timed(metric, data, n)
+                timing = judged(metric, data, n)
                 asked = len(stub.requests) - before
                 show = table.baseline if workers == 1 else table.row
                 show(f"endpoint (20 ms), workers={workers}", timing,
@@ -72,7 +72,7 @@ def main() -> None:
                 runs[workers] = timing.value
             assert runs[1] == runs[8], "workers changed the scores"
             before = len(stub.requests)
-            timing = timed(LlmJudge(model="stub", base_url=stub.base_url, workers=8), data, n)
+            timing = judged(LlmJudge(model="stub", base_url=stub.base_url, workers=8), data, n)
             asked = len(stub.requests) - before
             table.row("endpoint rerun (cache)", timing, f"{n / timing.seconds:.1f}", str(asked))
             assert asked == 0 and timing.value == runs[8], "the rerun asked the endpoint"

@@ -31,11 +31,6 @@ METRICS = ("green", "green:tokenize=char,n=6", "green:n=2", "green:tokenize=char
            "m2", "chrf", "chrf:word_order=2", "errant")
 
 
-def measure(function):
-    """One run, traced: a step here is too slow to run twice for the memory."""
-    return harness.measure(function, memory="traced")
-
-
 def main() -> None:
     parser = harness.parser(__doc__)
     parser.add_argument("--resamples", type=int, default=1000)
@@ -65,17 +60,20 @@ def main() -> None:
             metric.statistics(bench.corpus).precompute(metric.resolve_betas(None))
         return rows
 
+    # one run each, traced: a step here is too slow to run twice for the memory
     table = harness.Table(width=56, cpu=True, speedup=False)
-    scored = measure(score)
+    scored = harness.measure(score, memory="traced")
     rows = scored.value
     table.alone("scoring (statistics of every metric, once)", scored)
-    table.baseline("--bootstrap intervals", measure(
-        lambda: analyses.add_bootstrap(rows, [sel], metrics, n, 12345, {})))
-    table.row("--spa", measure(lambda: pair_analyses.add_pair_stats(
-        rows, [sel], metrics, spa=True, n_resamples=n, seed=12345, cache={}, human_cache={})))
+    table.baseline("--bootstrap intervals", harness.measure(
+        lambda: analyses.add_bootstrap(rows, [sel], metrics, n, 12345, {}), memory="traced"))
+    table.row("--spa", harness.measure(lambda: pair_analyses.add_pair_stats(
+        rows, [sel], metrics, spa=True, n_resamples=n, seed=12345, cache={}, human_cache={}),
+        memory="traced"))
     for stat in ("spa", "pearson", "pairwise"):
-        table.row(f"--clusters {stat}", measure(lambda stat=stat: pair_analyses.metric_clusters(
-            rows, [sel], metrics, stat, n, 12345, {}, {})))
+        table.row(f"--clusters {stat}", harness.measure(
+            lambda stat=stat: pair_analyses.metric_clusters(rows, [sel], metrics, stat, n, 12345,
+                                                            {}, {}), memory="traced"))
 
     def both() -> None:
         cache: dict = {}
@@ -84,12 +82,14 @@ def main() -> None:
                                      seed=12345, cache=cache, human_cache=human)
         pair_analyses.metric_clusters(rows, [sel], metrics, "spa", n, 12345, cache, human)
 
-    table.row("--spa --clusters spa (one run, shared cache)", measure(both))
+    table.row("--spa --clusters spa (one run, shared cache)",
+              harness.measure(both, memory="traced"))
 
     conll = load_benchmark("conll14", data)
     items = conll.info["judgments"]
     systems = list(conll.human["ew"])
-    fast = measure(lambda: bootstrap_expected_wins(items, systems, n, 12345))
+    fast = harness.measure(lambda: bootstrap_expected_wins(items, systems, n, 12345),
+                           memory="traced")
     loops = 20
 
     def loop() -> np.ndarray:
@@ -102,7 +102,7 @@ def main() -> None:
                 out.append([ew[s] for s in systems])
         return np.array(out)
 
-    slow = measure(loop)
+    slow = harness.measure(loop, memory="traced")
     assert np.allclose(slow.value, bootstrap_expected_wins(items, systems, loops, 12345),
                        rtol=0, atol=1e-12), "vectorised EW differ from the loop"
     scale = n / loops

@@ -28,19 +28,15 @@ from gecmetrics.registry import get_metric
 REPEATS = 7
 
 
-def measure(func) -> harness.Timing:
-    """Best of REPEATS runs; the peak from one more, traced run."""
-    return harness.measure(func, REPEATS, memory="rerun")
-
-
 def main() -> None:
     args = harness.parser(__doc__).parse_args()
     data = harness.shared_data(args.data_dir)
     m2_path = data / harness.CONLL_M2
     print("M2 reading, CoNLL-2014 (1,312 sentences, 5,873 edit lines):")
     table = harness.Table(width=46, speedup=False)
-    table.baseline("read_lines (decode, split)", measure(lambda: read_lines(m2_path, "M2")))
-    table.row("read_m2, strict", measure(lambda: read_m2(m2_path)))
+    table.baseline("read_lines (decode, split)",
+                   harness.measure(lambda: read_lines(m2_path, "M2"), REPEATS, "rerun"))
+    table.row("read_m2, strict", harness.measure(lambda: read_m2(m2_path), REPEATS, "rerun"))
 
     m2, outputs = harness.conll14(data)
     files = [data / harness.SUBMISSIONS / team for team in harness.TEAMS]
@@ -53,12 +49,13 @@ def main() -> None:
     corpus = Corpus(m2.sources, m2.references(), outputs)
     green = get_metric("green")
     print("Shifted-output check, 12 CoNLL-2014 team outputs:")
-    table.baseline("read the 12 files", measure(
-        lambda: [read_lines(path, "hypothesis") for path in files]))
-    shift = measure(check)
+    table.baseline("read the 12 files", harness.measure(
+        lambda: [read_lines(path, "hypothesis") for path in files], REPEATS, "rerun"))
+    shift = harness.measure(check, REPEATS, "rerun")
     table.row("find_shift on the 12 outputs", shift)
-    table.baseline("wordGREEN scoring (second baseline)", measure(
-        lambda: green.evaluate(Corpus(m2.sources, corpus.references, outputs))))
+    table.baseline("wordGREEN scoring (second baseline)", harness.measure(
+        lambda: green.evaluate(Corpus(m2.sources, corpus.references, outputs)), REPEATS,
+        "rerun"))
     table.row("find_shift on the 12 outputs", shift)
     print(f"  per output: {shift.seconds / 12 * 1000:.2f} ms")
 
