@@ -6,7 +6,7 @@ the model; duplicate keys (the same sentence output by several systems, very
 common in GEC) are computed once; the rest go to ``fn`` in batches of
 ``batch_size``, in their given order; new results are written to the cache
 after each batch (an interrupted run keeps what it computed). A progress bar
-is drawn on stderr when it is a terminal (:class:`gecmetrics.parse_cache.Progress`).
+is drawn on stderr when it is a terminal (:class:`gecmetrics.progress.Progress`).
 
 :data:`TOTALS` counts, process-wide, items found in caches and items sent to
 a model: the bench and the tests read it to prove that a rerun does no
@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..parse_cache import Progress
+from ..progress import Progress
 from .cache import OutputCache
 
 T = TypeVar("T")

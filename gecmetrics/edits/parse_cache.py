@@ -31,12 +31,12 @@ import os
 import re
 import sys
 import tempfile
-import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import paths
+from .. import paths
+from ..progress import Progress
 
 
 def cache_root() -> Path:
@@ -60,33 +60,6 @@ def pipeline_id(nlp: Any) -> str:
     pipes = "+".join(nlp.pipe_names)
     raw = f"{name}_spacy-{spacy.__version__}_{pipes}"
     return re.sub(r"[^A-Za-z0-9._+-]", "_", raw)
-
-
-class Progress:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
-
-    def __init__(self, total: int, label: str, stream: Any = None) -> None:
-        self.total, self.label = total, label
-        self.stream = stream if stream is not None else sys.stderr
-        self.enabled = total > 0 and bool(getattr(self.stream, "isatty", lambda: False)())
-        self.done = 0
-        self._last = 0.0
-
-    def update(self, n: int = 1) -> None:
-        self.done += n
-        now = time.monotonic()
-        if self.enabled and (now - self._last > 0.1 or self.done >= self.total):
-            self._last = now
-            width = 30
-            filled = width * self.done // self.total
-            self.stream.write(f"\r{self.label} [{'#' * filled}{'-' * (width - filled)}] "
-                              f"{self.done}/{self.total}")
-            self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
 
 
 class ParseCache:
@@ -166,8 +139,7 @@ class ParseCache:
             return
         from spacy.tokens import Doc
 
-        bar = Progress(len(missing), f"parsing {len(missing)} sentences with spaCy"
-                       if self.progress else "", None if self.progress else _Null())
+        bar = _progress_bar(len(missing), self.progress)
         new: list[str] = []
         try:
             docs = (Doc(self.nlp.vocab, words=k.split()) for k in missing)
@@ -187,6 +159,12 @@ class ParseCache:
         if key not in self._docs:
             self.parse_all([text])
         return self._docs[key]
+
+
+def _progress_bar(total: int, show: bool) -> Progress:
+    """The bar drawn while ``total`` sentences are parsed (nothing when ``show`` is False)."""
+    label = f"parsing {total} sentences with spaCy"
+    return Progress(total, label if show else "", None if show else _Null())
 
 
 class _Null:
