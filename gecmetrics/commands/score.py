@@ -126,7 +126,8 @@ def score(ctx, specs, source, references, hypotheses, m2, betas, level, fmt, dig
     request = check_paired_request(paired_bs, paired_ar, len(hypotheses), level)
     paired = None
     if request is not None:
-        from ..paired import DEFAULT_SEED, PairedOptions
+        from ..paired import PairedOptions
+        from ..stats import DEFAULT_SEED
 
         paired = PairedOptions(request[0], request[1], DEFAULT_SEED if seed is None else seed)
     elif seed is not None:
