@@ -3,7 +3,7 @@ live, and only per-sentence integer statistics travel.
 
 The n-gram metrics (GREEN, GLEU, chrF) and M2 keep, per sentence, a few
 integers per order, reference and hypothesis (:mod:`gecmetrics.chunked`,
-:class:`~gecmetrics.edits_stats.EditCounts`). A partition of (source,
+:class:`~gecmetrics.edits.statistics.EditCounts`). A partition of (source,
 references, hypotheses) is therefore scored exactly as ``gecmetrics score``
 scores a chunk of lines: the same :func:`~gecmetrics.chunked.count_chunk`
 (M2: the metric's own ``edit_counts``), no second counting path. Then
@@ -63,7 +63,7 @@ def _require_dask() -> None:
 
 
 def _is_edit_metric(metric: Metric) -> bool:
-    from .edits_metric import EditMetric
+    from .edits.metric import EditMetric
 
     return isinstance(metric, EditMetric) and metric.name == "m2"
 
@@ -164,7 +164,7 @@ def count_partition(records: Sequence[Mapping[str, Any]], metrics: Sequence[Metr
         if is_chunked(metric):
             out.append(next(counted))
         else:
-            from .edits_metric import gold_of
+            from .edits.metric import gold_of
 
             gold_of(corpus)  # the check of EditMetric.statistics: M2 sentences match sources
             out.append(metric.edit_counts(corpus))  # type: ignore[attr-defined]
@@ -177,7 +177,7 @@ def _statistics(metric: Metric, systems: tuple[str, ...], counts: Any) -> Any:
     if is_chunked(metric):
         stats = metric.from_counts(systems, counts)  # type: ignore[attr-defined]
     else:
-        from .edits_stats import EditStatistics
+        from .edits.statistics import EditStatistics
 
         stats = EditStatistics(counts, metric.choice_rule)  # type: ignore[attr-defined]
     return stats.bound(metric.default_beta) if metric.has_beta else stats
@@ -274,7 +274,7 @@ def _concat_edit_counts(pieces: Sequence[Any]) -> Any:
     """EditCounts of consecutive partitions as one: annotator columns aligned on the
     sorted union of annotator ids (an id absent from a partition is not present
     there, so it is never chosen, as in a whole-corpus count)."""
-    from .edits_stats import EditCounts
+    from .edits.statistics import EditCounts
 
     annotators = tuple(sorted({a for p in pieces for a in p.annotators}))
     col = {a: k for k, a in enumerate(annotators)}

@@ -38,9 +38,9 @@ import os
 import re
 from dataclasses import dataclass
 
+from .edits.span import SpanEdit
 from .errors import InputError
 from .readers import display_name, read_lines
-from .span_edit import SpanEdit
 
 
 @dataclass(frozen=True)

@@ -226,7 +226,7 @@ def _breakdowns(corpus: Corpus, by_spec: dict[str, Metric], results: Sequence[Sy
                 signatures: Sequence[str], kind: str) -> dict[tuple, Breakdown]:
     """{(spec, hypothesis, beta): Breakdown} of the edit metrics' results."""
     from .breakdown import breakdowns
-    from .edits_metric import EditMetric
+    from .edits.metric import EditMetric
 
     out: dict[tuple, Breakdown] = {}
     sig = {(r.spec, r.hypothesis, r.beta): s for r, s in zip(results, signatures, strict=True)}

@@ -174,18 +174,10 @@ class ChrfStatistics(Statistics):
                 + [f"word{n}" for n in range(1, c.word_order + 1)])
 
 
-def _lowercased(corpus: Corpus) -> Corpus:
-    return Corpus(
-        [s.lower() for s in corpus.sources],
-        [[r.lower() for r in ref] for ref in corpus.references],
-        {name: [h.lower() for h in hyp] for name, hyp in corpus.hypotheses.items()},
-    )
-
-
 def chrf_counts(corpus: Corpus, config: ChrfConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(hyp, ref, match) counts per order, char orders then word orders."""
     if config.lowercase:
-        corpus = corpus.cached(("lowercased",), lambda: _lowercased(corpus))
+        corpus = corpus.lowercased()
     parts = [intersections(corpus, "char" if config.whitespace else "char-nospace",
                            config.char_order)]
     if config.word_order:

@@ -45,10 +45,9 @@ import numpy as np
 from gecmetrics.chunked import SentenceCounts
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
+from gecmetrics.fscore import lexicographic_argmax
 from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
 from gecmetrics.ngrams import Intersections, Tokenize, intersections, tokenizer
-
-from .green import lexicographic_argmax
 
 Variant = Literal["official", "paper"]
 Mode = Literal["sampling", "max"]
