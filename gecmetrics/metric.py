@@ -42,6 +42,7 @@ from .errors import ConfigError
 from .validate import LEVELS, Level, check_beta  # noqa: F401 (re-exported: metrics use them)
 
 if TYPE_CHECKING:
+    from .chunked import Counting
     from .paired import PairedResult
 
 #: Field metadata of a config option that only enters the last step (the
@@ -281,6 +282,19 @@ class Metric(ABC, Generic[C]):
         """
         return None
 
+    def counting(self) -> Counting | None:
+        """The optional capability of scoring by parts: how this metric's statistics
+        are made from per-sentence counts of parts of the corpus, joined in order
+        (:class:`~gecmetrics.chunked.Counting`); None (the default): only from a
+        whole corpus.
+
+        A metric that has it is counted by chunks when ``score`` reads files
+        (bounded memory, ``--jobs`` processes) and can be scored on a Dask
+        cluster (:mod:`gecmetrics.distributed`); its counting says whether its
+        statistics are additive over parts.
+        """
+        return None
+
     # -- scoring ------------------------------------------------------------
     @abstractmethod
     def statistics(self, corpus: Corpus) -> Statistics:
@@ -367,8 +381,6 @@ class Metric(ABC, Generic[C]):
             return [None]
         out: list[float | None] = [check_beta(b) for b in betas] if betas is not None else []
         return out or [self.default_beta]
-
-    _betas = resolve_betas  # the name used before it was public
 
     def _result(self, name: str, beta: float | None, level: str, sc: Score) -> SystemResult:
         return SystemResult(self.display_name, self.spec, name, beta, level, sc.score,

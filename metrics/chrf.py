@@ -22,7 +22,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from gecmetrics.chunked import SentenceCounts
+from gecmetrics.chunked import Counting, SentenceCounts
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import LAST_STEP, Metric, MetricConfig, Score, Statistics, check_beta
@@ -226,3 +226,6 @@ class Chrf(Metric[ChrfConfig]):
     def from_counts(self, systems: tuple[str, ...], counts: SentenceCounts) -> ChrfStatistics:
         a = counts.arrays
         return ChrfStatistics(systems, a["hyp"], a["ref"], a["match"], self.config)
+
+    def counting(self) -> Counting:
+        return Counting(self.counts, self.from_counts)

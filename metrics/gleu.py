@@ -42,7 +42,7 @@ from typing import ClassVar, Literal, get_args
 
 import numpy as np
 
-from gecmetrics.chunked import SentenceCounts
+from gecmetrics.chunked import Counting, SentenceCounts
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
@@ -452,3 +452,10 @@ class Gleu(Metric[GleuConfig]):
 
     def from_counts(self, systems: tuple[str, ...], counts: SentenceCounts) -> GleuStatistics:
         return GleuStatistics(systems, counts, self.config)
+
+    def counting(self) -> Counting:
+        sampling = self.config.mode != "max"
+        return Counting(self.counts, self.from_counts,
+                        not_additive=("GLEU's sampling mode (a mean over reference draws)"
+                                      if sampling else None),
+                        additive_variant="gleu:mode=max" if sampling else None)

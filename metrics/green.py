@@ -30,7 +30,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from gecmetrics.chunked import SentenceCounts
+from gecmetrics.chunked import Counting, SentenceCounts
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.fscore import alpha_of, cumulative_gmean, f_alpha, precision_recall
@@ -498,3 +498,6 @@ class Green(Metric[GreenConfig]):
     def from_counts(self, systems: tuple[str, ...], counts: SentenceCounts) -> GreenStatistics:
         stats = GreenStatistics(systems, counts.arrays["regions"])
         return typing.cast(GreenStatistics, stats.bound(self.default_beta))
+
+    def counting(self) -> Counting:
+        return Counting(self.counts, self.from_counts)

@@ -25,9 +25,10 @@ from typing import ClassVar
 
 import numpy as np
 
+from gecmetrics.chunked import Counting, join_edit_counts
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits_metric import EditMetric, gold_of
-from gecmetrics.edits_stats import EditCounts
+from gecmetrics.edits_stats import EditCounts, EditStatistics
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import LAST_STEP, MetricConfig, check_beta
 
@@ -81,6 +82,13 @@ class M2(EditMetric[M2Config]):
         assert isinstance(cfg, M2Config)
         return m2_counts(corpus, cfg.max_unchanged_words, cfg.ignore_whitespace_casing,
                          cfg.max_lattice_edges)
+
+    def counting(self) -> Counting:
+        return Counting(self.edit_counts,
+                        lambda systems, counts: EditStatistics(counts, self.choice_rule),
+                        join=join_edit_counts, needs_gold=True,
+                        not_additive="M2, whose annotator choice depends on the running "
+                                     "corpus totals")
 
 
 def m2_counts(corpus: Corpus, max_unchanged_words: int = 2,
