@@ -38,7 +38,7 @@ nor any core path imports it. See docs/scale.md ("On a cluster").
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -47,7 +47,7 @@ import numpy as np
 from .chunked import SentenceCounts, count_corpus, counting_of, statistics_of
 from .corpus import Corpus
 from .errors import ConfigError, InputError
-from .metric import Metric, SystemResult
+from .metric import Metric, Statistics, SystemResult
 
 #: The two corpus reductions (see the module docstring).
 CorpusReduction = Literal["gather", "sum"]
@@ -204,12 +204,21 @@ def partial_sums(part: PartitionCounts, metrics: Sequence[Metric], systems: Sequ
         stats = statistics_of(metric, systems, counts)
         sums: list[np.ndarray | None] = []
         for beta in metric_betas:
-            per, _ = stats.sentence_statistics(beta)
+            per, _ = _sums_view(stats, metric, beta)
             if not np.issubdtype(per.dtype, np.integer):  # pragma: no cover - guard
                 raise AssertionError(f"{metric.spec}: sentence statistics are not integers")
             sums.append(per.sum(axis=1, dtype=np.int64))
         out.append(sums)
     return out
+
+
+def _sums_view(stats: Statistics, metric: Metric, beta: float | None
+               ) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+    """The sentence statistics and corpus formula of an additive metric."""
+    view = stats.sentence_statistics(beta)
+    if view is None:  # pragma: no cover - check_metrics admits additive countings only
+        raise AssertionError(f"{metric.spec}: additive statistics without sentence sums")
+    return view
 
 
 def add_sums(parts: Sequence[list[list[np.ndarray | None]]]) -> list[list[np.ndarray | None]]:
@@ -277,7 +286,7 @@ def corpus_from_sums(total: list[list[np.ndarray | None]], metrics: Sequence[Met
             sums = total[m][b]
             if sums is None:
                 raise InputError("the collection is empty: no sentence to score")
-            _, formula = stats.sentence_statistics(beta)
+            _, formula = _sums_view(stats, metric, beta)
             scores = np.asarray(formula(sums), dtype=np.float64)
             for h, name in enumerate(systems):
                 results.append(SystemResult(metric.display_name, metric.spec, name, beta,
