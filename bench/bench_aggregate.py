@@ -30,9 +30,9 @@ from gecmetrics.meta_eval.aggregate import (
     trueskill_mus,
     trueskill_orders,
 )
-from gecmetrics.meta_eval.correlation import paired_rows
 from gecmetrics.meta_eval.human import RankingItem, expected_wins
 from gecmetrics.meta_eval.subsets import subset_indices
+from gecmetrics.stats.correlation import paired_rows
 
 
 def measure(function: Callable[[], object], repeats: int = 3) -> tuple[float, float, object]:

@@ -71,8 +71,9 @@ def main() -> None:
     from gecmetrics.meta_eval.correlate import Selection
     from gecmetrics.meta_eval.correlate import meta_evaluate as correlate
     from gecmetrics.meta_eval.human import expected_wins
-    from gecmetrics.meta_eval.human_bootstrap import bootstrap_expected_wins, resample_counts
+    from gecmetrics.meta_eval.judgment_arrays import bootstrap_expected_wins
     from gecmetrics.registry import metric_from_spec
+    from gecmetrics.stats.resampling import resample_counts
 
     bench = load_benchmark("seeda-s", args.data_dir)
     sel = Selection.make(bench, "all")

@@ -46,10 +46,10 @@ def measured(func, memory: bool = False):
 def main() -> None:
     from gecmetrics.corpus import Corpus
     from gecmetrics.m2 import read_m2
-    from gecmetrics.meta_eval.significance import bootstrap_system_scores
     from gecmetrics.paired import PairedOptions, compare_with_baseline
     from gecmetrics.readers import read_lines
     from gecmetrics.registry import get_metric
+    from gecmetrics.stats.resampling import bootstrap_system_scores
 
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     data = shared_data()

@@ -1,4 +1,4 @@
-"""Benchmark the meta-evaluation statistics core (meta_eval.correlation).
+"""Benchmark the statistics core's correlations (gecmetrics.stats.correlation).
 
 Run from the repository root:  python bench/bench_stats.py
 Prints, per case, the time (best of 3) and the peak memory (tracemalloc) of the
@@ -10,8 +10,6 @@ Cases follow the analyses that call the core: the three correlations of the 1000
 bootstrap resamples of 13 systems; a 501-beta sweep; 5,010 one-vector Pearson
 correlations (10 CV folds x 501 betas); the system-level table (one vector, three
 correlations); and many systems (60), where Kendall's pair matrices grow.
-Only names present since the first release of meta_eval are used, so the script
-also runs on older commits for before/after tables.
 """
 
 from __future__ import annotations
@@ -24,8 +22,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy import stats
 
-from gecmetrics.meta_eval import correlation as corr
-from gecmetrics.meta_eval import significance as sig
+from gecmetrics.stats import correlation as corr
 
 NAMES = ("pearson", "spearman", "kendall")
 SCIPY = {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}
@@ -71,13 +68,13 @@ def main() -> None:
     many = rng.random((1000, 60))
 
     report("bootstrap: 1000 resamples x 13 systems, r/rho/tau",
-           lambda: {n: sig.correlate(boot, human13, n) for n in NAMES},
+           lambda: {n: corr.correlation_rows(boot, human13, n) for n in NAMES},
            lambda: scipy_rows(boot, human13))
     report("sweep: 501 betas x 13 systems, r/rho/tau",
-           lambda: {n: sig.correlate(sweep, human13, n) for n in NAMES},
+           lambda: {n: corr.correlation_rows(sweep, human13, n) for n in NAMES},
            lambda: scipy_rows(sweep, human13))
     report("CV beta: 5010 single vectors, r",
-           lambda: {"pearson": np.array([sig.correlate(v, human13, "pearson")[0]
+           lambda: {"pearson": np.array([corr.correlation_rows(v, human13, "pearson")[0]
                                          for v in folds])},
            lambda: scipy_rows(np.array(folds), human13, ("pearson",)))
 
@@ -88,7 +85,7 @@ def main() -> None:
     report("table: 500 x correlate(one vector), r/rho/tau", table,
            lambda: scipy_rows(np.array(folds[:500]), human13))
     report("many systems: 1000 x 60 systems, r/rho/tau",
-           lambda: {n: sig.correlate(many, human60, n) for n in NAMES},
+           lambda: {n: corr.correlation_rows(many, human60, n) for n in NAMES},
            lambda: scipy_rows(many, human60))
 
 

@@ -41,8 +41,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.stats.correlation import correlate, correlation_rows
+from gecmetrics.stats.resampling import permutations
 
-from .correlation import correlate, correlation_rows
 from .results import MetaResult
 
 if TYPE_CHECKING:
@@ -219,8 +220,7 @@ def trueskill_orders(n: int, runs: int, seed: int) -> list[np.ndarray]:
     """``runs`` seeded random orders of ``n`` comparisons (``runs=0``: the data's order)."""
     if runs == 0:
         return [np.arange(n)]
-    rng = np.random.default_rng(seed)
-    return [rng.permutation(n) for _ in range(runs)]
+    return permutations(n, runs, seed)
 
 
 @dataclass(frozen=True)

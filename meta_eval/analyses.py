@@ -1,6 +1,6 @@
 """The meta-evaluation analyses beyond one correlation, wired to benchmarks and metrics.
 
-The statistics live in :mod:`.significance`, :mod:`.pairwise`, :mod:`.window`
+The statistics live in :mod:`gecmetrics.stats`, :mod:`.pairwise`, :mod:`.window`
 and :mod:`.cv_beta` (pure functions); this module feeds them a selection's
 human scores and a metric's cached per-sentence statistics, and returns the
 typed rows of :mod:`.results` (each with its signature):
@@ -29,6 +29,9 @@ import numpy as np
 
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.metric import Metric
+from gecmetrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
+from gecmetrics.stats.intervals import bootstrap_ci
+from gecmetrics.stats.significance import paired_bootstrap_test, williams_sig_diff
 
 from .correlate import Selection, corpus_label, system_scores
 from .cv_beta import DEFAULT_FOLDS, cv_beta
@@ -41,13 +44,6 @@ from .results import (
     SentenceAgreement,
     WindowRow,
     row_signature,
-)
-from .significance import (
-    DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
-    bootstrap_ci,
-    paired_bootstrap_test,
-    williams_sig_diff,
 )
 from .window import DEFAULT_WINDOW, window_correlations
 

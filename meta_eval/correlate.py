@@ -17,9 +17,9 @@ import numpy as np
 
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric
+from gecmetrics.stats.correlation import correlate
 
 from .benchmarks import Benchmark
-from .correlation import correlate
 from .options import LEVELS as SYSTEM_LEVELS
 from .results import MetaResult
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 from .benchmarks import registry
 from .pairwise import TIE_POLICIES
@@ -81,11 +82,9 @@ def __getattr__(name: str) -> Any:
 
 
 # Defaults of the options that take an optional value (the CLI flag alone, or True here).
-DEFAULT_RESAMPLES = 1000
 DEFAULT_GRID = "0:5:0.01"
 DEFAULT_WINDOW = 4
 DEFAULT_FOLDS = 10
-DEFAULT_SEED = 12345
 DEFAULT_TRUESKILL_RUNS = 10
 MAX_TRUESKILL_RUNS = 10_000
 DEFAULT_SUBSETS_MAX = 1000

@@ -1,8 +1,8 @@
 """Pairwise accuracy, tie calibration, SPA, metric clusters and human intervals, wired
 to benchmarks and metrics.
 
-The statistics are pure functions in :mod:`.pairwise_accuracy`, :mod:`.spa`,
-:mod:`.clusters` and :mod:`.human_bootstrap`; this module feeds them a
+The statistics are pure functions in :mod:`gecmetrics.stats` (``pairwise_accuracy``,
+``spa``, ``clusters``, ``intervals``); this module feeds them a
 selection's human data and a metric's cached statistics, as :mod:`.analyses`
 does for the older analyses, and returns the typed rows of :mod:`.stat_results`:
 
@@ -28,35 +28,27 @@ import numpy as np
 
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric
-
-from .analyses import ScoreCache, score_function
-from .clusters import (
-    draw_counts,
+from gecmetrics.stats.clusters import (
     greedy_clusters,
     pair_weights,
     paired_p_values,
-    system_resamples,
     weighted_pair_mean,
 )
-from .correlate import Selection, corpus_label, system_scores
-from .correlation import correlate_one
-from .human_bootstrap import (
-    bootstrap_expected_wins,
-    bootstrap_ratings,
-    full_expected_wins,
-)
-from .human_bootstrap import (
-    human_intervals as intervals_of,
-)
-from .pairwise_accuracy import (
-    item_comparisons,
+from gecmetrics.stats.correlation import correlate_one
+from gecmetrics.stats.intervals import bootstrap_ratings, percentile_interval
+from gecmetrics.stats.intervals import human_intervals as intervals_of
+from gecmetrics.stats.pairwise_accuracy import (
     pair_differences,
     pairwise_accuracy,
     tie_calibrated_accuracy,
 )
+from gecmetrics.stats.resampling import bootstrap_system_scores, draw_counts, system_resamples
+from gecmetrics.stats.spa import pair_p_values, soft_pairwise_accuracy, spa_terms
+
+from .analyses import ScoreCache, score_function
+from .correlate import Selection, corpus_label, system_scores
+from .judgment_arrays import bootstrap_expected_wins, full_expected_wins, item_comparisons
 from .results import MetaResult, SentenceAgreement, row_signature
-from .significance import bootstrap_system_scores, percentile_interval
-from .spa import pair_p_values, soft_pairwise_accuracy, spa_terms
 from .stat_results import ClusterRow, HumanIntervalRow, PairStats, SentenceTies
 
 HumanCache = dict[tuple[Any, ...], "HumanSamples"]
@@ -110,7 +102,7 @@ def human_samples(selection: Selection, n_resamples: int, seed: int,
             raise ConfigError(f"benchmark {bench.name} has no human judgments to resample")
         universe = list(bench.human["ew"])
         where = [universe.index(s) for s in selection.systems]
-        from .human_bootstrap import win_matrix
+        from .judgment_arrays import win_matrix
 
         samples = bootstrap_expected_wins(items, universe, n_resamples, seed, unit)[:, where]
         point = full_expected_wins(items, universe)[where]
@@ -235,7 +227,7 @@ def metric_clusters(results: Sequence[MetaResult], selections: Sequence[Selectio
                     human_cache: HumanCache | None = None, human_unit: str = "items"
                     ) -> list[ClusterRow]:
     """The significance ranking of the metric rows of each (benchmark, level) by
-    ``stat`` (pearson, spearman, kendall, pairwise, spa); see :mod:`.clusters`."""
+    ``stat`` (pearson, spearman, kendall, pairwise, spa); see :mod:`gecmetrics.stats.clusters`."""
     by_name, by_spec = _by(results, selections, metrics)
     groups: dict[tuple[str, str], list[MetaResult]] = {}
     for r in results:
@@ -294,7 +286,7 @@ def human_intervals(selections: Sequence[Selection], n_resamples: int = 1000,
                     seed: int = 12345, human_cache: HumanCache | None = None,
                     human_unit: str = "items") -> list[HumanIntervalRow]:
     """Every selected system's human score with its 95% interval, rank range and cluster,
-    best first (see :mod:`.human_bootstrap`)."""
+    best first (see :mod:`gecmetrics.stats.intervals`)."""
     from gecmetrics.signature import Signature
 
     out = []

@@ -28,10 +28,10 @@ import numpy as np
 
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.metric import Metric
+from gecmetrics.stats.correlation import correlate
 
 from .benchmarks.tmu_gfm import ROWS
 from .correlate import Selection, corpus_label
-from .correlation import correlate
 from .human import RankingItem
 from .pairwise import TIE_POLICIES, pairwise_agreement
 from .results import MetaResult, SentenceAgreement, row_signature

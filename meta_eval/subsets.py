@@ -32,8 +32,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.stats.correlation import CORRELATIONS, paired_rows
+from gecmetrics.stats.resampling import random_subsets
 
-from .correlation import CORRELATIONS, paired_rows
 from .rows import RowIdentity
 
 if TYPE_CHECKING:
@@ -58,9 +59,7 @@ def subset_indices(n: int, k: int, max_subsets: int = DEFAULT_MAX_SUBSETS,
                           f"got {k}")
     if math.comb(n, k) <= max_subsets:
         return np.array(list(itertools.combinations(range(n), k)), dtype=np.int64), True
-    rng = np.random.default_rng(seed)
-    keys = rng.random((max_subsets, n))
-    return np.sort(np.argsort(keys, axis=1)[:, :k], axis=1), False
+    return random_subsets(n, k, max_subsets, seed), False
 
 
 @dataclass(frozen=True)

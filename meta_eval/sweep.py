@@ -14,10 +14,10 @@ import numpy as np
 
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric
+from gecmetrics.stats.correlation import correlation_curves
 from gecmetrics.validate import parse_beta_grid
 
 from .correlate import Selection, corpus_label, system_scores
-from .correlation import correlation_curves
 from .results import MetaResult
 
 DEFAULT_GRID = "0:5:0.01"

@@ -53,7 +53,7 @@ def window_correlations(
     """
     import numpy as np
 
-    from .correlation import pearson, spearman
+    from gecmetrics.stats.correlation import pearson, spearman
 
     ranked = rank_by_human(human)
     if window < 2:

@@ -12,10 +12,10 @@ from scipy import stats
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.meta_eval.correlate import Selection, meta_evaluate
-from gecmetrics.meta_eval.correlation import correlate, paired_rows
 from gecmetrics.meta_eval.options import MetaEvalOptions
 from gecmetrics.meta_eval.score_files import scores_metric
 from gecmetrics.meta_eval.subsets import subset_indices, subset_rows, subsets_figure
+from gecmetrics.stats.correlation import correlate, paired_rows
 
 
 def test_every_subset_once_in_lexicographic_order():

@@ -152,6 +152,7 @@ def _paired(flags: dict[str, Any]) -> PairedOptions | None:
         if seed is not None:
             needs("--seed", "--paired-bootstrap or --paired-ar", False)
         return None
-    from ..paired import DEFAULT_SEED, PairedOptions
+    from ..paired import PairedOptions
+    from ..stats import DEFAULT_SEED
 
     return PairedOptions(request[0], request[1], DEFAULT_SEED if seed is None else seed)

@@ -5,17 +5,18 @@ and Kendall tau-b (``scipy.stats.kendalltau``'s default: ties in either vector
 shrink the denominator), for
 
 * one metric score vector (:func:`pearson`, :func:`spearman`, :func:`kendall`,
-  :func:`correlate_one`, and :func:`correlate` for all three at once), and
-* every row of a 2-D array of them, vectorised (:func:`pearson_rows`,
-  :func:`spearman_rows`, :func:`kendall_rows`, :func:`correlation_rows`,
-  :func:`correlation_curves`): bootstrap resamples, a beta grid, CV folds.
+  :func:`correlate_one`, and :func:`correlate` for all three at once),
+* every row of a 2-D array of them against one human vector, vectorised
+  (:func:`pearson_rows`, :func:`spearman_rows`, :func:`kendall_rows`,
+  :func:`correlation_rows`, :func:`correlation_curves`): bootstrap resamples, a
+  beta grid, CV folds, and
+* every row against its own human row (:func:`paired_rows`: subsets of systems).
 
-The single-vector functions *are* the row functions applied to one row, so a
-sweep, a bootstrap interval and a plain correlation of the same scores agree to
-the last bit. Every analysis (significance tests, windows, CV beta, sweeps, the
-correlation table) calls this module; nothing else in meta_eval computes a
-correlation. The sentence-level pairwise agreement of :mod:`.pairwise` is a
-different statistic (counts over human comparisons) and lives there.
+All of them run the same two kernels (centred Pearson, blocked tau-b), so a
+sweep, a bootstrap interval, a subset and a plain correlation of the same scores
+agree to the last bit. Nothing else in gecmetrics computes a correlation. The
+pairwise agreement of :mod:`.pairwise_accuracy` is a different statistic (counts
+over pairs) and lives there.
 
 A constant vector has no correlation. When every metric score of a row (or
 every human score) is the same number, the result is NaN, from every function;
@@ -37,7 +38,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from gecmetrics.errors import ConfigError, InputError
+from ..errors import ConfigError, InputError
 
 CORRELATIONS = ("pearson", "spearman", "kendall")
 
@@ -98,17 +99,42 @@ def _centred(x: np.ndarray) -> np.ndarray:
 
 
 def _pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Pearson r of the rows of ``x`` (B, n) with ``y`` (n,), shapes already checked.
+    """Pearson r of the rows of ``x`` (B, n) with ``y`` ((n,), or (B, n): row b with
+    row b), shapes already checked.
 
-    Sums run along each row (``sum(axis=1)``, numpy's pairwise summation of one
+    Sums run along each row (``sum(axis=-1)``, numpy's pairwise summation of one
     contiguous row), so a row's value does not depend on how many rows there are.
     """
     xc, yc = _centred(x), _centred(y)
     with np.errstate(invalid="ignore", divide="ignore"):
-        r = (xc * yc).sum(axis=1) / np.sqrt((xc * xc).sum(axis=1) * (yc * yc).sum())
+        r = (xc * yc).sum(axis=1) / np.sqrt((xc * xc).sum(axis=1) * (yc * yc).sum(axis=-1))
     r = np.clip(r, -1.0, 1.0)  # |r| can exceed 1 by an ulp
-    r[constant_rows(x) | bool(constant_rows(y))] = np.nan
+    r[constant_rows(x) | constant_rows(y)] = np.nan
     return r
+
+
+def _tau_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Kendall tau-b of the rows of ``x`` (B, n) with ``y`` ((n,), or (B, n): row b with
+    row b), over all pairs of positions, shapes already checked.
+
+    tau-b = (concordant - discordant) / sqrt((n0 - ties_x) (n0 - ties_y)),
+    n0 = n(n-1)/2, ties_x (ties_y) = pairs with equal metric (human) scores. Rows are
+    taken in blocks so that the sign matrices stay within :data:`_KENDALL_BLOCK` values.
+    """
+    i, j = np.triu_indices(x.shape[1], k=1)
+    n0 = i.size
+    out = np.empty(x.shape[0])
+    step = max(1, _KENDALL_BLOCK // n0)
+    for start in range(0, x.shape[0], step):
+        rows = slice(start, start + step)
+        block, human = x[rows], (y if y.ndim == 1 else y[rows])
+        sx = np.sign(block[:, i] - block[:, j])  # a - b == 0 exactly when a == b
+        sy = np.sign(human[..., i] - human[..., j])
+        ties_x, ties_y = (sx == 0).sum(axis=1), (sy == 0).sum(axis=-1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[rows] = (sx * sy).sum(axis=1) / np.sqrt((n0 - ties_x) * (n0 - ties_y))
+    out[constant_rows(x) | constant_rows(y)] = np.nan
+    return out
 
 
 def _average_ranks(x: np.ndarray) -> np.ndarray:
@@ -131,27 +157,9 @@ def spearman_rows(scores: ArrayLike, human: ArrayLike) -> np.ndarray:
 
 
 def kendall_rows(scores: ArrayLike, human: ArrayLike) -> np.ndarray:
-    """Kendall tau-b of every row of ``scores`` with ``human``, over all pairs of systems.
-
-    tau-b = (concordant - discordant) / sqrt((n0 - ties_x) (n0 - ties_y)),
-    n0 = n(n-1)/2, ties_x (ties_y) = pairs with equal metric (human) scores.
-    """
+    """Kendall tau-b of every row of ``scores`` with ``human``, over all pairs of systems."""
     x, y = _rows(scores, human)
-    i, j = np.triu_indices(y.size, k=1)
-    sy = np.sign(y[i] - y[j])
-    n0 = i.size
-    ties_y = float((sy == 0).sum())
-    out = np.empty(x.shape[0])
-    step = max(1, _KENDALL_BLOCK // n0)
-    for start in range(0, x.shape[0], step):
-        block = x[start:start + step]
-        sx = np.sign(block[:, i] - block[:, j])  # a - b == 0 exactly when a == b
-        ties_x = (sx == 0).sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out[start:start + step] = (sx * sy).sum(axis=1) / np.sqrt(
-                (n0 - ties_x) * (n0 - ties_y))
-    out[constant_rows(x) | bool(constant_rows(y))] = np.nan
-    return out
+    return _tau_b(x, y)
 
 
 ROW_FUNCTIONS: dict[str, Callable[[ArrayLike, ArrayLike], np.ndarray]] = {
@@ -188,8 +196,8 @@ def paired_rows(scores: ArrayLike, human: ArrayLike, correlation: str = "pearson
     """The named correlation of row b of ``scores`` with row b of ``human`` (both (B, n)):
     for analyses whose rows hold different systems (``--subsets``: one subset a row).
 
-    The same formulas as the ``*_rows`` functions (centring, average ranks, tau-b),
-    NaN where a metric or human row is constant.
+    The same kernels as the ``*_rows`` functions, NaN where a metric or human row is
+    constant.
     """
     x = np.asarray(scores, dtype=float)
     y = np.asarray(human, dtype=float)
@@ -199,23 +207,11 @@ def paired_rows(scores: ArrayLike, human: ArrayLike, correlation: str = "pearson
     if correlation not in CORRELATIONS:
         raise ConfigError(
             f"unknown correlation {correlation!r}; choose from {', '.join(CORRELATIONS)}")
-    constant = constant_rows(x) | constant_rows(y)
     if correlation == "kendall":
-        i, j = np.triu_indices(x.shape[1], k=1)
-        sx, sy = np.sign(x[:, i] - x[:, j]), np.sign(y[:, i] - y[:, j])
-        n0 = i.size
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out = (sx * sy).sum(axis=1) / np.sqrt(
-                (n0 - (sx == 0).sum(axis=1)) * (n0 - (sy == 0).sum(axis=1)))
-    else:
-        if correlation == "spearman":
-            x, y = _average_ranks(x), _average_ranks(y)
-        xc, yc = _centred(x), _centred(y)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out = (xc * yc).sum(axis=1) / np.sqrt((xc * xc).sum(axis=1) * (yc * yc).sum(axis=1))
-        out = np.clip(out, -1.0, 1.0)
-    out[constant] = np.nan
-    return np.asarray(out)
+        return _tau_b(x, y)
+    if correlation == "spearman":
+        x, y = _average_ranks(x), _average_ranks(y)
+    return _pearson(x, y)
 
 
 # -- one metric score vector ---------------------------------------------------------------

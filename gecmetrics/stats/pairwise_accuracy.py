@@ -23,14 +23,13 @@ is taken. The search is one sort and two cumulative sums: O(N log N) for N pairs
 Pairs come as two parallel arrays of differences (metric, human), so the same
 functions serve the system level (all pairs of systems) and the sentence level
 (every pair of outputs within a human ranking item, human ties included,
-pooled over items: :func:`item_comparisons`).
+pooled over items: ``gecmetrics.meta_eval.human.item_comparisons``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -99,38 +98,3 @@ def accuracy_at(metric_diffs: Sequence[float] | np.ndarray,
     h = np.sign(np.asarray(human_diffs, dtype=float).ravel())
     metric_sign = np.where(np.abs(d) <= epsilon, 0.0, np.sign(d))
     return float(np.mean(metric_sign == h)) if d.size else float("nan")
-
-
-# -- sentence level: every pair of outputs in a ranking item ---------------------------
-
-
-def item_comparisons(items: Iterable[Any], systems: Iterable[str] | None = None
-                     ) -> tuple[np.ndarray, list[str], list[str], np.ndarray]:
-    """Every pair of different systems ranked in the same item, human ties included.
-
-    Returns ``(sentences, a, b, human_sign)``: for pair k, systems ``a[k]`` and ``b[k]``
-    on 0-based sentence ``sentences[k]``, ``human_sign[k]`` +1 if the humans ranked
-    ``a`` better, 0 if they gave both the same rank (including several systems that
-    share one output). ``systems`` drops the others before pairing, as
-    :func:`.pairwise.human_pairs` does. Items are the :class:`~.human.RankingItem` of
-    the benchmarks (``.sentence`` and ``.groups`` of ``(rank, names)``).
-    """
-    keep = set(systems) if systems is not None else None
-    sentences: list[int] = []
-    first: list[str] = []
-    second: list[str] = []
-    signs: list[float] = []
-    for item in items:
-        ranked = [(int(rank), name) for rank, names in item.groups for name in names
-                  if keep is None or name in keep]
-        ranked.sort(key=lambda pair: pair[0])  # stable: better rank first
-        for x in range(len(ranked)):
-            for y in range(x + 1, len(ranked)):
-                (rank_a, a), (rank_b, b) = ranked[x], ranked[y]
-                if a == b:
-                    continue
-                sentences.append(int(item.sentence))
-                first.append(a)
-                second.append(b)
-                signs.append(0.0 if rank_a == rank_b else 1.0)
-    return np.array(sentences, dtype=int), first, second, np.array(signs)

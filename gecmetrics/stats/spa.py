@@ -15,23 +15,22 @@ system scores are not means of sentence scores (M2's F0.5 is computed from
 summed counts), so here both p-values come from paired *bootstrap* resampling:
 
 * metric: the test sentences are resampled (the same resamples for every metric and
-  every system, as in :mod:`.significance`) and the system scores recomputed from
-  the cached statistics (``stats.corpus_scores(beta, sentences=idx)``);
+  every system, :func:`.resampling.resample_indices`) and the system scores
+  recomputed from the cached statistics (``stats.corpus_scores(beta, sentences=idx)``);
 * humans: the ranking items are resampled and Expected Wins recomputed
-  (:mod:`.human_bootstrap`); GMEG: its sentences, with the mean segment rating.
+  (:mod:`.intervals`); GMEG: its sentences, with the mean segment rating.
 
 On B resamples, p(i, j) = (#{s_i < s_j} + 0.5 #{s_i == s_j}) / B: the share of
 resamples in which i is not better than j, a tie counting half (two identical
 systems get 0.5, as an exact permutation test gives them). Small p: i is
 confidently better; 0.5: no evidence either way. This is the one-sided bootstrap
-p-value of Koehn (2004), as :func:`.significance.paired_bootstrap_test` uses.
+p-value of Koehn (2004) (:func:`.significance.paired_p_value`), except that a tie
+counts half instead of whole.
 """
 
 from __future__ import annotations
 
 import numpy as np
-
-from .pairwise_accuracy import pair_differences
 
 
 def p_value_matrix(samples: np.ndarray) -> np.ndarray:
@@ -58,7 +57,3 @@ def soft_pairwise_accuracy(p_human: np.ndarray, p_metric: np.ndarray) -> float:
     """SPA from per-pair p-values (NaN without pairs)."""
     terms = spa_terms(p_human, p_metric)
     return float(terms.mean()) if terms.size else float("nan")
-
-
-__all__ = ["pair_differences", "pair_p_values", "p_value_matrix", "soft_pairwise_accuracy",
-           "spa_terms"]

@@ -22,7 +22,9 @@ Pair statistics on a system resample (pairwise accuracy, SPA) weight each pair
 of *different* systems by how often both were drawn (c_i * c_j), so a system
 drawn twice counts twice and a system is never paired with its own copy; on the
 full data (every c = 1) they are the plain statistics. SPA's p-values are those
-of all the data (a nested resampling per resample would cost B^2 scorings).
+of all the data (a nested resampling per resample would cost B^2 scorings). The
+system resamples are :func:`.resampling.system_resamples`, their weights
+:func:`pair_weights` of :func:`.resampling.draw_counts`.
 
 Clusters (:func:`greedy_clusters`): metrics sorted by their statistic, best
 first; the best opens cluster 1; walking down, a metric joins the current
@@ -37,22 +39,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .significance import paired_p_value
+
 ALPHA = 0.05
-
-
-def system_resamples(n_systems: int, n_resamples: int, seed: int) -> np.ndarray:
-    """(B, S) indices of systems drawn with replacement; an rng of its own
-    (``default_rng([seed, 1])``) so the sentence resamples of the same seed are the
-    same as those of ``--bootstrap``."""
-    rng = np.random.default_rng([seed, 1])
-    return rng.integers(0, n_systems, size=(n_resamples, n_systems))
-
-
-def draw_counts(indices: np.ndarray, n_systems: int) -> np.ndarray:
-    """(B, S) how often each system was drawn in each resample."""
-    b = indices.shape[0]
-    offset = indices + (np.arange(b) * n_systems)[:, None]
-    return np.bincount(offset.ravel(), minlength=b * n_systems).reshape(b, n_systems)
 
 
 def pair_weights(counts: np.ndarray) -> np.ndarray:
@@ -69,19 +58,17 @@ def weighted_pair_mean(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 
 def paired_p_values(samples: np.ndarray, point: np.ndarray) -> np.ndarray:
-    """(M, M): ``p[a, b]`` for metrics with point[a] >= point[b], the share of resamples
-    (where both are defined) in which a is not better than b; NaN below that diagonal
-    sense (point[a] < point[b]) and where no resample is defined."""
+    """(M, M): ``p[a, b]`` for metrics with point[a] >= point[b], the
+    :func:`.significance.paired_p_value` of a against b over the resamples (B, M);
+    NaN below that diagonal sense (point[a] < point[b]) and where no resample is
+    defined."""
     x = np.asarray(samples, dtype=float)
     m = x.shape[1]
     p = np.full((m, m), np.nan)
     for a in range(m):
         for b in range(m):
-            if a == b or not point[a] >= point[b]:
-                continue
-            both = ~(np.isnan(x[:, a]) | np.isnan(x[:, b]))
-            if both.any():
-                p[a, b] = float(np.mean(x[both, a] <= x[both, b]))
+            if a != b and point[a] >= point[b]:
+                p[a, b] = paired_p_value(x[:, a], x[:, b])
     return p
 
 
