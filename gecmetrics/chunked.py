@@ -2,7 +2,7 @@
 
 A metric whose statistics are built from per-sentence counts declares it with
 the optional capability :meth:`gecmetrics.metric.Metric.counting`, a
-:class:`Counting`: how to count a part of the corpus, how to join the counts of
+:class:`~gecmetrics.metric.Counting`: how to count a part of the corpus, how to join the counts of
 consecutive parts, how to build the statistics from the joined counts, and
 whether the per-part sums of sentence statistics are additive. Counts of
 consecutive parts joined in order are the counts of the whole corpus, so
@@ -18,70 +18,22 @@ consecutive parts joined in order are the counts of the whole corpus, so
 Chunks are counted by :func:`gecmetrics.parallel.map_ordered` (``--jobs``),
 in input order. This module is also the unit the distributed runner
 (:mod:`gecmetrics.distributed`, the dask extra) maps: :func:`count_corpus` is a
-pure function from a part's corpus to its counts, and :attr:`Counting.join`
-the reduction.
+pure function from a part's corpus to its counts, and
+:attr:`~gecmetrics.metric.Counting.join` the reduction.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .corpus import Corpus
+from .metric import Counting, Metric, Statistics
 
 if TYPE_CHECKING:
     from .alignment import ShiftReporter
-    from .metric import Metric, Statistics
-
-
-@dataclass(frozen=True)
-class SentenceCounts:
-    """Named integer arrays of per-sentence statistics; ``axes[name]`` is the
-    axis of ``arrays[name]`` that runs over sentences."""
-
-    arrays: Mapping[str, np.ndarray]
-    axes: Mapping[str, int]
-
-    @classmethod
-    def concat(cls, parts: Sequence[SentenceCounts]) -> SentenceCounts:
-        """The counts of consecutive chunks as one."""
-        first = parts[0]
-        if len(parts) == 1:
-            return first
-        arrays = {name: np.concatenate([p.arrays[name] for p in parts], axis=axis)
-                  for name, axis in first.axes.items()}
-        return cls(arrays, first.axes)
-
-    @property
-    def nbytes(self) -> int:
-        return sum(int(a.nbytes) for a in self.arrays.values())
-
-
-@dataclass(frozen=True)
-class Counting:
-    """How a metric's statistics are made a part of the sentences at a time.
-
-    ``count`` turns a part's corpus into its per-sentence counts; ``join``
-    turns the counts of consecutive parts, in order, into one (by default
-    :meth:`SentenceCounts.concat`); ``statistics`` builds the metric's
-    statistics from the system names and joined counts. ``needs_gold``: a
-    part's corpus must carry its M2 gold edits (so files cannot be streamed
-    by lines). ``not_additive``: why the corpus score is not a formula of the
-    parts' sums of sentence statistics, each sentence with its own reference
-    choice (None: it is, so parts can be reduced to sums);
-    ``additive_variant``: the spec of an option of the metric whose
-    statistics are additive, if one exists.
-    """
-
-    count: Callable[[Corpus], Any]
-    statistics: Callable[[tuple[str, ...], Any], Statistics]
-    join: Callable[[Sequence[Any]], Any] = SentenceCounts.concat
-    needs_gold: bool = False
-    not_additive: str | None = None
-    additive_variant: str | None = None
 
 
 def counting_of(metric: Metric) -> Counting:

@@ -44,10 +44,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .chunked import SentenceCounts, count_corpus, counting_of, statistics_of
+from .chunked import count_corpus, counting_of, statistics_of
 from .corpus import Corpus
 from .errors import ConfigError, InputError
-from .metric import Metric, Statistics, SystemResult
+from .metric import Metric, SentenceCounts, Statistics, SystemResult
 
 #: The two corpus reductions (see the module docstring).
 CorpusReduction = Literal["gather", "sum"]

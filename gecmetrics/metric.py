@@ -42,7 +42,6 @@ from .errors import ConfigError
 from .validate import LEVELS, Level, check_beta  # noqa: F401 (re-exported: metrics use them)
 
 if TYPE_CHECKING:
-    from .chunked import Counting
     from .paired import PairedResult
 
 #: Field metadata of a config option that only enters the last step (the
@@ -200,6 +199,53 @@ class Statistics(ABC):
         reference draws); bootstrap then falls back to :meth:`corpus_scores`.
         """
         return None
+
+
+@dataclass(frozen=True)
+class SentenceCounts:
+    """Named integer arrays of per-sentence statistics; ``axes[name]`` is the
+    axis of ``arrays[name]`` that runs over sentences."""
+
+    arrays: Mapping[str, np.ndarray]
+    axes: Mapping[str, int]
+
+    @classmethod
+    def concat(cls, parts: Sequence[SentenceCounts]) -> SentenceCounts:
+        """The counts of consecutive chunks as one."""
+        first = parts[0]
+        if len(parts) == 1:
+            return first
+        arrays = {name: np.concatenate([p.arrays[name] for p in parts], axis=axis)
+                  for name, axis in first.axes.items()}
+        return cls(arrays, first.axes)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(int(a.nbytes) for a in self.arrays.values())
+
+
+@dataclass(frozen=True)
+class Counting:
+    """How a metric's statistics are made a part of the sentences at a time.
+
+    ``count`` turns a part's corpus into its per-sentence counts; ``join``
+    turns the counts of consecutive parts, in order, into one (by default
+    :meth:`SentenceCounts.concat`); ``statistics`` builds the metric's
+    statistics from the system names and joined counts. ``needs_gold``: a
+    part's corpus must carry its M2 gold edits (so files cannot be streamed
+    by lines). ``not_additive``: why the corpus score is not a formula of the
+    parts' sums of sentence statistics, each sentence with its own reference
+    choice (None: it is, so parts can be reduced to sums);
+    ``additive_variant``: the spec of an option of the metric whose
+    statistics are additive, if one exists.
+    """
+
+    count: Callable[[Corpus], Any]
+    statistics: Callable[[tuple[str, ...], Any], Statistics]
+    join: Callable[[Sequence[Any]], Any] = SentenceCounts.concat
+    needs_gold: bool = False
+    not_additive: str | None = None
+    additive_variant: str | None = None
 
 
 @dataclass(frozen=True)

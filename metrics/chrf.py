@@ -22,10 +22,18 @@ from typing import ClassVar
 
 import numpy as np
 
-from gecmetrics.chunked import Counting, SentenceCounts
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
-from gecmetrics.metric import LAST_STEP, Metric, MetricConfig, Score, Statistics, check_beta
+from gecmetrics.metric import (
+    LAST_STEP,
+    Counting,
+    Metric,
+    MetricConfig,
+    Score,
+    SentenceCounts,
+    Statistics,
+    check_beta,
+)
 from gecmetrics.ngrams import intersections
 
 EPS = 1e-16  # sacrebleu's smoothing constant

@@ -42,10 +42,9 @@ from typing import ClassVar, Literal, get_args
 
 import numpy as np
 
-from gecmetrics.chunked import Counting, SentenceCounts
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
-from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
+from gecmetrics.metric import Counting, Metric, MetricConfig, Score, SentenceCounts, Statistics
 from gecmetrics.ngrams import Intersections, Tokenize, intersections, tokenizer
 
 from .green import lexicographic_argmax

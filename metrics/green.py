@@ -30,16 +30,17 @@ from typing import ClassVar
 
 import numpy as np
 
-from gecmetrics.chunked import Counting, SentenceCounts
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.fscore import alpha_of, cumulative_gmean, f_alpha, precision_recall
 from gecmetrics.metric import (
     LAST_STEP,
+    Counting,
     LazyDetails,
     Metric,
     MetricConfig,
     Score,
+    SentenceCounts,
     Statistics,
     check_beta,
 )

@@ -25,12 +25,12 @@ from typing import ClassVar
 
 import numpy as np
 
-from gecmetrics.chunked import Counting, join_edit_counts
+from gecmetrics.chunked import join_edit_counts
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits_metric import EditMetric, gold_of
 from gecmetrics.edits_stats import EditCounts, EditStatistics
 from gecmetrics.errors import ConfigError
-from gecmetrics.metric import LAST_STEP, MetricConfig, check_beta
+from gecmetrics.metric import LAST_STEP, Counting, MetricConfig, check_beta
 
 from .m2_lattice import (
     MAX_LATTICE_EDGES,

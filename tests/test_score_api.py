@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from gecmetrics.chunked import SentenceCounts
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
+from gecmetrics.metric import SentenceCounts
 from gecmetrics.paired import PairedOptions
 from gecmetrics.registry import get_metric
 from gecmetrics.score_report import render_scores, write_sentence_stream
