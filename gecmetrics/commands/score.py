@@ -118,16 +118,16 @@ def score(ctx: click.Context, specs: tuple[str, ...], source: str,
     from ..score_report import render_scores, write_sentence_stream
     from ..scoring import ScoreOptions, score, stream_sentence_scores
 
-    fmt, digits, verbose = flags["fmt"], flags["digits"], flags["verbose"]
-    options = ScoreOptions(source, references, hypotheses, specs, m2, flags["betas"],
-                           flags["level"], flags["breakdown"], _paired(flags), flags["jobs"],
-                           flags["chunk_size"])
+    fmt, digits, verbose, level = flags["fmt"], flags["digits"], flags["verbose"], flags["level"]
+    paired = _paired(flags)
     if "digits" in explicit(ctx) and fmt == "json":
         raise ConfigError("-d/--digits sets the decimals of tables; JSON has full precision: "
                           "drop -d or choose another --format")
-    if verbose and (fmt == "json" or options.level != "corpus"):
+    if verbose and (fmt == "json" or level != "corpus"):
         raise ConfigError("-v/--verbose adds per-n tables at --level corpus, not to --format "
-                          f"{fmt} --level {options.level}; drop -v")
+                          f"{fmt} --level {level}; drop -v")
+    options = ScoreOptions(source, references, hypotheses, specs, m2, flags["betas"], level,
+                           flags["breakdown"], paired, flags["jobs"], flags["chunk_size"])
 
     def warn(message: str) -> None:
         click.echo(f"warning: {message}", err=True)
