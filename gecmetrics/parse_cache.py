@@ -17,8 +17,7 @@ writes them as one new shard (a spaCy ``DocBin``; the key of a parse is its
 text, so shards need no index), written to a temporary file and renamed, so a
 reader never sees a half-written shard and concurrent runs at worst parse a
 sentence twice. ``ROOT`` is ``$GECMETRICS_CACHE`` if set, else ``parses/``
-under the cache root (``$XDG_CACHE_HOME/gecmetrics``, else
-``~/.cache/gecmetrics``; :mod:`gecmetrics.paths`). Deleting the directory is
+under the user cache folder (:mod:`gecmetrics.paths`). Deleting the directory is
 always safe.
 
 spaCy is imported only by the functions that need it.
@@ -31,12 +30,11 @@ import os
 import re
 import sys
 import tempfile
-import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import paths
+from . import paths, progress
 
 
 def cache_root() -> Path:
@@ -60,33 +58,6 @@ def pipeline_id(nlp: Any) -> str:
     pipes = "+".join(nlp.pipe_names)
     raw = f"{name}_spacy-{spacy.__version__}_{pipes}"
     return re.sub(r"[^A-Za-z0-9._+-]", "_", raw)
-
-
-class Progress:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
-
-    def __init__(self, total: int, label: str, stream: Any = None) -> None:
-        self.total, self.label = total, label
-        self.stream = stream if stream is not None else sys.stderr
-        self.enabled = total > 0 and bool(getattr(self.stream, "isatty", lambda: False)())
-        self.done = 0
-        self._last = 0.0
-
-    def update(self, n: int = 1) -> None:
-        self.done += n
-        now = time.monotonic()
-        if self.enabled and (now - self._last > 0.1 or self.done >= self.total):
-            self._last = now
-            width = 30
-            filled = width * self.done // self.total
-            self.stream.write(f"\r{self.label} [{'#' * filled}{'-' * (width - filled)}] "
-                              f"{self.done}/{self.total}")
-            self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
 
 
 class ParseCache:
@@ -166,8 +137,8 @@ class ParseCache:
             return
         from spacy.tokens import Doc
 
-        bar = Progress(len(missing), f"parsing {len(missing)} sentences with spaCy"
-                       if self.progress else "", None if self.progress else _Null())
+        bar = progress.bar(len(missing), f"parsing {len(missing)} sentences with spaCy",
+                           enabled=self.progress)
         new: list[str] = []
         try:
             docs = (Doc(self.nlp.vocab, words=k.split()) for k in missing)
@@ -187,8 +158,3 @@ class ParseCache:
         if key not in self._docs:
             self.parse_all([text])
         return self._docs[key]
-
-
-class _Null:
-    def isatty(self) -> bool:
-        return False

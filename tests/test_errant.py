@@ -24,7 +24,7 @@ from gecmetrics.edits_stats import EditCounts, EditStatistics
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.fscore import prf
 from gecmetrics.metrics.errant import Errant, _scored, apply_gold, compare
-from gecmetrics.parse_cache import ParseCache, Progress, cache_root, sentence_key
+from gecmetrics.parse_cache import ParseCache, cache_root, sentence_key
 
 SCRIPT = str(Path(sys.executable).with_name("gecmetrics"))
 
@@ -222,12 +222,13 @@ class _Stream(io.StringIO):
         return self.tty
 
 
-def test_progress_bar_only_on_a_terminal():
-    for tty in (True, False):
+def test_progress_bar_only_on_a_terminal_and_when_asked(nlp, tmp_path, monkeypatch):
+    for tty, asked in ((True, True), (False, True), (True, False)):
         stream = _Stream(tty)
-        bar = Progress(3, "parsing", stream)
-        for _ in range(3):
-            bar.update()
-        bar.close()
-        assert ("3/3" in stream.getvalue()) is tty
-        assert (stream.getvalue() == "") is (not tty)
+        monkeypatch.setattr(sys, "stderr", stream)
+        cache = ParseCache(nlp, tmp_path / f"{tty}-{asked}", progress=asked)
+        cache.parse_all(["One sentence .", "Two sentences here ."])
+        assert cache.parsed == 2
+        shown = tty and asked
+        assert ("parsing 2 sentences with spaCy" in stream.getvalue()) is shown
+        assert (stream.getvalue() == "") is (not shown)

@@ -27,8 +27,7 @@ def env(monkeypatch, tmp_path):
 
 def every_data_dir() -> set[Path]:
     """What each caller that needs the data folder resolves it to."""
-    return {paths.data_dir(), download.default_data_dir(), download.resolve_data_dir(None),
-            data_root(None)}
+    return {paths.data_dir(), download.resolve_data_dir(None), data_root(None)}
 
 
 def test_defaults_under_home(env, tmp_path):

@@ -10,8 +10,9 @@ from .common import friendly_errors
 @click.command()
 @click.argument("benchmarks", nargs=-1, metavar="[BENCHMARK ...]")
 @click.option("--data-dir", metavar="DIR",
-              help="Where to put the files (default: $GECMETRICS_DATA, else "
-                   "$XDG_CACHE_HOME/gecmetrics, else ~/.cache/gecmetrics).")
+              help="Where to put the files (default: $GECMETRICS_DATA, else the user "
+                   "cache folder: on Linux $XDG_CACHE_HOME/gecmetrics, else "
+                   "~/.cache/gecmetrics).")
 @click.option("--mirror", metavar="URL", envvar="GECMETRICS_MIRROR", show_envvar=True,
               help="Fetch URL/<relative path> instead of the upstream addresses "
                    "(a local mirror, a proxy, or file:///path/to/copy).")
