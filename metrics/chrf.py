@@ -22,10 +22,18 @@ from typing import ClassVar
 
 import numpy as np
 
-from gecmetrics.chunked import SentenceCounts
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
-from gecmetrics.metric import LAST_STEP, Metric, MetricConfig, Score, Statistics, check_beta
+from gecmetrics.metric import (
+    LAST_STEP,
+    Counting,
+    Metric,
+    MetricConfig,
+    Score,
+    SentenceCounts,
+    Statistics,
+    check_beta,
+)
 from gecmetrics.ngrams import intersections
 
 EPS = 1e-16  # sacrebleu's smoothing constant
@@ -218,3 +226,6 @@ class Chrf(Metric[ChrfConfig]):
     def from_counts(self, systems: tuple[str, ...], counts: SentenceCounts) -> ChrfStatistics:
         a = counts.arrays
         return ChrfStatistics(systems, a["hyp"], a["ref"], a["match"], self.config)
+
+    def counting(self) -> Counting:
+        return Counting(self.counts, self.from_counts)

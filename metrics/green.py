@@ -30,7 +30,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from gecmetrics.chunked import SentenceCounts
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.fscore import (
@@ -42,10 +41,12 @@ from gecmetrics.fscore import (
 )
 from gecmetrics.metric import (
     LAST_STEP,
+    Counting,
     LazyDetails,
     Metric,
     MetricConfig,
     Score,
+    SentenceCounts,
     Statistics,
     check_beta,
 )
@@ -483,3 +484,6 @@ class Green(Metric[GreenConfig]):
     def from_counts(self, systems: tuple[str, ...], counts: SentenceCounts) -> GreenStatistics:
         stats = GreenStatistics(systems, counts.arrays["regions"])
         return typing.cast(GreenStatistics, stats.bound(self.default_beta))
+
+    def counting(self) -> Counting:
+        return Counting(self.counts, self.from_counts)

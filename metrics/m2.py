@@ -25,11 +25,12 @@ from typing import ClassVar
 
 import numpy as np
 
+from gecmetrics.chunked import join_edit_counts
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits.metric import EditMetric, TypeCounts, gold_of
 from gecmetrics.edits.statistics import EditCounts, EditStatistics
 from gecmetrics.errors import ConfigError
-from gecmetrics.metric import LAST_STEP, MetricConfig, check_beta
+from gecmetrics.metric import LAST_STEP, Counting, MetricConfig, check_beta
 
 from .m2_lattice import (
     MAX_LATTICE_EDGES,
@@ -99,6 +100,13 @@ class M2(EditMetric[M2Config]):
         cfg = self.config
         return m2_fp_without_gold(corpus, sentences, cfg.max_unchanged_words,
                                   cfg.ignore_whitespace_casing, cfg.max_lattice_edges)
+
+    def counting(self) -> Counting:
+        return Counting(self.edit_counts,
+                        lambda systems, counts: EditStatistics(counts, self.choice_rule),
+                        join=join_edit_counts, needs_gold=True,
+                        not_additive="M2, whose annotator choice depends on the running "
+                                     "corpus totals")
 
 
 def m2_counts(corpus: Corpus, max_unchanged_words: int = 2,

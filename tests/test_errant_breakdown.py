@@ -23,7 +23,8 @@ from conftest import CONLL_M2, SUBMISSIONS
 from gecmetrics.breakdown import category
 from gecmetrics.edits.extraction import MODEL_CANDIDATES
 from gecmetrics.metrics.errant import compare, match_keys
-from gecmetrics.scoring import score_files
+from gecmetrics.score_report import render_scores
+from gecmetrics.scoring import ScoreOptions, score
 
 pytestmark = pytest.mark.errant  # skips without the errant extra (conftest)
 
@@ -103,9 +104,10 @@ def tools(tmp_path_factory, shared_data):
     try:
         for mode in MODES:
             for kind in ("annotator", "cat1", "cat2", "cat3"):
-                out = score_files([f"errant:mode={mode}"], str(src), [],
-                                  [str(hyps[s]) for s in SYSTEMS], [], "corpus", "json", 2,
-                                  m2=str(m2), breakdown=kind)
+                options = ScoreOptions(str(src), hypotheses=[str(hyps[s]) for s in SYSTEMS],
+                                       metrics=[f"errant:mode={mode}"], m2=str(m2),
+                                       breakdown=kind)
+                out, _ = render_scores(score(options), "json")
                 for row in json.loads(out):
                     name = row["hypothesis"].rsplit("/", 1)[1]
                     mine[(mode, kind, name)] = row
