@@ -30,8 +30,9 @@ sys.path.insert(0, str(harness.ROOT / "tests"))
 import errant_oracle  # noqa: E402
 
 from gecmetrics.corpus import Corpus  # noqa: E402
+from gecmetrics.edits.extraction import MODEL_CANDIDATES  # noqa: E402
 from gecmetrics.m2 import read_m2  # noqa: E402
-from gecmetrics.metrics.errant import MODEL_CANDIDATES, Errant  # noqa: E402
+from gecmetrics.metrics.errant import Errant  # noqa: E402
 from gecmetrics.readers import read_lines  # noqa: E402
 
 SYSTEMS = (*harness.OUTPUTS, "NULL")

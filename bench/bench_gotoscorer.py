@@ -37,8 +37,8 @@ import harness
 sys.path.insert(0, str(harness.ROOT / "tests" / "reference"))
 
 from gecmetrics.corpus import Corpus  # noqa: E402
+from gecmetrics.edits.extraction import Extractor, pair_edits  # noqa: E402
 from gecmetrics.m2 import M2File  # noqa: E402
-from gecmetrics.metrics.errant import Extractor, _hyp_key, _lookup  # noqa: E402
 from gecmetrics.metrics.gotoscorer import (  # noqa: E402
     SKIPPED_TYPES,
     GoToScorer,
@@ -81,11 +81,10 @@ def main() -> None:
     names = list(hyps)
 
     # -- 1. from extracted edits ------------------------------------------------------
-    extractor = Extractor()
     pairs = [(s, h[d]) for h in hyps.values() for d, s in enumerate(sub.sources)]
-    found = extractor.extract(pairs, [])
-    extractor.edit_cache.close()
-    edits = {name: [_lookup(found, _hyp_key(s, hyps[name][d])) for d, s in
+    with Extractor() as extractor:
+        found = extractor.extract(pairs, [])
+    edits = {name: [pair_edits(found, s, hyps[name][d]) for d, s in
                     enumerate(sub.sources)] for name in names}
     gold = [[(e.start, e.end, e.correction) for e in g.get(0, []) if e.type not in SKIPPED_TYPES]
             for g in (s.official_gold() for s in sub.sentences)]

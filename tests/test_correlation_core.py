@@ -229,7 +229,6 @@ def test_metric_betas_is_the_metrics_own_rule():
     for metric in (green, gleu):
         for betas in (None, [], [3.0, 0.0]):
             assert metric_betas(metric, betas) == metric.resolve_betas(betas)
-            assert metric._betas(betas) == metric.resolve_betas(betas)
     with pytest.raises(ConfigError, match="beta must be a finite number"):
         green.resolve_betas([-1.0])
 
