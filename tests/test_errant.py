@@ -20,11 +20,12 @@ import pytest
 from conftest import require_errant
 
 from gecmetrics.corpus import Corpus
-from gecmetrics.edits_stats import EditCounts, EditStatistics
+from gecmetrics.edits.extraction import apply_gold, load_annotator
+from gecmetrics.edits.parse_cache import ParseCache, cache_root, sentence_key
+from gecmetrics.edits.statistics import EditCounts, EditStatistics
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.fscore import prf
-from gecmetrics.metrics.errant import Errant, _scored, apply_gold, compare
-from gecmetrics.parse_cache import ParseCache, cache_root, sentence_key
+from gecmetrics.metrics.errant import Errant, compare, match_keys
 
 SCRIPT = str(Path(sys.executable).with_name("gecmetrics"))
 
@@ -66,7 +67,7 @@ def test_compare_agrees_with_errant_compare_edits():
         theirs_h = cm.process_edits([[s, e, t, c, 0] for s, e, c, t in hyp], args)
         theirs_r = cm.process_edits([[s, e, t, c, 0] for s, e, c, t in ref], args)
         tp, fp, fn, cats = cm.compareEdits(theirs_h[0], theirs_r[0])
-        mine = compare(_scored(hyp), _scored(ref))
+        mine = compare(match_keys(hyp), match_keys(ref))
         assert mine[:3] == (tp, fp, fn)
         assert mine[3] == {k: tuple(v) for k, v in cats.items()}
 
@@ -96,7 +97,8 @@ def test_apply_gold_agrees_with_errant_m2():
 
 @pytest.mark.errant  # skips without the errant extra (conftest)
 def test_module_import_and_list_do_not_import_spacy():
-    code = ("import sys, gecmetrics.metrics.errant, gecmetrics.parse_cache;"
+    code = ("import sys, gecmetrics.metrics.errant, gecmetrics.edits.extraction, "
+            "gecmetrics.edits.parse_cache;"
             "from gecmetrics.registry import list_metrics; d = list_metrics();"
             "assert 'errant' in d and 'unavailable' not in d['errant'];"
             "assert 'spacy' not in sys.modules and 'errant' not in sys.modules, 'imported'")
@@ -161,8 +163,6 @@ def test_text_references_and_model_option(tmp_path, monkeypatch):
 @pytest.fixture(scope="module")
 def nlp():
     require_errant()
-    from gecmetrics.metrics.errant import load_annotator
-
     return load_annotator()[1]
 
 
@@ -194,8 +194,6 @@ def test_cache_parses_each_distinct_sentence_once_and_rereads_it(nlp, tmp_path):
 
 
 def test_cache_parse_equals_errant_parse(nlp, tmp_path):
-    from gecmetrics.metrics.errant import load_annotator
-
     annotator = load_annotator()[0]
     cache = ParseCache(nlp, tmp_path, progress=False)
     text = "Genetic risk refers more to your chance of inheriting a disorder ."

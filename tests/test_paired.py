@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from gecmetrics.corpus import Corpus
-from gecmetrics.edits_stats import EditCounts, EditStatistics
+from gecmetrics.edits.statistics import EditCounts, EditStatistics
 from gecmetrics.errors import ConfigError
 from gecmetrics.fscore import prf
 from gecmetrics.paired import PairedOptions, bootstrap_scores, compare_with_baseline

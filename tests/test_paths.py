@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gecmetrics import download, parse_cache, paths
+from gecmetrics import download, paths
+from gecmetrics.edits import parse_cache
 from gecmetrics.meta_eval.benchmarks import data_root
 
 VARS = ("GECMETRICS_DATA", "GECMETRICS_CACHE", "XDG_CACHE_HOME")

@@ -1,13 +1,15 @@
-"""The edit type shared by the M2 reader and the edit-based metrics.
+"""The edit types: an M2 gold edit and an edit ERRANT extracted.
 
-It lives in its own module so that reading an M2 file (:mod:`gecmetrics.m2`)
-does not import the metric layer (:mod:`gecmetrics.edits`, numpy, the
-registry); ``gecmetrics.edits.SpanEdit`` is the same class, re-exported.
+Free of numpy and of the metric layer, so that reading an M2 file
+(:mod:`gecmetrics.m2`) imports nothing else.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+#: (start, end, correction, type) of one ERRANT edit on source tokens [start, end).
+ErrantEdit = tuple[int, int, str, str]
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Edit counts per (system, sentence, annotator), and every score made from them.
 
 Counts are kept unsummed, so that a beta sweep re-runs only the annotator
-choice (:mod:`gecmetrics.edits_choice`) and a bootstrap resample or a subset
+choice (:mod:`gecmetrics.edits.choice`) and a bootstrap resample or a subset
 of sentences is a gather and a sum. Scores over a subset or a resample reuse
 the choice made on the full corpus.
 """
@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from .edits_choice import CHOICE_RULES
-from .errors import ConfigError
-from .fscore import prf
-from .metric import Score, Statistics
+from ..errors import ConfigError
+from ..fscore import f_beta, prf
+from ..metric import Score, Statistics
+from .choice import CHOICE_RULES
 
 ByType = dict[tuple[int, int, int], dict[str, tuple[int, int, int]]]
 
@@ -63,7 +63,7 @@ class EditStatistics(Statistics):
     """Scores of every system from per-(system, sentence, annotator) edit counts.
 
     ``rule`` names the annotator choice rule (a key of
-    :data:`~gecmetrics.edits_choice.CHOICE_RULES`). Corpus scores carry
+    :data:`~gecmetrics.edits.choice.CHOICE_RULES`). Corpus scores carry
     the summed ``TP``, ``FP``, ``FN`` in their details, and ``per_type``
     when the counts have types.
     """
@@ -139,17 +139,12 @@ class EditStatistics(Statistics):
     def sentence_statistics(self, beta: float | None):
         """TP, FP, FN of the annotators chosen on the full corpus, (H, D, 3), and
         :func:`~gecmetrics.fscore.prf`'s F from their sums, element-wise with the
-        same operations (see :meth:`Statistics.sentence_statistics`)."""
+        same operations (:func:`~gecmetrics.fscore.f_beta`; see
+        :meth:`Statistics.sentence_statistics`)."""
         beta = self.resolve_beta(beta)
-        b2 = beta * beta
 
         def formula(sums: np.ndarray) -> np.ndarray:
-            tp, fp, fn = (sums[..., i].astype(np.float64) for i in range(3))
-            with np.errstate(divide="ignore", invalid="ignore"):
-                p = np.where(tp + fp > 0, tp / (tp + fp), 1.0)
-                r = np.where(tp + fn > 0, tp / (tp + fn), 1.0)
-                den = b2 * p + r
-                return np.where(den != 0, (1 + b2) * p * r / den, 0.0)
+            return f_beta(sums[..., 0], sums[..., 1], sums[..., 2], beta)
 
         return np.stack(self.chosen(beta), axis=2), formula
 

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import paths, progress
+from .. import paths, progress
 
 
 def cache_root() -> Path:

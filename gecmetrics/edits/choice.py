@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .fscore import m2_running_f, prf
+from ..fscore import m2_running_f, prf
 
 Rows = Sequence[Sequence[int]]
 ChoiceRule = Callable[[Rows, Rows, Rows, Sequence[Sequence[bool]], float, bool], list[int]]

@@ -36,13 +36,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .corpus import Corpus
-from .edits import SpanEdit
-from .edits_choice import CHOICE_RULES
-from .edits_metric import EditMetric, gold_of
-from .edits_stats import EditCounts
-from .errors import ConfigError, InputError
-from .metric import MetricConfig, check_beta
+from ..corpus import Corpus
+from ..errors import ConfigError, InputError
+from ..metric import MetricConfig, check_beta
+from .choice import CHOICE_RULES
+from .metric import EditMetric, gold_of
+from .span import SpanEdit
+from .statistics import EditCounts
 
 #: What a :class:`CommandEditMetric` command prints, one line per (sentence, annotator).
 COUNT_LINE_FORMAT = "SENTENCE ANNOTATOR TP FP FN"

@@ -1,6 +1,6 @@
 """A disk cache of ERRANT's extracted edits, so a rerun does no linguistic work.
 
-The parse cache (:mod:`gecmetrics.parse_cache`) saves spaCy's parsing, but
+The parse cache (:mod:`gecmetrics.edits.parse_cache`) saves spaCy's parsing, but
 ERRANT's alignment, merging and classification of every (source, hypothesis)
 pair still cost about 1 ms each, and loading spaCy to read the parses back
 costs seconds more. This cache keeps the *result*: the edits ERRANT extracted
@@ -47,14 +47,13 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .sqlite_store import CheckedStore, warn  # noqa: F401 (warn: errant.py imports it here)
+from ..sqlite_store import CheckedStore
+from .span import ErrantEdit
 
 #: Version of the stored format and of how gecmetrics runs ERRANT (e.g. the
 #: spaCy components excluded); part of every file name.
 FORMAT = 1
 
-#: (start, end, correction, type) of one ERRANT edit on source tokens.
-Edit = tuple[int, int, str, str]
 
 def _model_meta(name: str) -> dict[str, Any] | None:
     """The ``meta.json`` of the spaCy pipeline ``name`` as ``spacy.load`` would
@@ -113,14 +112,14 @@ def digest(key: Sequence[str]) -> bytes:
     return hashlib.sha256("\x1f".join(key).encode("utf-8")).digest()[:16]
 
 
-def _decode(v: str) -> list[Edit] | None:
+def _decode(v: str) -> list[ErrantEdit] | None:
     try:
         raw = json.loads(v)
     except ValueError:
         return None
     if not isinstance(raw, list):
         return None
-    out: list[Edit] = []
+    out: list[ErrantEdit] = []
     for e in raw:
         if not (isinstance(e, list) and len(e) == 4 and type(e[0]) is int
                 and type(e[1]) is int and isinstance(e[2], str) and isinstance(e[3], str)):
@@ -157,11 +156,11 @@ class EditCache:
     def stored(self) -> int:
         return self._store.stored
 
-    def get_many(self, keys: Iterable[Sequence[str]]) -> dict[bytes, list[Edit]]:
+    def get_many(self, keys: Iterable[Sequence[str]]) -> dict[bytes, list[ErrantEdit]]:
         """{digest(key): edits} of the keys found intact on disk."""
         return self._store.get_many((digest(k) for k in keys), _decode)
 
-    def put_many(self, items: dict[bytes, list[Edit]]) -> None:
+    def put_many(self, items: dict[bytes, list[ErrantEdit]]) -> None:
         """Store ``{digest(key): edits}`` in one transaction (a failure only warns)."""
         self._store.put_many({
             k: json.dumps([list(e) for e in edits], ensure_ascii=False, separators=(",", ":"))
