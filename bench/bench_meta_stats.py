@@ -68,19 +68,17 @@ def main() -> None:
         lambda: correlation_analyses.add_bootstrap(rows, [sel], metrics, n, 12345, {}),
         memory="traced"))
     table.row("--spa", harness.measure(lambda: pair_stats.add_pair_stats(
-        rows, [sel], metrics, spa=True, n_resamples=n, seed=12345, cache={}, human_cache={}),
+        rows, [sel], metrics, spa=True, resampling=pair_stats.Resampling(n, 12345)),
         memory="traced"))
     for stat in ("spa", "pearson", "pairwise"):
         table.row(f"--clusters {stat}", harness.measure(
-            lambda stat=stat: pair_stats.metric_clusters(rows, [sel], metrics, stat, n, 12345,
-                                                            {}, {}), memory="traced"))
+            lambda stat=stat: pair_stats.metric_clusters(
+                rows, [sel], metrics, stat, pair_stats.Resampling(n, 12345)), memory="traced"))
 
     def both() -> None:
-        cache: dict = {}
-        human: dict = {}
-        pair_stats.add_pair_stats(rows, [sel], metrics, spa=True, n_resamples=n,
-                                     seed=12345, cache=cache, human_cache=human)
-        pair_stats.metric_clusters(rows, [sel], metrics, "spa", n, 12345, cache, human)
+        shared = pair_stats.Resampling(n, 12345)  # one run: its caches shared
+        pair_stats.add_pair_stats(rows, [sel], metrics, spa=True, resampling=shared)
+        pair_stats.metric_clusters(rows, [sel], metrics, "spa", shared)
 
     table.row("--spa --clusters spa (one run, shared cache)",
               harness.measure(both, memory="traced"))

@@ -130,18 +130,15 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
             o.cv_folds, o.seed_value, o.cv_grid_text)
     results = correlation_analyses.sign(results, selections, metrics)
     # resampled human scores, shared by SPA, clusters and the human intervals
-    human_cache: pair_stats.HumanCache = {}
+    resampling = pair_stats.Resampling(o.stat_resamples, o.seed_value, o.human_unit, cache)
     if o.pairwise or o.tie_calibration or o.spa:
         results = pair_stats.add_pair_stats(results, system_level, metrics, o.pairwise,
-                                               o.tie_calibration, o.spa, o.stat_resamples,
-                                               o.seed_value, cache, human_cache,
-                                               o.human_unit)
+                                            o.tie_calibration, o.spa, resampling)
     clustered = (pair_stats.metric_clusters(results, system_level, metrics, o.clusters,
-                                               o.stat_resamples, o.seed_value, cache,
-                                               human_cache, o.human_unit)
+                                            resampling)
                  if o.clusters is not None else [])
     humans = (pair_stats.human_intervals(system_level, o.stat_resamples, o.seed_value,
-                                            human_cache, o.human_unit)
+                                         resampling.human_cache, o.human_unit)
               if o.human_intervals else [])
     compared = []
     if o.compare:

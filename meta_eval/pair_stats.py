@@ -143,13 +143,26 @@ def _by(results: Sequence[Any], selections: Sequence[Selection], metrics: Sequen
 # -- system level: pairwise accuracy, acc_eq, SPA ------------------------------------------
 
 
+@dataclasses.dataclass(frozen=True)
+class Resampling:
+    """How SPA and the clusters draw: resamples, seed, what the human bootstrap draws
+    (``items`` or ``comparisons``), and the resampled scores shared within one run."""
+
+    n_resamples: int = 1000
+    seed: int = 12345
+    human_unit: str = "items"
+    cache: ScoreCache = dataclasses.field(default_factory=dict)
+    human_cache: HumanCache = dataclasses.field(default_factory=dict)
+
+
 def add_pair_stats(results: Sequence[MetaResult], selections: Sequence[Selection],
                    metrics: Sequence[Metric], pairwise: bool = False,
                    tie_calibration: bool = False, spa: bool = False,
-                   n_resamples: int = 1000, seed: int = 12345,
-                   cache: ScoreCache | None = None, human_cache: HumanCache | None = None,
-                   human_unit: str = "items") -> list[MetaResult]:
+                   resampling: Resampling | None = None) -> list[MetaResult]:
     """Each row with its :class:`~.pair_stats_rows.PairStats` (those asked for)."""
+    r_ = resampling or Resampling()
+    n_resamples, seed, human_unit = r_.n_resamples, r_.seed, r_.human_unit
+    cache, human_cache = r_.cache, r_.human_cache
     by_name, by_spec = _by(results, selections, metrics)
     out = []
     for r in results:
@@ -232,12 +245,13 @@ def _resampled_stat(stat: str, samples: np.ndarray, human: np.ndarray, picks: np
 
 
 def metric_clusters(results: Sequence[MetaResult], selections: Sequence[Selection],
-                    metrics: Sequence[Metric], stat: str, n_resamples: int = 1000,
-                    seed: int = 12345, cache: ScoreCache | None = None,
-                    human_cache: HumanCache | None = None, human_unit: str = "items"
-                    ) -> list[ClusterRow]:
+                    metrics: Sequence[Metric], stat: str,
+                    resampling: Resampling | None = None) -> list[ClusterRow]:
     """The significance ranking of the metric rows of each (benchmark, level) by
     ``stat`` (pearson, spearman, kendall, pairwise, spa); see :mod:`gecmetrics.stats.clusters`."""
+    r_ = resampling or Resampling()
+    n_resamples, seed, human_unit = r_.n_resamples, r_.seed, r_.human_unit
+    cache, human_cache = r_.cache, r_.human_cache
     by_name, by_spec = _by(results, selections, metrics)
     groups: dict[tuple[str, str], list[MetaResult]] = {}
     for r in results:
