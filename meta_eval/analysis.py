@@ -11,9 +11,12 @@ each). Its module holds everything about it:
 * typed, frozen row dataclasses with ``to_json()`` (``"analysis": name`` first)
   and ``signature``;
 * ``run(context, settings) -> rows``;
-* ``title(settings, rows)`` and ``table(rows, fmt) -> str`` of its section and,
-  optionally, ``figure(rows, path) -> path`` (written when the settings field
-  named ``plot`` holds a path).
+* ``title(settings, rows, options)`` and ``table(rows, fmt) -> str`` of its section
+  and, optionally, ``figure(rows, path) -> path`` (written when the settings field
+  named ``plot`` holds a path);
+* ``help_after``: the flagged field after whose flag ``--help`` lists the
+  analysis's flags (the help text is a contract, its order too); None: after the
+  common options.
 
 :class:`~.results.MetaEvaluation` keeps the rows per analysis name; its JSON,
 frame and the renderers treat them all alike. This module imports nothing
@@ -30,6 +33,7 @@ if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
     from .options import MetaEvalOptions
+    from .pair_stats import Resampling
     from .selection import Selection
 
 
@@ -37,13 +41,15 @@ if TYPE_CHECKING:
 class Context:
     """What a registered analysis runs on: the options, the benchmarks' selections
     (loaded once), the metrics (their statistics cached on the corpora), the rows
-    computed before the registered analyses, and the notes for stderr."""
+    computed before the registered analyses, the notes for stderr, and the resampled
+    scores the analyses that draw at random share (same seed, same draws)."""
 
     options: MetaEvalOptions
     selections: tuple[Selection, ...]
     metrics: tuple[Metric, ...]
     rows: tuple[Any, ...] = ()  # the correlation (or sentence-level) rows of the run
     notes: list[str] = field(default_factory=list)  # lines for stderr, appended to
+    resampling: Resampling | None = None  # resampled scores shared within the run
 
     @property
     def betas(self) -> list[float] | None:
@@ -59,8 +65,9 @@ class Analysis:
     settings: type
     enabled: Callable[[Any], bool]
     run: Callable[[Context, Any], Sequence[Any]]
-    title: Callable[[Any, Sequence[Any]], str]
+    title: Callable[[Any, Sequence[Any], MetaEvalOptions], str]
     table: Callable[[Sequence[Any], str], str]
     check: Callable[[Any, MetaEvalOptions], None] | None = None
     figure: Callable[[Sequence[Any], str], str] | None = None
     plot: str | None = None  # the settings field holding the figure's path
+    help_after: str | None = None  # see the module's docstring

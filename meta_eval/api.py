@@ -129,7 +129,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
             results, selections, metrics, parse_grid(o.cv_grid_text, "--cv-grid"),
             o.cv_folds, o.seed_value, o.cv_grid_text)
     results = correlation_analyses.sign(results, selections, metrics)
-    # resampled human scores, shared by SPA, clusters and the human intervals
+    # resampled human scores, shared by SPA, clusters and the human intervals (registered)
     resampling = pair_stats.Resampling(o.stat_resamples, o.seed_value, o.human_unit, cache)
     if o.pairwise or o.tie_calibration or o.spa:
         results = pair_stats.add_pair_stats(results, system_level, metrics, o.pairwise,
@@ -137,9 +137,6 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     clustered = (pair_stats.metric_clusters(results, system_level, metrics, o.clusters,
                                             resampling)
                  if o.clusters is not None else [])
-    humans = (pair_stats.human_intervals(system_level, o.stat_resamples, o.seed_value,
-                                         resampling.human_cache, o.human_unit)
-              if o.human_intervals else [])
     compared = []
     if o.compare:
         for sel in selections:
@@ -152,11 +149,11 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
         subsets = subset_rows(results, selections, metrics, o.subsets, o.subsets_max,
                               o.seed_value)
     results += rated_rows  # sentence-level ratings benchmarks (tmu-gfm): correlations only
-    registered = _registered(Context(o, chosen, tuple(metrics), tuple(results), notes))
+    registered = _registered(Context(o, chosen, tuple(metrics), tuple(results), notes,
+                                     resampling))
     return MetaEvaluation(o, chosen, correlations=tuple(results), comparisons=tuple(compared),
                           windows=tuple(windowed), notes=tuple(notes), subsets=tuple(subsets),
-                          clusters=tuple(clustered), human_intervals=tuple(humans),
-                          registered=registered)
+                          clusters=tuple(clustered), registered=registered)
 
 
 def correlate_levels(selection: Selection, metrics: Sequence[Metric],

@@ -8,10 +8,20 @@ from typing import Any
 from gecmetrics.errors import PartialOutputError
 
 from .analyses import ANALYSES
-from .pair_stats_figures import plot_clusters, plot_human
+from .pair_stats_figures import plot_clusters
 from .plot import plot_sweeps, plot_window_rows
 from .results import MetaEvaluation
 from .subsets import plot_subsets
+
+
+# The order of the notes naming the figures written (a contract of the CLI's stderr):
+# registered analyses by name, "sweep" for --plot; an analysis not named comes last.
+FIGURE_ORDER = ("pool", "rank_pairs", "sweep", "window", "subsets", "clusters",
+                "human_intervals")
+
+
+def _figure_rank(name: str) -> int:
+    return FIGURE_ORDER.index(name) if name in FIGURE_ORDER else len(FIGURE_ORDER)
 
 
 def save_figures(result: MetaEvaluation, output: str = "",
@@ -23,30 +33,30 @@ def save_figures(result: MetaEvaluation, output: str = "",
     :class:`~gecmetrics.errors.PartialOutputError` carries ``output`` and ``notes``,
     so the CLI still prints the results (minutes of work) before the one-line error.
     """
-    figures: list[tuple[str, str, Any]] = []
+    o = result.options
+    figures: dict[str, tuple[str, str, Any]] = {}  # by FIGURE_ORDER name
+    if o.plot is not None:
+        figures["sweep"] = ("plot", o.plot, lambda p: plot_sweeps(result.sweeps, p))
+    if o.window_plot is not None:
+        figures["window"] = ("window plot", o.window_plot,
+                             lambda p: plot_window_rows(result.windows, p))
+    if o.subsets_plot is not None:
+        figures["subsets"] = ("subsets plot", o.subsets_plot,
+                              lambda p: plot_subsets(result.subsets, p))
+    if o.clusters_plot is not None:
+        figures["clusters"] = ("clusters plot", o.clusters_plot,
+                               lambda p: plot_clusters(result.clusters, p))
     for analysis in ANALYSES:
         if analysis.plot is None or analysis.figure is None:
             continue
-        path = getattr(result.options.settings[analysis.name], analysis.plot)
+        path = getattr(o.settings[analysis.name], analysis.plot)
         if path is not None:
-            figures.append((analysis.plot.replace("_", " "), path,
-                            lambda p, a=analysis: a.figure(result.analysis_rows(a.name), p)))
-    if result.options.plot is not None:
-        figures.append(("plot", result.options.plot, lambda p: plot_sweeps(result.sweeps, p)))
-    if result.options.window_plot is not None:
-        figures.append(("window plot", result.options.window_plot,
-                        lambda p: plot_window_rows(result.windows, p)))
-    if result.options.subsets_plot is not None:
-        figures.append(("subsets plot", result.options.subsets_plot,
-                        lambda p: plot_subsets(result.subsets, p)))
-    if result.options.clusters_plot is not None:
-        figures.append(("clusters plot", result.options.clusters_plot,
-                        lambda p: plot_clusters(result.clusters, p)))
-    if result.options.human_plot is not None:
-        figures.append(("human plot", result.options.human_plot,
-                        lambda p: plot_human(result.human_intervals, p)))
+            figures[analysis.name] = (
+                analysis.plot.replace("_", " "), path,
+                lambda p, a=analysis: a.figure(result.analysis_rows(a.name), p))
     written = []
-    for what, path, draw in figures:
+    for name in sorted(figures, key=_figure_rank):
+        what, path, draw = figures[name]
         try:
             written.append(f"{what} written to {draw(path)}")
         except OSError as err:

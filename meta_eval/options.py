@@ -178,7 +178,8 @@ class MetaEvalOptions:
                   "--human-intervals, --level trueskill or --subsets (the analyses that draw "
                   "at random)",
                   lambda o: (o.bootstrap is not None or o.compare or o.cv_folds is not None
-                             or o.spa or o.clusters is not None or o.human_intervals
+                             or o.spa or o.clusters is not None
+                             or o.settings["human_intervals"].human_intervals
                              or "trueskill" in o.levels or o.subsets is not None)),
         help="Seed of the bootstrap resamples and CV folds, 0 to 2**32-1 (recorded). "
              "[default: 12345]")
@@ -251,19 +252,12 @@ class MetaEvalOptions:
         None, "--clusters-plot", kind="file", metavar="FILE",
         requires=("--clusters STAT", lambda o: o.clusters is not None),
         help="Plot the --clusters ranking with 95% intervals (.png, .svg or .pdf).")
-    human_intervals: bool = option(
-        False, "--human-intervals", kind="flag",
-        help="Bootstrap the human judgments: each system's Expected Wins (GMEG: "
-             "rating) with a 95% interval, rank range and cluster.")
-    human_plot: str | None = option(
-        None, "--human-plot", kind="file", metavar="FILE",
-        requires=("--human-intervals", lambda o: o.human_intervals),
-        help="Plot the --human-intervals (.png, .svg or .pdf).")
     human_unit: HumanUnit = option(
         "items", "--human-unit", kind="choice", choices=HUMAN_UNITS, show_default=True,
         requires=("--spa, --clusters spa or --human-intervals (the analyses that resample "
                   "the human judgments)",
-                  lambda o: o.spa or o.clusters == "spa" or o.human_intervals),
+                  lambda o: (o.spa or o.clusters == "spa"
+                             or o.settings["human_intervals"].human_intervals)),
         help="What the human bootstrap draws: ranking items, or single pairwise "
              "comparisons (as GJG15 did; reproduces their Table 3b).")
     data_dir: str | None = option(
@@ -515,7 +509,7 @@ class MetaEvalOptions:
             check_plot_file(self.subsets_plot, "--subsets-plot")
 
     def _check_pair_stats(self) -> None:
-        """--pairwise, --tie-calibration, --spa, --clusters, --human-intervals (docs:
+        """--pairwise, --tie-calibration, --spa, --clusters (docs:
         docs/meta-eval.md, "Pairwise accuracy, SPA, clusters, human intervals")."""
         from gecmetrics.validate import check_plot_file
 
@@ -523,8 +517,7 @@ class MetaEvalOptions:
             _choice("--clusters", self.clusters, CLUSTER_STATS)
         _choice("--human-unit", self.human_unit, HUMAN_UNITS)
         system_only = {"--pairwise": self.pairwise, "--spa": self.spa,
-                       "--clusters": self.clusters is not None,
-                       "--human-intervals": self.human_intervals}
+                       "--clusters": self.clusters is not None}
         asked = [name for name, on in system_only.items() if on]
         if asked and self.sentence_level:
             raise ConfigError(f"{asked[0]} is a system-level statistic; drop it or drop "
@@ -534,8 +527,6 @@ class MetaEvalOptions:
                               "betas; it cannot be combined with --sweep-beta/--plot")
         if self.clusters_plot is not None:
             check_plot_file(self.clusters_plot, "--clusters-plot")
-        if self.human_plot is not None:
-            check_plot_file(self.human_plot, "--human-plot")
 
     # -- derived values ------------------------------------------------------------------
 

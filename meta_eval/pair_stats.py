@@ -11,7 +11,8 @@ does for the older analyses, and returns the typed rows of :mod:`.pair_stats_row
 * :func:`add_sentence_ties`: acc_eq and epsilon over the human ranking items, and
   the accuracy under every tie policy, added to the sentence-level rows;
 * :func:`metric_clusters`: the significance ranking of the metrics (``--clusters``);
-* :func:`human_intervals`: the human scores' bootstrap intervals (``--human-intervals``).
+* :func:`human_samples`: the resampled human scores, which ``--human-intervals``
+  (:mod:`.analyses.human_intervals`) reads too.
 
 Metric resamples are those of ``--bootstrap`` (same seed, same sentence draws,
 shared through the score cache); human resamples draw the ranking items (GMEG:
@@ -28,7 +29,6 @@ import numpy as np
 
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric
-from gecmetrics.signature import Signature
 from gecmetrics.stats.clusters import (
     greedy_clusters,
     pair_weights,
@@ -37,7 +37,6 @@ from gecmetrics.stats.clusters import (
 )
 from gecmetrics.stats.correlation import correlate_one
 from gecmetrics.stats.intervals import bootstrap_ratings, percentile_interval
-from gecmetrics.stats.intervals import human_intervals as intervals_of
 from gecmetrics.stats.pairwise_accuracy import (
     pair_differences,
     pairwise_accuracy,
@@ -54,7 +53,7 @@ from .judgment_arrays import (
     item_comparisons,
     win_matrix,
 )
-from .pair_stats_rows import ClusterRow, HumanIntervalRow, PairStats, SentenceTies
+from .pair_stats_rows import ClusterRow, PairStats, SentenceTies
 from .results import MetaResult, SentenceAgreement, row_signature
 from .score_files import ScoresMetric
 from .selection import Selection, system_scores
@@ -300,32 +299,4 @@ def metric_clusters(results: Sequence[MetaResult], selections: Sequence[Selectio
                               resample="systems+sentences", resamples=n_resamples,
                               seed=seed, **({"human_resample": human_unit}
                                             if stat == "spa" else {}))))
-    return out
-
-
-# -- human intervals --------------------------------------------------------------------------
-
-
-def human_intervals(selections: Sequence[Selection], n_resamples: int = 1000,
-                    seed: int = 12345, human_cache: HumanCache | None = None,
-                    human_unit: str = "items") -> list[HumanIntervalRow]:
-    """Every selected system's human score with its 95% interval, rank range and cluster,
-    best first (see :mod:`gecmetrics.stats.intervals`)."""
-
-    out = []
-    for sel in selections:
-        h = human_samples(sel, n_resamples, seed, human_cache, human_unit)
-        res = intervals_of(sel.systems, h.point, h.samples)
-        signature = str(Signature("human").extend(
-            benchmark=sel.benchmark.name, systems=sel.system_set,
-            corpus=sel.benchmark.corpus_label, human=h.kind, resampled=h.resampled,
-            resamples=n_resamples, seed=seed))
-        order = sorted(range(len(sel.systems)), key=lambda i: (-h.point[i], i))
-        for i in order:
-            out.append(HumanIntervalRow(
-                sel.benchmark.name, h.kind, sel.system_set, sel.benchmark.corpus_label,
-                sel.systems[i], float(h.point[i]), (float(res.low[i]), float(res.high[i])),
-                int(res.rank[i]), (int(res.rank_low[i]), int(res.rank_high[i])),
-                int(res.cluster[i]), h.resampled, h.n_resampled, n_resamples, seed,
-                signature))
     return out

@@ -1,12 +1,10 @@
-"""Typed results of the pairwise statistics, metric clusters and human intervals.
+"""Typed results of the pairwise statistics and metric clusters.
 
 * :class:`PairStats`: pairwise accuracy, tie-calibrated accuracy (acc_eq, epsilon)
   and soft pairwise accuracy of one system-level row (``MetaResult.pairs``);
 * :class:`SentenceTies`: tie calibration of a sentence-level row
   (``SentenceAgreement.tie_calibration``);
-* :class:`ClusterRow`: one metric's place in a significance ranking (``--clusters``);
-* :class:`HumanIntervalRow`: one system's human score with its bootstrap interval,
-  rank range and cluster (``--human-intervals``).
+* :class:`ClusterRow`: one metric's place in a significance ranking (``--clusters``).
 
 Kept apart from :mod:`.results` so the rows of these analyses live in one place;
 their JSON keys are documented in docs/meta-eval.md. NaN becomes null.
@@ -90,41 +88,6 @@ class ClusterRow(RowIdentity):
             "p_values": {k: _num(v) for k, v in self.p_values},
             "value_ci": [_num(v) for v in self.value_ci],
             "resample": "systems+sentences", "bootstrap": self.resamples, "seed": self.seed,
-        }
-        if self.signature:
-            out["signature"] = self.signature
-        return out
-
-
-@dataclass(frozen=True)
-class HumanIntervalRow:
-    """One system's human score (``ew``; GMEG ``rating``) on all judgments, its 95%
-    bootstrap interval and rank range, and its cluster (``--human-intervals``)."""
-
-    benchmark: str
-    human: str  # the score resampled: ew / rating
-    systems: str
-    corpus: str
-    system: str
-    score: float
-    score_ci: tuple[float, float]
-    rank: int
-    rank_range: tuple[int, int]
-    cluster: int
-    resampled: str  # ranking items / sentences
-    n_resampled: int  # how many items (sentences) each resample draws
-    resamples: int
-    seed: int
-    signature: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "analysis": "human_interval", "benchmark": self.benchmark, "human": self.human,
-            "systems": self.systems, "corpus": self.corpus, "system": self.system,
-            "score": _num(self.score), "score_ci": [_num(v) for v in self.score_ci],
-            "rank": self.rank, "rank_range": list(self.rank_range), "cluster": self.cluster,
-            "resampled": self.resampled, "n_resampled": self.n_resampled,
-            "bootstrap": self.resamples, "seed": self.seed,
         }
         if self.signature:
             out["signature"] = self.signature

@@ -1,4 +1,4 @@
-"""Text tables of the pairwise statistics, metric clusters and human intervals.
+"""Text tables of the pairwise statistics and metric clusters.
 
 One table per analysis, rendered like :mod:`.report`'s (table, Markdown, LaTeX,
 CSV); values as in the JSON but in percent where they are shares (accuracies,
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from gecmetrics.formatting import fixed, render
 
-from .pair_stats_rows import ClusterRow, HumanIntervalRow
+from .pair_stats_rows import ClusterRow
 from .results import MetaResult, SentenceAgreement
 
 DIGITS = 3
@@ -69,20 +69,6 @@ def cluster_table(rows: Sequence[ClusterRow], fmt: str) -> str:
                       "-" if c.p_vs_top is None else f"{c.p_vs_top:.3f}"])
     return render(headers, cells, fmt, ["left", "left", "right", "right", "left", "left",
                                         "left", "left", "right", "right", "right"])
-
-
-def human_table(rows: Sequence[HumanIntervalRow], fmt: str) -> str:
-    """Every system's human score, 95% interval, rank, rank range and cluster."""
-    headers = ["benchmark", "cluster", "rank", "range", "system", "score", "95% CI"]
-    cells = []
-    for h in rows:
-        low, high = h.rank_range
-        span = str(low) if low == high else f"{low}-{high}"
-        cells.append([h.benchmark, str(h.cluster), str(h.rank), span, h.system,
-                      fixed(h.score, DIGITS),
-                      f"[{fixed(h.score_ci[0], DIGITS)}, {fixed(h.score_ci[1], DIGITS)}]"])
-    return render(headers, cells, fmt, ["left", "right", "right", "right", "left", "right",
-                                        "right"])
 
 
 def sentence_ties_table(rows: Sequence[SentenceAgreement], fmt: str) -> str:

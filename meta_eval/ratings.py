@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -36,6 +37,9 @@ from .results import MetaResult, SentenceAgreement, row_signature
 from .score_files import ScoresMetric
 from .selection import Selection
 from .sentence_agreement import TIE_POLICIES, pairwise_agreement
+
+if TYPE_CHECKING:
+    from .options import MetaEvalOptions
 
 
 def is_rated(selection: Selection) -> bool:
@@ -171,22 +175,22 @@ def pairs(selection: Selection, metrics: Sequence[Metric],
     return out
 
 
-def check_options(options: object, benchmark: str) -> None:
+def check_options(options: MetaEvalOptions, benchmark: str) -> None:
     """The system-level analyses have no meaning on rated outputs: one line, before work."""
     o = options
     asked = [flag for flag, on in (
-        ("--sweep-beta/--plot", getattr(o, "grid", None) is not None),
-        ("--bootstrap", getattr(o, "bootstrap", None) is not None),
-        ("--compare", getattr(o, "compare", False)),
-        ("--window", getattr(o, "window", None) is not None),
-        ("--cv-beta", getattr(o, "cv_folds", None) is not None),
-        ("--level", "levels" in getattr(o, "explicit", ())),
-        ("--pairwise", getattr(o, "pairwise", False)),
-        ("--tie-calibration", getattr(o, "tie_calibration", False)),
-        ("--spa", getattr(o, "spa", False)),
-        ("--clusters", getattr(o, "clusters", None) is not None),
-        ("--human-intervals", getattr(o, "human_intervals", False)),
-        ("--subsets", getattr(o, "subsets", None) is not None)) if on]
+        ("--sweep-beta/--plot", o.grid is not None),
+        ("--bootstrap", o.bootstrap is not None),
+        ("--compare", o.compare),
+        ("--window", o.window is not None),
+        ("--cv-beta", o.cv_folds is not None),
+        ("--level", "levels" in o.explicit),
+        ("--pairwise", o.pairwise),
+        ("--tie-calibration", o.tie_calibration),
+        ("--spa", o.spa),
+        ("--clusters", o.clusters is not None),
+        ("--human-intervals", o.settings["human_intervals"].human_intervals),
+        ("--subsets", o.subsets is not None)) if on]
     if asked:
         raise ConfigError(f"{asked[0]} does not apply to {benchmark} (sentence-level ratings: "
                           "correlations over rated outputs, or --sentence-level for pairs); "

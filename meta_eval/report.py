@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from gecmetrics.formatting import fixed, render, signature_lines, to_json
 
 from .analyses import ANALYSES
-from .pair_stats_tables import cluster_table, human_table, pair_table, sentence_ties_table
+from .pair_stats_tables import cluster_table, pair_table, sentence_ties_table
 from .results import Comparison, MetaEvaluation, MetaResult, SentenceAgreement, WindowRow
 from .selection import Selection
 from .subsets import SubsetRow
@@ -246,7 +246,8 @@ def render_evaluation(result: MetaEvaluation, fmt: str = "table") -> tuple[str, 
 
 def _registered_sections(result: MetaEvaluation, fmt: str) -> list[tuple[str, str]]:
     """A titled table for each registered analysis that has rows."""
-    return [(a.title(result.options.settings[a.name], rows), a.table(rows, fmt))
+    return [(a.title(result.options.settings[a.name], rows, result.options),
+             a.table(rows, fmt))
             for a in ANALYSES if (rows := result.analysis_rows(a.name))]
 
 
@@ -284,7 +285,7 @@ def _system_level(result: MetaEvaluation, fmt: str, notes: list[str]) -> str:
 
 
 def _stat_sections(result: MetaEvaluation, fmt: str) -> list[tuple[str, str]]:
-    """Tables of --pairwise/--tie-calibration/--spa, --clusters and --human-intervals."""
+    """Tables of --pairwise/--tie-calibration/--spa and --clusters."""
     o, sections = result.options, []
     if any(r.pairs is not None for r in result.correlations):
         spa = (f" (SPA: {o.stat_resamples} resamples, seed {o.seed_value})" if o.spa else "")
@@ -295,12 +296,6 @@ def _stat_sections(result: MetaEvaluation, fmt: str) -> list[tuple[str, str]]:
                          f"sentences, {o.stat_resamples} resamples, seed {o.seed_value}; a new "
                          "cluster when p < 0.05 against the cluster's top)",
                          cluster_table(result.clusters, fmt)))
-    if result.human_intervals:
-        sections.append((f"Human scores: 95% bootstrap intervals and rank ranges "
-                         f"({o.stat_resamples} resamples of the "
-                         f"{'ranking items' if o.human_unit == 'items' else 'comparisons'}, seed "
-                         f"{o.seed_value}; GMEG: sentences)",
-                         human_table(result.human_intervals, fmt)))
     return sections
 
 

@@ -209,7 +209,7 @@ def test_gmeg_human_resamples_are_segment_ratings(shared_data):
     result = gecmetrics.meta_evaluate("gmeg-fce", metric, human_intervals=True, spa=True,
                                       bootstrap=100, data_dir=str(shared_data))
     published = read_corpus_scores(shared_data / "GMEG/data/test/fce-corpus-scores.csv")
-    rows = result.human_intervals
+    rows = result.analysis_rows("human_intervals")
     assert {h.system for h in rows} == set(systems)
     for h in rows:
         assert h.human == "rating" and h.resampled == "sentences" and h.n_resampled == 968

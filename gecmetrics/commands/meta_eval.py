@@ -61,10 +61,15 @@ def click_option(name: str, flag: Flag, default: Any) -> Callable[[Any], Any]:
 
 def with_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """``command`` with a click option for every flagged field of the options, then of
-    each registered analysis's settings, then the options marked ``trailing``."""
+    each registered analysis's settings (after the field its ``help_after`` names),
+    then the options marked ``trailing``."""
     common = list(flagged(MetaEvalOptions))
     ordered = [pair for pair in common if not pair[1].trailing]
-    ordered += [pair for analysis in ANALYSES for pair in flagged(analysis.settings)]
+    for analysis in ANALYSES:
+        names = [f.name for f, _ in ordered]
+        at = (names.index(analysis.help_after) + 1 if analysis.help_after in names
+              else len(ordered))
+        ordered[at:at] = flagged(analysis.settings)
     ordered += [pair for pair in common if pair[1].trailing]
     for f, flag in reversed(ordered):
         command = click_option(f.name, flag, default_of(f))(command)

@@ -149,7 +149,7 @@ def run(context: Context, settings: PoolSettings) -> list[PoolRow]:
     return pool(context.rows, weights, context.notes)
 
 
-def title(settings: PoolSettings, rows: Sequence[PoolRow]) -> str:
+def title(settings: PoolSettings, rows: Sequence[PoolRow], options: MetaEvalOptions) -> str:
     weights = ", ".join(f"{c.label}={w:.3g}" for c, w in zip(
         rows[0].columns, rows[0].weights, strict=True))
     return (f"Pooled leaderboard (values in %; rank 1 = best, ties share the mean rank; "

@@ -153,7 +153,8 @@ def check(settings: RankPairsSettings, options: MetaEvalOptions) -> None:
         check_plot_file(settings.rank_pairs_plot, "--rank-pairs-plot")
 
 
-def title(settings: RankPairsSettings, rows: Sequence[RankPairRow]) -> str:
+def title(settings: RankPairsSettings, rows: Sequence[RankPairRow],
+          options: MetaEvalOptions) -> str:
     return ("Human-rank-pair agreement: systems at human ranks i < j (1 = best), their "
             "judged sentence comparisons, and the share the metric orders as the humans")
 
