@@ -40,6 +40,7 @@ def main() -> None:
     n = args.resamples
 
     from gecmetrics.meta_eval import correlation_analyses, pair_stats
+    from gecmetrics.meta_eval.analyses.clusters import metric_clusters
     from gecmetrics.meta_eval.benchmarks import load_benchmark
     from gecmetrics.meta_eval.human import expected_wins
     from gecmetrics.meta_eval.judgment_arrays import bootstrap_expected_wins
@@ -72,13 +73,13 @@ def main() -> None:
         memory="traced"))
     for stat in ("spa", "pearson", "pairwise"):
         table.row(f"--clusters {stat}", harness.measure(
-            lambda stat=stat: pair_stats.metric_clusters(
+            lambda stat=stat: metric_clusters(
                 rows, [sel], metrics, stat, pair_stats.Resampling(n, 12345)), memory="traced"))
 
     def both() -> None:
         shared = pair_stats.Resampling(n, 12345)  # one run: its caches shared
         pair_stats.add_pair_stats(rows, [sel], metrics, spa=True, resampling=shared)
-        pair_stats.metric_clusters(rows, [sel], metrics, "spa", shared)
+        metric_clusters(rows, [sel], metrics, "spa", shared)
 
     table.row("--spa --clusters spa (one run, shared cache)",
               harness.measure(both, memory="traced"))

@@ -231,6 +231,13 @@ def applies_to(option: str, chosen: Sequence[str], fits: Iterable[str], what: st
                      f"{', '.join(missed)}")
 
 
+def check_choice(option: str, value: Any, allowed: Sequence[str]) -> None:
+    """``value`` is one of ``allowed`` (click checks a CLI's choices; library callers
+    get the same one line)."""
+    if value not in allowed:
+        raise ConfigError(f"{option} must be one of {', '.join(allowed)} (got {value!r})")
+
+
 def needs(option: str, other: str, present: bool) -> None:
     """``option`` only means something together with ``other``."""
     if not present:

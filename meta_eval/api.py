@@ -88,7 +88,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     notes += check_score_metrics(metrics, system_level, o.levels if system_level else (),
                                  bootstrap=o.bootstrap is not None, compare=o.compare,
                                  sentence_level=o.sentence_level)
-    pair_stats.check_resampled_metrics(metrics, o.spa, o.clusters)
+    pair_stats.check_resampled_metrics(metrics, o.spa, o.settings["clusters"].clusters)
     chosen = tuple(selections)
 
     if o.mode == "sentence":
@@ -134,9 +134,6 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     if o.pairwise or o.tie_calibration or o.spa:
         results = pair_stats.add_pair_stats(results, system_level, metrics, o.pairwise,
                                             o.tie_calibration, o.spa, resampling)
-    clustered = (pair_stats.metric_clusters(results, system_level, metrics, o.clusters,
-                                            resampling)
-                 if o.clusters is not None else [])
     compared = []
     if o.compare:
         for sel in selections:
@@ -153,7 +150,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
                                      resampling))
     return MetaEvaluation(o, chosen, correlations=tuple(results), comparisons=tuple(compared),
                           windows=tuple(windowed), notes=tuple(notes), subsets=tuple(subsets),
-                          clusters=tuple(clustered), registered=registered)
+                          registered=registered)
 
 
 def correlate_levels(selection: Selection, metrics: Sequence[Metric],

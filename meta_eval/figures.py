@@ -8,11 +8,9 @@ from typing import Any
 from gecmetrics.errors import PartialOutputError
 
 from .analyses import ANALYSES
-from .pair_stats_figures import plot_clusters
 from .plot import plot_sweeps, plot_window_rows
 from .results import MetaEvaluation
 from .subsets import plot_subsets
-
 
 # The order of the notes naming the figures written (a contract of the CLI's stderr):
 # registered analyses by name, "sweep" for --plot; an analysis not named comes last.
@@ -43,9 +41,6 @@ def save_figures(result: MetaEvaluation, output: str = "",
     if o.subsets_plot is not None:
         figures["subsets"] = ("subsets plot", o.subsets_plot,
                               lambda p: plot_subsets(result.subsets, p))
-    if o.clusters_plot is not None:
-        figures["clusters"] = ("clusters plot", o.clusters_plot,
-                               lambda p: plot_clusters(result.clusters, p))
     for analysis in ANALYSES:
         if analysis.plot is None or analysis.figure is None:
             continue

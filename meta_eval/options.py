@@ -23,12 +23,13 @@ CLI reads too while building ``--help``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from gecmetrics.errors import ConfigError
 from gecmetrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
+from gecmetrics.validate import check_choice
 
 from .analyses import ANALYSES
 from .benchmarks import registry
@@ -60,18 +61,11 @@ SeedaCorpus = str
 Split = str
 AggregateItems = Literal["judged", "all"]
 Ties = Literal["seeda", "discordant", "neutral", "exclude"]
-ClusterStat = Literal["pearson", "spearman", "kendall", "pairwise", "spa"]
 HumanUnit = Literal["items", "comparisons"]
 
 TIES: tuple[str, ...] = TIE_POLICIES
-CLUSTER_STATS: tuple[str, ...] = get_args(ClusterStat)
 HUMAN_UNITS: tuple[str, ...] = get_args(HumanUnit)
 
-
-
-def _choice(option: str, value: Any, allowed: Sequence[str]) -> None:
-    if value not in allowed:
-        raise ConfigError(f"{option} must be one of {', '.join(allowed)} (got {value!r})")
 
 
 def _count(option: str, value: Any, default: int) -> int | None:
@@ -178,7 +172,7 @@ class MetaEvalOptions:
                   "--human-intervals, --level trueskill or --subsets (the analyses that draw "
                   "at random)",
                   lambda o: (o.bootstrap is not None or o.compare or o.cv_folds is not None
-                             or o.spa or o.clusters is not None
+                             or o.spa or o.settings["clusters"].clusters is not None
                              or o.settings["human_intervals"].human_intervals
                              or "trueskill" in o.levels or o.subsets is not None)),
         help="Seed of the bootstrap resamples and CV folds, 0 to 2**32-1 (recorded). "
@@ -243,20 +237,11 @@ class MetaEvalOptions:
         help="Add soft pairwise accuracy (Thompson et al. 2024): mean over system "
              "pairs of 1 - |p_human - p_metric|, p-values from resampling sentences "
              "(metric) and judgments (humans); --bootstrap N resamples (default 1000).")
-    clusters: ClusterStat | None = option(
-        None, "--clusters", kind="choice", choices=CLUSTER_STATS,
-        help="Rank the metrics by this statistic into significance clusters: paired "
-             "bootstrap over systems and sentences; a new cluster starts when a "
-             "metric is significantly (p < 0.05) worse than the top of the current one.")
-    clusters_plot: str | None = option(
-        None, "--clusters-plot", kind="file", metavar="FILE",
-        requires=("--clusters STAT", lambda o: o.clusters is not None),
-        help="Plot the --clusters ranking with 95% intervals (.png, .svg or .pdf).")
     human_unit: HumanUnit = option(
         "items", "--human-unit", kind="choice", choices=HUMAN_UNITS, show_default=True,
         requires=("--spa, --clusters spa or --human-intervals (the analyses that resample "
                   "the human judgments)",
-                  lambda o: (o.spa or o.clusters == "spa"
+                  lambda o: (o.spa or o.settings["clusters"].clusters == "spa"
                              or o.settings["human_intervals"].human_intervals)),
         help="What the human bootstrap draws: ranking items, or single pairwise "
              "comparisons (as GJG15 did; reproduces their Table 3b).")
@@ -341,19 +326,19 @@ class MetaEvalOptions:
             raise ConfigError("no benchmark given; choose one or more of: "
                               f"{', '.join(names)}")
         for name in self.benchmarks:
-            _choice("benchmark", name, names)
+            check_choice("benchmark", name, names)
         for level in self.levels:
-            _choice("--level", level, LEVELS)
+            check_choice("--level", level, LEVELS)
         if self.system_set is not None:
-            _choice("--systems", self.system_set, registry.system_set_choices())
+            check_choice("--systems", self.system_set, registry.system_set_choices())
         if self.human is not None:
-            _choice("--human", self.human, registry.human_kinds())
+            check_choice("--human", self.human, registry.human_kinds())
         for name, spec in registry.benchmark_options().items():
             value = getattr(self, name)
             for one in (value if spec.multiple else (value,)):
-                _choice(spec.flag, one, spec.values)
-        _choice("--ties", self.ties, TIES)
-        _choice("--aggregate-items", self.aggregate_items, AGGREGATE_ITEMS)
+                check_choice(spec.flag, one, spec.values)
+        check_choice("--ties", self.ties, TIES)
+        check_choice("--aggregate-items", self.aggregate_items, AGGREGATE_ITEMS)
 
     def _check_explicit(self, notes: list[str]) -> None:
         """Options given explicitly must apply to something chosen."""
@@ -484,7 +469,7 @@ class MetaEvalOptions:
             blocked = [a for a in asked if a != "--window"]
             pair_stats = [flag for flag, on in (
                 ("--pairwise", self.pairwise), ("--tie-calibration", self.tie_calibration),
-                ("--spa", self.spa), ("--clusters", self.clusters is not None)) if on]
+                ("--spa", self.spa)) if on]
             if pair_stats:  # they read the metric's corpus/mean system scores
                 raise ConfigError(f"{pair_stats[0]} works on corpus or mean system scores, not "
                                   f"--level {aggregated[0]}; use --level corpus or mean with "
@@ -509,15 +494,11 @@ class MetaEvalOptions:
             check_plot_file(self.subsets_plot, "--subsets-plot")
 
     def _check_pair_stats(self) -> None:
-        """--pairwise, --tie-calibration, --spa, --clusters (docs:
+        """--pairwise, --tie-calibration, --spa (docs:
         docs/meta-eval.md, "Pairwise accuracy, SPA, clusters, human intervals")."""
-        from gecmetrics.validate import check_plot_file
 
-        if self.clusters is not None:
-            _choice("--clusters", self.clusters, CLUSTER_STATS)
-        _choice("--human-unit", self.human_unit, HUMAN_UNITS)
-        system_only = {"--pairwise": self.pairwise, "--spa": self.spa,
-                       "--clusters": self.clusters is not None}
+        check_choice("--human-unit", self.human_unit, HUMAN_UNITS)
+        system_only = {"--pairwise": self.pairwise, "--spa": self.spa}
         asked = [name for name, on in system_only.items() if on]
         if asked and self.sentence_level:
             raise ConfigError(f"{asked[0]} is a system-level statistic; drop it or drop "
@@ -525,8 +506,6 @@ class MetaEvalOptions:
         if self.grid is not None and (asked or self.tie_calibration):
             raise ConfigError(f"{(asked or ['--tie-calibration'])[0]} works at the given "
                               "betas; it cannot be combined with --sweep-beta/--plot")
-        if self.clusters_plot is not None:
-            check_plot_file(self.clusters_plot, "--clusters-plot")
 
     # -- derived values ------------------------------------------------------------------
 

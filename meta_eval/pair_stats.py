@@ -1,5 +1,5 @@
-"""Pairwise accuracy, tie calibration, SPA, metric clusters and human intervals, wired
-to benchmarks and metrics.
+"""Pairwise accuracy, tie calibration and SPA, wired to benchmarks and metrics; the
+resampled scores that they, the metric clusters and the human intervals share.
 
 The statistics are pure functions in :mod:`gecmetrics.stats` (``pairwise_accuracy``,
 ``spa``, ``clusters``, ``intervals``); this module feeds them a
@@ -10,9 +10,9 @@ does for the older analyses, and returns the typed rows of :mod:`.pair_stats_row
   added to the system-level rows (:class:`~.pair_stats_rows.PairStats`);
 * :func:`add_sentence_ties`: acc_eq and epsilon over the human ranking items, and
   the accuracy under every tie policy, added to the sentence-level rows;
-* :func:`metric_clusters`: the significance ranking of the metrics (``--clusters``);
-* :func:`human_samples`: the resampled human scores, which ``--human-intervals``
-  (:mod:`.analyses.human_intervals`) reads too.
+* :func:`human_samples` and :func:`metric_samples`: the resampled human and metric
+  scores, which ``--clusters`` (:mod:`.analyses.clusters`) and ``--human-intervals``
+  (:mod:`.analyses.human_intervals`) read too.
 
 Metric resamples are those of ``--bootstrap`` (same seed, same sentence draws,
 shared through the score cache); human resamples draw the ranking items (GMEG:
@@ -29,21 +29,14 @@ import numpy as np
 
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric
-from gecmetrics.stats.clusters import (
-    greedy_clusters,
-    pair_weights,
-    paired_p_values,
-    weighted_pair_mean,
-)
-from gecmetrics.stats.correlation import correlate_one
-from gecmetrics.stats.intervals import bootstrap_ratings, percentile_interval
+from gecmetrics.stats.intervals import bootstrap_ratings
 from gecmetrics.stats.pairwise_accuracy import (
     pair_differences,
     pairwise_accuracy,
     tie_calibrated_accuracy,
 )
-from gecmetrics.stats.resampling import bootstrap_system_scores, draw_counts, system_resamples
-from gecmetrics.stats.spa import pair_p_values, soft_pairwise_accuracy, spa_terms
+from gecmetrics.stats.resampling import bootstrap_system_scores
+from gecmetrics.stats.spa import pair_p_values, soft_pairwise_accuracy
 
 from .correlation_analyses import ScoreCache, score_function, sentence_level
 from .human import RankingItem
@@ -53,7 +46,7 @@ from .judgment_arrays import (
     item_comparisons,
     win_matrix,
 )
-from .pair_stats_rows import ClusterRow, PairStats, SentenceTies
+from .pair_stats_rows import PairStats, SentenceTies
 from .results import MetaResult, SentenceAgreement, row_signature
 from .score_files import ScoresMetric
 from .selection import Selection, system_scores
@@ -125,7 +118,7 @@ def human_samples(selection: Selection, n_resamples: int, seed: int,
     return out
 
 
-def _metric_samples(metric: Metric, selection: Selection, beta: float | None, level: str,
+def metric_samples(metric: Metric, selection: Selection, beta: float | None, level: str,
                     n_resamples: int, seed: int, cache: ScoreCache | None) -> np.ndarray:
     """(B, S) system scores on the sentence resamples of ``--bootstrap`` (same draws)."""
     metric.statistics(selection.benchmark.corpus).precompute([beta])
@@ -176,7 +169,7 @@ def add_pair_stats(results: Sequence[MetaResult], selections: Sequence[Selection
             fields.update(acc_eq=tc.acc_eq, epsilon=tc.epsilon)
         if spa:
             human = human_samples(sel, n_resamples, seed, human_cache, human_unit)
-            p_metric = pair_p_values(_metric_samples(metric, sel, r.beta, r.level,
+            p_metric = pair_p_values(metric_samples(metric, sel, r.beta, r.level,
                                                      n_resamples, seed, cache))
             fields.update(spa=soft_pairwise_accuracy(pair_p_values(human.samples), p_metric),
                           spa_human=human.kind, resamples=n_resamples, seed=seed)
@@ -223,80 +216,4 @@ def add_sentence_ties(rows: Sequence[SentenceAgreement], selections: Sequence[Se
             for policy in TIE_POLICIES)
         out.append(dataclasses.replace(row, tie_calibration=SentenceTies(
             tc.acc_eq, tc.epsilon, tc.n_pairs, tc.human_ties, tc.metric_ties, by_policy)))
-    return out
-
-
-# -- clusters of metrics --------------------------------------------------------------------
-
-
-def _resampled_stat(stat: str, samples: np.ndarray, human: np.ndarray, picks: np.ndarray,
-                    weights: np.ndarray, spa_pairs: np.ndarray | None) -> np.ndarray:
-    """The statistic of one metric on every (systems, sentences) resample: (B,)."""
-    if stat == "spa":
-        assert spa_pairs is not None
-        return weighted_pair_mean(spa_pairs[None, :], weights)
-    if stat == "pairwise":
-        agree = np.sign(pair_differences(samples)) == np.sign(pair_differences(human))
-        return weighted_pair_mean(agree.astype(float), weights)
-    rows = np.take_along_axis(samples, picks, axis=1)
-    return np.array([correlate_one(rows[b], human[picks[b]], stat)
-                     for b in range(rows.shape[0])])
-
-
-def metric_clusters(results: Sequence[MetaResult], selections: Sequence[Selection],
-                    metrics: Sequence[Metric], stat: str,
-                    resampling: Resampling | None = None) -> list[ClusterRow]:
-    """The significance ranking of the metric rows of each (benchmark, level) by
-    ``stat`` (pearson, spearman, kendall, pairwise, spa); see :mod:`gecmetrics.stats.clusters`."""
-    r_ = resampling or Resampling()
-    n_resamples, seed, human_unit = r_.n_resamples, r_.seed, r_.human_unit
-    cache, human_cache = r_.cache, r_.human_cache
-    by_name, by_spec = _by(results, selections, metrics)
-    groups: dict[tuple[str, str], list[MetaResult]] = {}
-    for r in results:
-        groups.setdefault((r.benchmark, r.level), []).append(r)
-    out = []
-    for (bench, level), rows in groups.items():
-        sel = by_name[bench]
-        size = len(sel.systems)
-        picks = system_resamples(size, n_resamples, seed)
-        weights = pair_weights(draw_counts(picks, size))
-        p_human = (pair_p_values(human_samples(sel, n_resamples, seed, human_cache,
-                                               human_unit).samples)
-                   if stat == "spa" else None)
-        point, resampled = [], []
-        for r in rows:
-            metric = by_spec[r.spec]
-            samples = _metric_samples(metric, sel, r.beta, level, n_resamples, seed, cache)
-            scores = system_scores(metric, sel, r.beta, level)
-            terms = None
-            if stat == "spa":
-                assert p_human is not None
-                terms = spa_terms(p_human, pair_p_values(samples))
-                point.append(float(terms.mean()))
-            elif stat == "pairwise":
-                point.append(pairwise_accuracy(scores, sel.human))
-            else:
-                point.append(getattr(r, stat))
-            resampled.append(_resampled_stat(stat, samples, sel.human, picks, weights, terms))
-        values = np.array(point, dtype=float)
-        matrix = np.column_stack(resampled)
-        p = paired_p_values(matrix, values)
-        ranking = greedy_clusters(values, p)
-        for k in ranking.order:
-            r = rows[k]
-            above = ranking.order[:ranking.rank[k] - 1]
-            p_values = tuple((rows[a].spec if rows[a].beta is None
-                              else f"{rows[a].spec}@{rows[a].beta:g}",
-                              None if np.isnan(p[a, k]) else float(p[a, k])) for a in above)
-            top = rows[ranking.top[k]]
-            out.append(ClusterRow(
-                r.benchmark, r.human, r.systems, r.corpus, r.metric, r.spec, r.beta, level,
-                stat, values[k], ranking.rank[k], ranking.cluster[k], top.spec,
-                ranking.p_vs_top[k], p_values, percentile_interval(matrix[:, k]),
-                n_resamples, seed,
-                row_signature(by_spec[r.spec], sel, level, r.beta, stat=stat,
-                              resample="systems+sentences", resamples=n_resamples,
-                              seed=seed, **({"human_resample": human_unit}
-                                            if stat == "spa" else {}))))
     return out

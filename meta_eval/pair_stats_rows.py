@@ -1,10 +1,9 @@
-"""Typed results of the pairwise statistics and metric clusters.
+"""Typed results of the pairwise statistics.
 
 * :class:`PairStats`: pairwise accuracy, tie-calibrated accuracy (acc_eq, epsilon)
   and soft pairwise accuracy of one system-level row (``MetaResult.pairs``);
 * :class:`SentenceTies`: tie calibration of a sentence-level row
-  (``SentenceAgreement.tie_calibration``);
-* :class:`ClusterRow`: one metric's place in a significance ranking (``--clusters``).
+  (``SentenceAgreement.tie_calibration``).
 
 Kept apart from :mod:`.results` so the rows of these analyses live in one place;
 their JSON keys are documented in docs/meta-eval.md. NaN becomes null.
@@ -15,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .rows import RowIdentity
 from .rows import num as _num
 
 
@@ -62,33 +60,3 @@ class SentenceTies:
                 "tie_pairs": self.n_pairs, "human_ties": self.human_ties,
                 "metric_ties_at_epsilon": self.metric_ties,
                 "accuracy_by_ties": {k: _num(v) for k, v in self.accuracy_by_ties}}
-
-
-@dataclass(frozen=True)
-class ClusterRow(RowIdentity):
-    """One metric in the significance ranking of a benchmark (``--clusters STAT``)."""
-
-    stat: str
-    value: float
-    rank: int
-    cluster: int
-    cluster_top: str  # spec of the cluster top it was compared with
-    p_vs_top: float | None  # p(top not better than this metric); None for the best
-    p_values: tuple[tuple[str, float | None], ...]  # vs every metric ranked above
-    value_ci: tuple[float, float]
-    resamples: int
-    seed: int
-    signature: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "analysis": "cluster", **self.identity_json(), "stat": self.stat,
-            "value": _num(self.value), "rank": self.rank, "cluster": self.cluster,
-            "cluster_top": self.cluster_top, "p_vs_top": _num(self.p_vs_top),
-            "p_values": {k: _num(v) for k, v in self.p_values},
-            "value_ci": [_num(v) for v in self.value_ci],
-            "resample": "systems+sentences", "bootstrap": self.resamples, "seed": self.seed,
-        }
-        if self.signature:
-            out["signature"] = self.signature
-        return out

@@ -1,4 +1,4 @@
-"""Text tables of the pairwise statistics and metric clusters.
+"""Text tables of the pairwise statistics.
 
 One table per analysis, rendered like :mod:`.report`'s (table, Markdown, LaTeX,
 CSV); values as in the JSON but in percent where they are shares (accuracies,
@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gecmetrics.formatting import fixed, render
+from gecmetrics.formatting import render
 
-from .pair_stats_rows import ClusterRow
 from .results import MetaResult, SentenceAgreement
 
 DIGITS = 3
@@ -51,24 +50,6 @@ def pair_table(results: Sequence[MetaResult], fmt: str) -> str:
             row.append(_pct(p.spa))
         cells.append(row)
     return render(headers, cells, fmt, ["left"] * 5 + ["right"] * (len(headers) - 5))
-
-
-def cluster_table(rows: Sequence[ClusterRow], fmt: str) -> str:
-    """The significance ranking: one row per metric, best first, with its cluster."""
-    headers = ["benchmark", "level", "rank", "cluster", "metric", "spec", "β", "stat",
-               "value", "95% CI", "p vs top"]
-    cells = []
-    for c in rows:
-        share = c.stat in ("pairwise", "spa")
-        value = _pct(c.value) if share else fixed(c.value, DIGITS)
-        low, high = c.value_ci
-        ci = (f"[{_pct(low)}, {_pct(high)}]" if share
-              else f"[{fixed(low, DIGITS)}, {fixed(high, DIGITS)}]")
-        cells.append([c.benchmark, c.level, str(c.rank), str(c.cluster), c.metric, c.spec,
-                      _b(c.beta), c.stat + (" %" if share else ""), value, ci,
-                      "-" if c.p_vs_top is None else f"{c.p_vs_top:.3f}"])
-    return render(headers, cells, fmt, ["left", "left", "right", "right", "left", "left",
-                                        "left", "left", "right", "right", "right"])
 
 
 def sentence_ties_table(rows: Sequence[SentenceAgreement], fmt: str) -> str:

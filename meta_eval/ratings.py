@@ -188,7 +188,7 @@ def check_options(options: MetaEvalOptions, benchmark: str) -> None:
         ("--pairwise", o.pairwise),
         ("--tie-calibration", o.tie_calibration),
         ("--spa", o.spa),
-        ("--clusters", o.clusters is not None),
+        ("--clusters", o.settings["clusters"].clusters is not None),
         ("--human-intervals", o.settings["human_intervals"].human_intervals),
         ("--subsets", o.subsets is not None)) if on]
     if asked:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from gecmetrics.formatting import fixed, render, signature_lines, to_json
 
 from .analyses import ANALYSES
-from .pair_stats_tables import cluster_table, pair_table, sentence_ties_table
+from .pair_stats_tables import pair_table, sentence_ties_table
 from .results import Comparison, MetaEvaluation, MetaResult, SentenceAgreement, WindowRow
 from .selection import Selection
 from .subsets import SubsetRow
@@ -285,17 +285,12 @@ def _system_level(result: MetaEvaluation, fmt: str, notes: list[str]) -> str:
 
 
 def _stat_sections(result: MetaEvaluation, fmt: str) -> list[tuple[str, str]]:
-    """Tables of --pairwise/--tie-calibration/--spa and --clusters."""
+    """The table of --pairwise/--tie-calibration/--spa."""
     o, sections = result.options, []
     if any(r.pairs is not None for r in result.correlations):
         spa = (f" (SPA: {o.stat_resamples} resamples, seed {o.seed_value})" if o.spa else "")
         sections.append((f"Pairwise statistics over system pairs{spa}",
                          pair_table(result.correlations, fmt)))
-    if result.clusters:
-        sections.append((f"Metric clusters by {o.clusters} (paired bootstrap over systems and "
-                         f"sentences, {o.stat_resamples} resamples, seed {o.seed_value}; a new "
-                         "cluster when p < 0.05 against the cluster's top)",
-                         cluster_table(result.clusters, fmt)))
     return sections
 
 

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .pair_stats_rows import ClusterRow, PairStats, SentenceTies
+from .pair_stats_rows import PairStats, SentenceTies
 from .rows import RowIdentity, num, num_list
 
 if TYPE_CHECKING:
@@ -266,7 +266,7 @@ class SentenceAgreement:
         return out
 
 
-Row = MetaResult | Comparison | WindowRow | SentenceAgreement | ClusterRow
+Row = MetaResult | Comparison | WindowRow | SentenceAgreement
 
 
 # -- the whole result ---------------------------------------------------------------------
@@ -293,7 +293,6 @@ class MetaEvaluation:
     sweeps: tuple[Sweep, ...] = ()
     notes: tuple[str, ...] = ()
     subsets: tuple[SubsetRow, ...] = ()  # --subsets K (meta_eval/subsets.py)
-    clusters: tuple[ClusterRow, ...] = ()  # --clusters STAT
     registered: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # by analysis
 
     def analysis_rows(self, name: str) -> tuple[Any, ...]:
@@ -314,7 +313,7 @@ class MetaEvaluation:
         if self.options.mode == "sentence":
             return [*self.sentences, *registered]
         return [*self.correlations, *self.comparisons, *self.windows, *self.subsets,
-                *self.clusters, *registered]
+                *registered]
 
     def signatures(self) -> list[str]:
         """The distinct signatures of the rows, in order of first appearance."""

@@ -11,7 +11,7 @@ import math
 
 import pytest
 
-from gecmetrics.meta_eval.pair_stats_rows import ClusterRow
+from gecmetrics.meta_eval.analyses.clusters import ClusterRow
 from gecmetrics.meta_eval.results import MetaResult, WindowRow
 from gecmetrics.meta_eval.rows import RowIdentity, num, num_list
 from gecmetrics.meta_eval.subsets import SubsetRow

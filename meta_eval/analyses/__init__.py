@@ -10,11 +10,13 @@ order, which is also the order of their rows and sections in the output.
 from __future__ import annotations
 
 from ..analysis import Analysis
+from .clusters import CLUSTERS
 from .human_intervals import HUMAN_INTERVALS
 from .pool import POOL
 from .rank_pairs import RANK_PAIRS
 
 ANALYSES: tuple[Analysis, ...] = (
+    CLUSTERS,
     HUMAN_INTERVALS,
     POOL,
     RANK_PAIRS,
