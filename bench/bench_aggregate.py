@@ -29,7 +29,7 @@ from gecmetrics.meta_eval.aggregate import (
     trueskill_orders,
 )
 from gecmetrics.meta_eval.human import RankingItem, expected_wins
-from gecmetrics.meta_eval.subsets import subset_indices
+from gecmetrics.meta_eval.analyses.subsets import subset_indices
 from gecmetrics.stats.correlation import paired_rows
 
 

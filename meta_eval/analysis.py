@@ -14,6 +14,8 @@ each). Its module holds everything about it:
 * ``title(settings, rows, options)`` and ``table(rows, fmt) -> str`` of its section
   and, optionally, ``figure(rows, path) -> path`` (written when the settings field
   named ``plot`` holds a path);
+* ``on_load(settings, selection)``, optional: the checks that need a benchmark's
+  data, run as each benchmark is read, before anything is scored;
 * ``help_after``: the flagged field after whose flag ``--help`` lists the
   analysis's flags (the help text is a contract, its order too); None: after the
   common options.
@@ -71,3 +73,4 @@ class Analysis:
     figure: Callable[[Sequence[Any], str], str] | None = None
     plot: str | None = None  # the settings field holding the figure's path
     help_after: str | None = None  # see the module's docstring
+    on_load: Callable[[Any, Selection], None] | None = None  # see the module's docstring

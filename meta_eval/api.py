@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from gecmetrics.errors import ConfigError
 from gecmetrics.validate import check_window
 
 from . import correlation_analyses, pair_stats, ratings
@@ -28,7 +27,6 @@ from .options import MetaEvalOptions
 from .results import MetaEvaluation, MetaResult
 from .score_files import check_score_metrics
 from .selection import Selection, correlate_selection
-from .subsets import subset_rows
 from .sweep import parse_grid, sweep
 
 if TYPE_CHECKING:
@@ -74,9 +72,9 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
         selections.append(Selection.make(bench, o.system_set, o.human))
         if o.window is not None:  # the data is read, nothing scored yet
             check_window(o.window, len(selections[-1].systems), name)
-        if o.subsets is not None and o.subsets > len(selections[-1].systems):
-            raise ConfigError(f"--subsets must be between 3 and the number of systems "
-                              f"({len(selections[-1].systems)} in {name}); got {o.subsets}")
+        for analysis in ANALYSES:
+            if analysis.on_load is not None:
+                analysis.on_load(o.settings[analysis.name], selections[-1])
     # A benchmark rated per output (its ``rated`` facet) has sentence-level analyses only.
     rated = [sel for sel in selections if ratings.is_rated(sel)]
     if rated:
@@ -141,15 +139,11 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
                 sel, metrics, betas, o.levels, o.compare_resamples, o.seed_value, cache)
     windowed = (correlation_analyses.windows(results, selections, metrics, o.window)
                 if o.window is not None else [])
-    subsets = []
-    if o.subsets is not None:
-        subsets = subset_rows(results, selections, metrics, o.subsets, o.subsets_max,
-                              o.seed_value)
     results += rated_rows  # sentence-level ratings benchmarks (tmu-gfm): correlations only
     registered = _registered(Context(o, chosen, tuple(metrics), tuple(results), notes,
                                      resampling))
     return MetaEvaluation(o, chosen, correlations=tuple(results), comparisons=tuple(compared),
-                          windows=tuple(windowed), notes=tuple(notes), subsets=tuple(subsets),
+                          windows=tuple(windowed), notes=tuple(notes),
                           registered=registered)
 
 

@@ -10,7 +10,6 @@ from gecmetrics.errors import PartialOutputError
 from .analyses import ANALYSES
 from .plot import plot_sweeps, plot_window_rows
 from .results import MetaEvaluation
-from .subsets import plot_subsets
 
 # The order of the notes naming the figures written (a contract of the CLI's stderr):
 # registered analyses by name, "sweep" for --plot; an analysis not named comes last.
@@ -38,9 +37,6 @@ def save_figures(result: MetaEvaluation, output: str = "",
     if o.window_plot is not None:
         figures["window"] = ("window plot", o.window_plot,
                              lambda p: plot_window_rows(result.windows, p))
-    if o.subsets_plot is not None:
-        figures["subsets"] = ("subsets plot", o.subsets_plot,
-                              lambda p: plot_subsets(result.subsets, p))
     for analysis in ANALYSES:
         if analysis.plot is None or analysis.figure is None:
             continue

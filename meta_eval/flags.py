@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import MISSING, Field, dataclass, field, fields
 from typing import Any, Literal
 
+from gecmetrics.errors import ConfigError
+
 Kind = Literal["text", "int", "flag", "file", "folder", "choice"]
 
 
@@ -62,3 +64,16 @@ def flagged(cls: Any) -> Iterator[tuple[Field[Any], Flag]]:
 
 def default_of(f: Field[Any]) -> Any:
     return None if f.default is MISSING else f.default
+
+
+def count(option: str, value: Any, default: int) -> int | None:
+    """``None`` (off), ``True`` (the flag alone: ``default``) or a whole number."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        return default
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int):
+        raise ConfigError(f"{option} takes a whole number (got {value!r})")
+    return value

@@ -37,12 +37,11 @@ from .defaults import (
     AGGREGATE_ITEMS,
     DEFAULT_FOLDS,
     DEFAULT_GRID,
-    DEFAULT_SUBSETS_MAX,
     DEFAULT_TRUESKILL_RUNS,
     DEFAULT_WINDOW,
     MAX_TRUESKILL_RUNS,
 )
-from .flags import flagged, option
+from .flags import count, flagged, option
 from .levels import AGGREGATION_LEVELS, LEVELS, Level
 from .sentence_agreement import TIE_POLICIES
 
@@ -66,19 +65,6 @@ HumanUnit = Literal["items", "comparisons"]
 TIES: tuple[str, ...] = TIE_POLICIES
 HUMAN_UNITS: tuple[str, ...] = get_args(HumanUnit)
 
-
-
-def _count(option: str, value: Any, default: int) -> int | None:
-    """``None`` (off), ``True`` (the flag alone: ``default``) or a whole number."""
-    if value is None or value is False:
-        return None
-    if value is True:
-        return default
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if not isinstance(value, int):
-        raise ConfigError(f"{option} takes a whole number (got {value!r})")
-    return value
 
 
 @dataclass(frozen=True)
@@ -174,7 +160,8 @@ class MetaEvalOptions:
                   lambda o: (o.bootstrap is not None or o.compare or o.cv_folds is not None
                              or o.spa or o.settings["clusters"].clusters is not None
                              or o.settings["human_intervals"].human_intervals
-                             or "trueskill" in o.levels or o.subsets is not None)),
+                             or "trueskill" in o.levels
+                             or o.settings["subsets"].subsets is not None)),
         help="Seed of the bootstrap resamples and CV folds, 0 to 2**32-1 (recorded). "
              "[default: 12345]")
     compare: bool = option(
@@ -209,19 +196,6 @@ class MetaEvalOptions:
         None, "--cv-grid", metavar="START:STOP:STEP",
         requires=("--cv-beta K", lambda o: o.cv_folds is not None),
         help="--cv-beta: the beta grid. [default: 0:5:0.01]")
-    subsets: int | None = option(
-        None, "--subsets", kind="int", metavar="K",
-        help="System-set robustness: each correlation over every subset of K systems "
-             "(or --subsets-max random ones): quartiles and the share of subsets in "
-             "which each metric is best.")
-    subsets_max: int = option(
-        DEFAULT_SUBSETS_MAX, "--subsets-max", kind="int", show_default=True, metavar="N",
-        requires=("--subsets K", lambda o: o.subsets is not None),
-        help="--subsets: draw N seeded random subsets when there are more than N.")
-    subsets_plot: str | None = option(
-        None, "--subsets-plot", kind="file", metavar="FILE",
-        requires=("--subsets K", lambda o: o.subsets is not None),
-        help="Box plot of the --subsets correlations per metric (.png, .svg or .pdf).")
     pairwise: bool = option(
         False, "--pairwise", kind="flag",
         help="Add pairwise_accuracy: the share of system pairs the metric orders as "
@@ -265,15 +239,13 @@ class MetaEvalOptions:
         levels = (self.levels,) if isinstance(self.levels, str) else self.levels
         set_("levels", tuple(dict.fromkeys(levels)) or ("corpus",))
         set_("explicit", frozenset(self.explicit))
-        set_("bootstrap", _count("--bootstrap", self.bootstrap, DEFAULT_RESAMPLES))
-        set_("window", _count("--window", self.window, DEFAULT_WINDOW))
-        set_("cv_folds", _count("--cv-beta", self.cv_folds, DEFAULT_FOLDS))
-        set_("trueskill_runs", _count("--trueskill-runs", self.trueskill_runs,
+        set_("bootstrap", count("--bootstrap", self.bootstrap, DEFAULT_RESAMPLES))
+        set_("window", count("--window", self.window, DEFAULT_WINDOW))
+        set_("cv_folds", count("--cv-beta", self.cv_folds, DEFAULT_FOLDS))
+        set_("trueskill_runs", count("--trueskill-runs", self.trueskill_runs,
                                       DEFAULT_TRUESKILL_RUNS))
-        set_("subsets", _count("--subsets", self.subsets, 0))
-        set_("subsets_max", _count("--subsets-max", self.subsets_max, DEFAULT_SUBSETS_MAX))
         if self.seed is not None:
-            set_("seed", _count("--seed", self.seed, DEFAULT_SEED))
+            set_("seed", count("--seed", self.seed, DEFAULT_SEED))
         if self.grid is None and self.plot is not None:  # --plot implies a sweep
             set_("grid", DEFAULT_GRID)
         set_("settings", {a.name: self.settings.get(a.name) or a.settings() for a in ANALYSES})
@@ -448,7 +420,7 @@ class MetaEvalOptions:
             check_folds(self.cv_folds)
         if self.seed is not None:
             check_seed(self.seed)
-        self._check_aggregation_and_subsets(asked)
+        self._check_aggregation(asked)
         if self.grid is not None:
             parse_beta_grid(self.grid)
         if self.cv_folds is not None:
@@ -458,11 +430,11 @@ class MetaEvalOptions:
         if self.window_plot is not None:
             check_plot_file(self.window_plot, "--window-plot")
 
-    def _check_aggregation_and_subsets(self, asked: list[str]) -> None:
+    def _check_aggregation(self, asked: list[str]) -> None:
         """--level ew/trueskill rebuild system scores from sentence comparisons: the
         analyses that resample or re-score sentences cannot follow them (one line says
-        which); --subsets needs system-level rows."""
-        from gecmetrics.validate import check_int_range, check_plot_file
+        which)."""
+        from gecmetrics.validate import check_int_range
 
         aggregated = self.aggregation_levels
         if aggregated:
@@ -482,16 +454,6 @@ class MetaEvalOptions:
                                   f"corpus or mean with {blocked[0]}, or drop it")
         check_int_range(self.trueskill_runs, "--trueskill-runs", 0, MAX_TRUESKILL_RUNS,
                         "a number of runs (0: one run in the data's order)")
-        if self.subsets is not None:
-            if self.sentence_level or self.grid is not None:
-                raise ConfigError("--subsets works on system-level correlations; it cannot be "
-                                  "combined with " + ("--sentence-level" if self.sentence_level
-                                                      else "--sweep-beta/--plot"))
-            check_int_range(self.subsets, "--subsets", 3, 10_000,
-                            "a number of systems per subset")
-        check_int_range(self.subsets_max, "--subsets-max", 1, 1_000_000, "a number of subsets")
-        if self.subsets_plot is not None:
-            check_plot_file(self.subsets_plot, "--subsets-plot")
 
     def _check_pair_stats(self) -> None:
         """--pairwise, --tie-calibration, --spa (docs:

@@ -190,7 +190,7 @@ def check_options(options: MetaEvalOptions, benchmark: str) -> None:
         ("--spa", o.spa),
         ("--clusters", o.settings["clusters"].clusters is not None),
         ("--human-intervals", o.settings["human_intervals"].human_intervals),
-        ("--subsets", o.subsets is not None)) if on]
+        ("--subsets", o.settings["subsets"].subsets is not None)) if on]
     if asked:
         raise ConfigError(f"{asked[0]} does not apply to {benchmark} (sentence-level ratings: "
                           "correlations over rated outputs, or --sentence-level for pairs); "

@@ -18,7 +18,6 @@ from .analyses import ANALYSES
 from .pair_stats_tables import pair_table, sentence_ties_table
 from .results import Comparison, MetaEvaluation, MetaResult, SentenceAgreement, WindowRow
 from .selection import Selection
-from .subsets import SubsetRow
 from .sweep import Sweep, parse_grid
 
 DIGITS = 3
@@ -170,16 +169,6 @@ def window_table(rows: Sequence[WindowRow], fmt: str) -> str:
     return render(headers, cells, fmt, ["left"] * 5 + ["right", "left", "right", "right"])
 
 
-def subsets_table(rows: Sequence[SubsetRow], fmt: str) -> str:
-    headers = ["benchmark", "metric", "spec", "β", "level", "subsets", "min", "Q1", "median",
-               "Q3", "max", "best"]
-    cells = [[r.benchmark, r.metric, r.spec, _b(r.beta), r.level, r.n_subsets,
-              *(fixed(r.summary["pearson"][q], DIGITS)
-                for q in ("min", "q1", "median", "q3", "max")),
-              f"{100 * r.best_share['pearson']:.1f}%"] for r in rows]
-    return render(headers, cells, fmt, ["left"] * 5 + ["right"] * 7)
-
-
 def sentence_table(rows: Sequence[SentenceAgreement], benchmarks: Sequence[str],
                    fmt: str) -> str:
     """Rows: (metric, beta); columns per benchmark: accuracy and Kendall-like tau."""
@@ -240,15 +229,27 @@ def render_evaluation(result: MetaEvaluation, fmt: str = "table") -> tuple[str, 
                              f", β grid {o.grid} ({_grid_points(o.grid)} points)")
     else:
         out = _system_level(result, fmt, notes)
-    out = _append_sections(out, _registered_sections(result, fmt), fmt)
+    if o.mode != "system":
+        out = _append_sections(out, list(_registered_sections(result, fmt).values()), fmt)
     return _with_signatures(out, result.signatures(), fmt, notes), notes
 
 
-def _registered_sections(result: MetaEvaluation, fmt: str) -> list[tuple[str, str]]:
-    """A titled table for each registered analysis that has rows."""
-    return [(a.title(result.options.settings[a.name], rows, result.options),
-             a.table(rows, fmt))
-            for a in ANALYSES if (rows := result.analysis_rows(a.name))]
+# The order of the sections under the system-level table (a contract of the output):
+# registered analyses and the sections still drawn here, by name; a registered
+# analysis not named here comes last, in registry order.
+SECTION_ORDER = ("cv_beta", "compare", "window", "subsets", "pair_stats", "clusters",
+                 "human_intervals", "pool", "rank_pairs")
+
+
+def _section_rank(name: str) -> int:
+    return SECTION_ORDER.index(name) if name in SECTION_ORDER else len(SECTION_ORDER)
+
+
+def _registered_sections(result: MetaEvaluation, fmt: str) -> dict[str, tuple[str, str]]:
+    """A titled table for each registered analysis that has rows, by name."""
+    return {a.name: (a.title(result.options.settings[a.name], rows, result.options),
+                     a.table(rows, fmt))
+            for a in ANALYSES if (rows := result.analysis_rows(a.name))}
 
 
 def _grid_points(grid: str) -> int:
@@ -258,40 +259,28 @@ def _grid_points(grid: str) -> int:
 def _system_level(result: MetaEvaluation, fmt: str, notes: list[str]) -> str:
     o = result.options
     table = results_table(result.correlations, result.benchmarks, fmt)
-    sections = []
+    sections = _registered_sections(result, fmt)
     if o.cv_folds is not None:
-        sections.append((f"Cross-validated β* ({o.cv_folds} folds of test sentences, seed "
-                         f"{o.seed_value}, grid {o.cv_grid_text}, optimum of r on each "
-                         "training part; β* = their mean)", cv_table(result.correlations, fmt)))
+        sections["cv_beta"] = (f"Cross-validated β* ({o.cv_folds} folds of test sentences, "
+                               f"seed {o.seed_value}, grid {o.cv_grid_text}, optimum of r on "
+                               "each training part; β* = their mean)",
+                               cv_table(result.correlations, fmt))
     if result.comparisons:
-        sections.append((f"Metric pairs: Williams' test on r and paired bootstrap "
-                         f"({o.compare_resamples} resamples, seed {o.seed_value}); "
-                         "one-sided p-values", compare_table(result.comparisons, fmt)))
+        sections["compare"] = (f"Metric pairs: Williams' test on r and paired bootstrap "
+                               f"({o.compare_resamples} resamples, seed {o.seed_value}); "
+                               "one-sided p-values", compare_table(result.comparisons, fmt))
     if result.windows:
-        sections.append((f"Window analysis ({o.window} consecutive systems by human score)",
-                         window_table(result.windows, fmt)))
-    if result.subsets:
-        first = result.subsets[0]
-        how = ("every subset" if first.exhaustive
-               else f"{o.subsets_max} random subsets (seed {o.seed_value})")
-        sections.append((f"System-set robustness: r over {how} of {o.subsets} systems; "
-                         "best = share of subsets in which the row has the highest r",
-                         subsets_table(result.subsets, fmt)))
-    sections += _stat_sections(result, fmt)
+        sections["window"] = (f"Window analysis ({o.window} consecutive systems by human "
+                              "score)", window_table(result.windows, fmt))
+    if any(r.pairs is not None for r in result.correlations):
+        spa = (f" (SPA: {o.stat_resamples} resamples, seed {o.seed_value})" if o.spa else "")
+        sections["pair_stats"] = (f"Pairwise statistics over system pairs{spa}",
+                                  pair_table(result.correlations, fmt))
     extra = (f", 95% bootstrap intervals ({o.bootstrap} resamples, seed {o.seed_value})"
              if o.bootstrap is not None else "")
     out = _with_preamble(result.selections, table, fmt, notes, extra)
-    return _append_sections(out, sections, fmt)
-
-
-def _stat_sections(result: MetaEvaluation, fmt: str) -> list[tuple[str, str]]:
-    """The table of --pairwise/--tie-calibration/--spa."""
-    o, sections = result.options, []
-    if any(r.pairs is not None for r in result.correlations):
-        spa = (f" (SPA: {o.stat_resamples} resamples, seed {o.seed_value})" if o.spa else "")
-        sections.append((f"Pairwise statistics over system pairs{spa}",
-                         pair_table(result.correlations, fmt)))
-    return sections
+    return _append_sections(out, [sections[name] for name in sorted(sections,
+                                                                     key=_section_rank)], fmt)
 
 
 def _with_signatures(out: str, signatures: Sequence[str], fmt: str, notes: list[str]) -> str:

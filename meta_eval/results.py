@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from .aggregate import Aggregation
     from .options import MetaEvalOptions
     from .selection import Selection
-    from .subsets import SubsetRow
     from .sweep import Sweep
 
 
@@ -292,7 +291,6 @@ class MetaEvaluation:
     sentences: tuple[SentenceAgreement, ...] = ()
     sweeps: tuple[Sweep, ...] = ()
     notes: tuple[str, ...] = ()
-    subsets: tuple[SubsetRow, ...] = ()  # --subsets K (meta_eval/subsets.py)
     registered: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # by analysis
 
     def analysis_rows(self, name: str) -> tuple[Any, ...]:
@@ -312,8 +310,7 @@ class MetaEvaluation:
         registered = [row for rows in self.registered.values() for row in rows]
         if self.options.mode == "sentence":
             return [*self.sentences, *registered]
-        return [*self.correlations, *self.comparisons, *self.windows, *self.subsets,
-                *registered]
+        return [*self.correlations, *self.comparisons, *self.windows, *registered]
 
     def signatures(self) -> list[str]:
         """The distinct signatures of the rows, in order of first appearance."""

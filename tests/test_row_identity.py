@@ -14,7 +14,7 @@ import pytest
 from gecmetrics.meta_eval.analyses.clusters import ClusterRow
 from gecmetrics.meta_eval.results import MetaResult, WindowRow
 from gecmetrics.meta_eval.rows import RowIdentity, num, num_list
-from gecmetrics.meta_eval.subsets import SubsetRow
+from gecmetrics.meta_eval.analyses.subsets import SubsetRow
 
 IDENTITY = ["benchmark", "human", "systems", "corpus", "metric", "spec", "beta", "level"]
 ID_VALUES = dict(benchmark="conll14", human="ew", systems="all", corpus="conll14-test",

@@ -14,7 +14,7 @@ from gecmetrics.errors import ConfigError
 from gecmetrics.meta_eval.options import MetaEvalOptions
 from gecmetrics.meta_eval.score_files import scores_metric
 from gecmetrics.meta_eval.selection import Selection, correlate_selection
-from gecmetrics.meta_eval.subsets import subset_indices, subset_rows, subsets_figure
+from gecmetrics.meta_eval.analyses.subsets import subset_indices, subset_rows, subsets_figure
 from gecmetrics.stats.correlation import correlate, paired_rows
 
 
@@ -132,7 +132,8 @@ def test_figure():
 def test_option_errors(options, message):
     options = {"metrics": ["green"], **options}
     with pytest.raises(ConfigError, match=message):
-        MetaEvalOptions(benchmarks=("seeda-s",), explicit=frozenset(options), **options)
+        MetaEvalOptions.from_keywords(benchmarks=("seeda-s",), explicit=frozenset(options),
+                                      **options)
 
 
 def test_more_systems_than_the_benchmark_has():
@@ -152,7 +153,7 @@ def test_leave_one_out_on_seeda_against_scipy():
     result = gecmetrics.meta_evaluate(["seeda-s"], ["green"], levels=["corpus", "ew"],
                                       subsets=11, data_dir=str(SHARED_DATA))
     sel = result.selections[0]
-    corpus_row, ew_row = result.subsets
+    corpus_row, ew_row = result.analysis_rows("subsets")
     assert corpus_row.n_subsets == 12 and corpus_row.exhaustive
     scores = system_scores(result.options.metric_objects[0], sel, None, "corpus")
     want = sorted(stats.pearsonr(np.delete(scores, i), np.delete(sel.human, i))[0]

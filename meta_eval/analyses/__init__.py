@@ -14,8 +14,10 @@ from .clusters import CLUSTERS
 from .human_intervals import HUMAN_INTERVALS
 from .pool import POOL
 from .rank_pairs import RANK_PAIRS
+from .subsets import SUBSETS
 
 ANALYSES: tuple[Analysis, ...] = (
+    SUBSETS,
     CLUSTERS,
     HUMAN_INTERVALS,
     POOL,

@@ -29,31 +29,58 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from gecmetrics.errors import ConfigError
-from gecmetrics.stats.correlation import CORRELATIONS, paired_rows
-from gecmetrics.stats.resampling import random_subsets
 
-from .defaults import DEFAULT_SUBSETS_MAX
-from .rows import RowIdentity
+from ..analysis import Analysis, Context
+from ..defaults import DEFAULT_SUBSETS_MAX
+from ..flags import count, option
+from ..rows import RowIdentity
 
 if TYPE_CHECKING:
+    import numpy as np
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
     from gecmetrics.metric import Metric
 
-    from .results import MetaResult
-    from .selection import Selection
+    from ..options import MetaEvalOptions
+    from ..results import MetaResult
+    from ..selection import Selection
 
+NAME = "subsets"
 QUANTILES = ("min", "q1", "median", "q3", "max")
+
+
+@dataclass(frozen=True)
+class SubsetsSettings:
+    subsets: int | None = option(
+        None, "--subsets", kind="int", metavar="K",
+        help="System-set robustness: each correlation over every subset of K systems "
+             "(or --subsets-max random ones): quartiles and the share of subsets in "
+             "which each metric is best.")
+    subsets_max: int = option(
+        DEFAULT_SUBSETS_MAX, "--subsets-max", kind="int", show_default=True, metavar="N",
+        requires=("--subsets K", lambda s: s.subsets is not None),
+        help="--subsets: draw N seeded random subsets when there are more than N.")
+    subsets_plot: str | None = option(
+        None, "--subsets-plot", kind="file", metavar="FILE",
+        requires=("--subsets K", lambda s: s.subsets is not None),
+        help="Box plot of the --subsets correlations per metric (.png, .svg or .pdf).")
+
+    def __post_init__(self) -> None:  # the API may pass floats such as 8.0
+        object.__setattr__(self, "subsets", count("--subsets", self.subsets, 0))
+        object.__setattr__(self, "subsets_max",
+                           count("--subsets-max", self.subsets_max, DEFAULT_SUBSETS_MAX))
 
 
 def subset_indices(n: int, k: int, max_subsets: int = DEFAULT_SUBSETS_MAX,
                    seed: int = 12345) -> tuple[np.ndarray, bool]:
     """``(idx, exhaustive)``: the subsets as rows of sorted system indices (M, k); all
     C(n, k) in lexicographic order when at most ``max_subsets``, else that many random."""
+    import numpy as np
+
+    from gecmetrics.stats.resampling import random_subsets
+
     if not 2 <= k <= n:
         raise ConfigError(f"--subsets must be between 3 and the number of systems ({n}); "
                           f"got {k}")
@@ -79,6 +106,8 @@ class SubsetRow(RowIdentity):
                                                  compare=False)
 
     def to_json(self) -> dict[str, Any]:
+        from gecmetrics.stats.correlation import CORRELATIONS
+
         out: dict[str, Any] = {
             "analysis": "subsets", **self.identity_json(), "n_systems": self.n_systems,
             "subset_size": self.k, "n_subsets": self.n_subsets,
@@ -95,6 +124,8 @@ class SubsetRow(RowIdentity):
 
 
 def _summary(values: np.ndarray) -> dict[str, float | None]:
+    import numpy as np
+
     finite = values[~np.isnan(values)]
     if finite.size == 0:
         return dict.fromkeys(QUANTILES)
@@ -103,7 +134,9 @@ def _summary(values: np.ndarray) -> dict[str, float | None]:
 
 
 def _row_scores(result: MetaResult, metric: Metric, selection: Selection) -> np.ndarray:
-    from .selection import system_scores
+    import numpy as np
+
+    from ..selection import system_scores
 
     if result.aggregation is not None:
         return np.asarray(result.aggregation.scores, dtype=float)
@@ -114,8 +147,12 @@ def subset_rows(results: Sequence[MetaResult], selections: Sequence[Selection],
                 metrics: Sequence[Metric], k: int, max_subsets: int = DEFAULT_SUBSETS_MAX,
                 seed: int = 12345) -> list[SubsetRow]:
     """One :class:`SubsetRow` per correlation row (see the module docstring)."""
-    from .correlation_analyses import metric_for
-    from .results import row_signature
+    import numpy as np
+
+    from gecmetrics.stats.correlation import CORRELATIONS, paired_rows
+
+    from ..correlation_analyses import metric_for
+    from ..results import row_signature
 
     by_spec = metric_for(results, metrics)
     out: list[SubsetRow] = []
@@ -165,8 +202,8 @@ def subsets_figure(rows: Sequence[SubsetRow], correlation: str = "pearson",
                    ) -> Figure:
     """Box plots of ``correlation`` over the subsets: one panel per benchmark, one box
     per metric row (whiskers at 1.5 IQR, outliers as points, the median as a line)."""
-    from .plot import CORRELATIONS as SYMBOLS
-    from .plot import axes_for, metric_colour
+    from ..plot import CORRELATIONS as SYMBOLS
+    from ..plot import axes_for, metric_colour
 
     benchmarks = list(dict.fromkeys(r.benchmark for r in rows))
     width = max(5.0, 0.9 * max((sum(r.benchmark == b for r in rows) for b in benchmarks),
@@ -199,11 +236,71 @@ def subsets_figure(rows: Sequence[SubsetRow], correlation: str = "pearson",
     return fig
 
 
-def plot_subsets(rows: Sequence[SubsetRow], path: str | os.PathLike[str],
-                 correlation: str = "pearson") -> str:
+def figure(rows: Sequence[SubsetRow], path: str | os.PathLike[str],
+           correlation: str = "pearson") -> str:
     """Write :func:`subsets_figure` to ``path`` (.png, .svg or .pdf); return the path."""
-    from .plot import DPI, check_plot_path
+    from ..plot import DPI, check_plot_path
 
     path = check_plot_path(path)
     subsets_figure(rows, correlation).savefig(path, dpi=DPI)
     return path
+
+
+def run(context: Context, settings: SubsetsSettings) -> list[SubsetRow]:
+    """The subsets of every system-level correlation row."""
+    from ..ratings import is_rated
+
+    assert settings.subsets is not None
+    selections = [sel for sel in context.selections if not is_rated(sel)]
+    names = {sel.benchmark.name for sel in selections}
+    rows = [r for r in context.rows if r.benchmark in names]
+    return subset_rows(rows, selections, context.metrics, settings.subsets,
+                       settings.subsets_max, context.options.seed_value)
+
+
+def on_load(settings: SubsetsSettings, selection: Selection) -> None:
+    """K fits the benchmark's systems (checked as its data is read, before scoring)."""
+    if settings.subsets is not None and settings.subsets > len(selection.systems):
+        raise ConfigError(f"--subsets must be between 3 and the number of systems "
+                          f"({len(selection.systems)} in {selection.benchmark.name}); got "
+                          f"{settings.subsets}")
+
+
+def check(settings: SubsetsSettings, options: MetaEvalOptions) -> None:
+    from gecmetrics.validate import check_int_range, check_plot_file
+
+    if settings.subsets is not None:
+        if options.sentence_level or options.grid is not None:
+            raise ConfigError("--subsets works on system-level correlations; it cannot be "
+                              "combined with " + ("--sentence-level" if options.sentence_level
+                                                  else "--sweep-beta/--plot"))
+        check_int_range(settings.subsets, "--subsets", 3, 10_000,
+                        "a number of systems per subset")
+    check_int_range(settings.subsets_max, "--subsets-max", 1, 1_000_000, "a number of subsets")
+    if settings.subsets_plot is not None:
+        check_plot_file(settings.subsets_plot, "--subsets-plot")
+
+
+def title(settings: SubsetsSettings, rows: Sequence[SubsetRow],
+          options: MetaEvalOptions) -> str:
+    how = ("every subset" if rows[0].exhaustive
+           else f"{settings.subsets_max} random subsets (seed {options.seed_value})")
+    return (f"System-set robustness: r over {how} of {settings.subsets} systems; "
+            "best = share of subsets in which the row has the highest r")
+
+
+def table(rows: Sequence[SubsetRow], fmt: str) -> str:
+    from gecmetrics.formatting import fixed, render
+
+    headers = ["benchmark", "metric", "spec", "β", "level", "subsets", "min", "Q1", "median",
+               "Q3", "max", "best"]
+    cells = [[r.benchmark, r.metric, r.spec, "-" if r.beta is None else f"{r.beta:g}",
+              r.level, r.n_subsets,
+              *(fixed(r.summary["pearson"][q], 3) for q in ("min", "q1", "median", "q3", "max")),
+              f"{100 * r.best_share['pearson']:.1f}%"] for r in rows]
+    return render(headers, cells, fmt, ["left"] * 5 + ["right"] * 7)
+
+
+SUBSETS = Analysis(NAME, SubsetsSettings, lambda s: s.subsets is not None, run, title, table,
+                   check=check, figure=figure, plot="subsets_plot", on_load=on_load,
+                   help_after="cv_grid")
