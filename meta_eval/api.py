@@ -14,8 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from gecmetrics.validate import check_window
-
 from . import correlation_analyses, pair_stats, ratings
 from .aggregate import AggregateSettings, check_sentence_scores, correlate_aggregated
 from .analyses import ANALYSES
@@ -46,7 +44,7 @@ def meta_evaluate(benchmarks: str | Sequence[str], metrics: str | Metric | Seque
     ``levels``, ``betas``, ``bootstrap``, ``compare``, ``rank_pairs``, ``data_dir``
     ...), checked before any data is read (a bad value raises
     :class:`~gecmetrics.errors.ConfigError` with the CLI's one-line message).
-    Figures asked for (``plot``, ``window_plot``) are saved before returning.
+    Figures asked for (``plot``, ``window_plot`` ...) are saved before returning.
     """
     if isinstance(metrics, str) or not isinstance(metrics, Sequence):
         metrics = [metrics]
@@ -70,9 +68,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     for name in o.benchmarks:
         bench = load_benchmark(name, o.data_dir, **o.benchmark_options(name))
         selections.append(Selection.make(bench, o.system_set, o.human))
-        if o.window is not None:  # the data is read, nothing scored yet
-            check_window(o.window, len(selections[-1].systems), name)
-        for analysis in ANALYSES:
+        for analysis in ANALYSES:  # the data is read, nothing scored yet
             if analysis.on_load is not None:
                 analysis.on_load(o.settings[analysis.name], selections[-1])
     # A benchmark rated per output (its ``rated`` facet) has sentence-level analyses only.
@@ -137,13 +133,11 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
         for sel in selections:
             compared += correlation_analyses.compare_metrics(
                 sel, metrics, betas, o.levels, o.compare_resamples, o.seed_value, cache)
-    windowed = (correlation_analyses.windows(results, selections, metrics, o.window)
-                if o.window is not None else [])
     results += rated_rows  # sentence-level ratings benchmarks (tmu-gfm): correlations only
     registered = _registered(Context(o, chosen, tuple(metrics), tuple(results), notes,
                                      resampling))
     return MetaEvaluation(o, chosen, correlations=tuple(results), comparisons=tuple(compared),
-                          windows=tuple(windowed), notes=tuple(notes),
+                          notes=tuple(notes),
                           registered=registered)
 
 

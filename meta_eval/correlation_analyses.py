@@ -1,7 +1,7 @@
 """The meta-evaluation analyses beyond one correlation, wired to benchmarks and metrics.
 
-The statistics live in :mod:`gecmetrics.stats`, :mod:`.sentence_agreement`, :mod:`.window`
-and :mod:`.cv_beta` (pure functions); this module feeds them a selection's
+The statistics live in :mod:`gecmetrics.stats`, :mod:`.sentence_agreement` and
+:mod:`.cv_beta` (pure functions); this module feeds them a selection's
 human scores and a metric's cached per-sentence statistics, and returns the
 typed rows of :mod:`.results` (each with its signature):
 
@@ -11,7 +11,6 @@ typed rows of :mod:`.results` (each with its signature):
   pair of metrics on a benchmark;
 * :func:`sentence_level`: pairwise sentence-level agreement with the raw
   human rankings;
-* :func:`windows`: window analysis;
 * :func:`add_cv_beta`: cross-validated beta*.
 
 A resample is a gather over the cached statistics (``stats.corpus_scores(beta,
@@ -34,23 +33,21 @@ from gecmetrics.stats.intervals import bootstrap_ci
 from gecmetrics.stats.significance import paired_bootstrap_test, williams_sig_diff
 
 from .cv_beta import cv_beta
-from .defaults import DEFAULT_FOLDS, DEFAULT_WINDOW
+from .defaults import DEFAULT_FOLDS
 from .results import (
     Comparison,
     CVBeta,
     Intervals,
     MetaResult,
     SentenceAgreement,
-    WindowRow,
     row_signature,
 )
 from .selection import Selection, system_scores
 from .sentence_agreement import TIE_POLICIES, pairwise_agreement
-from .window import window_correlations
 
-__all__ = ["DEFAULT_FOLDS", "DEFAULT_RESAMPLES", "DEFAULT_SEED", "DEFAULT_WINDOW",
+__all__ = ["DEFAULT_FOLDS", "DEFAULT_RESAMPLES", "DEFAULT_SEED",
            "TIE_POLICIES", "add_bootstrap", "add_cv_beta", "compare_metrics",
-           "score_function", "sentence_level", "sign", "windows"]
+           "score_function", "sentence_level", "sign"]
 
 
 ScoreCache = dict[tuple[Any, ...], dict[bytes, np.ndarray]]
@@ -230,35 +227,6 @@ def sentence_level(selection: Selection, metrics: Sequence[Metric],
                 res.accuracy, res.kendall_like, res.n_pairs, res.concordant, res.discordant,
                 res.metric_ties, res.n_items,
                 row_signature(metric, selection, "sentence", beta, human=human, ties=ties)))
-    return out
-
-
-# -- windows ---------------------------------------------------------------------------
-
-
-def windows(results: Sequence[MetaResult], selections: Sequence[Selection],
-            metrics: Sequence[Metric], window: int = DEFAULT_WINDOW) -> list[WindowRow]:
-    """Window analysis of every correlation row: systems sorted by human score, Pearson
-    and Spearman within each run of ``window`` consecutive systems."""
-    by_name = {sel.benchmark.name: sel for sel in selections}
-    by_spec = metric_for(results, metrics)
-    out = []
-    for r in results:
-        sel = by_name[r.benchmark]
-        if window > len(sel.systems) or window < 2:
-            raise ConfigError(f"--window must be between 2 and the number of systems "
-                              f"({len(sel.systems)} in {sel.benchmark.name}); got {window}")
-        scores = (np.asarray(r.aggregation.scores) if r.aggregation is not None
-                  else system_scores(by_spec[r.spec], sel, r.beta, r.level))
-        human = dict(zip(sel.systems, sel.human.tolist(), strict=True))
-        metric = dict(zip(sel.systems, scores.tolist(), strict=True))
-        extra = r.aggregation.signature_fields() if r.aggregation is not None else {}
-        signature = row_signature(by_spec[r.spec], sel, r.level, r.beta, window=window, **extra)
-        for w in window_correlations(metric, human, window):
-            out.append(WindowRow(
-                r.benchmark, r.human, r.systems, r.corpus, r.metric, r.spec, r.beta, r.level,
-                window, w.window_start, tuple(w.systems_in_window), w.pearson, w.spearman,
-                signature))
     return out
 
 

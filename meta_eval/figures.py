@@ -8,7 +8,7 @@ from typing import Any
 from gecmetrics.errors import PartialOutputError
 
 from .analyses import ANALYSES
-from .plot import plot_sweeps, plot_window_rows
+from .plot import plot_sweeps
 from .results import MetaEvaluation
 
 # The order of the notes naming the figures written (a contract of the CLI's stderr):
@@ -34,9 +34,6 @@ def save_figures(result: MetaEvaluation, output: str = "",
     figures: dict[str, tuple[str, str, Any]] = {}  # by FIGURE_ORDER name
     if o.plot is not None:
         figures["sweep"] = ("plot", o.plot, lambda p: plot_sweeps(result.sweeps, p))
-    if o.window_plot is not None:
-        figures["window"] = ("window plot", o.window_plot,
-                             lambda p: plot_window_rows(result.windows, p))
     for analysis in ANALYSES:
         if analysis.plot is None or analysis.figure is None:
             continue

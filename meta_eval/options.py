@@ -38,7 +38,6 @@ from .defaults import (
     DEFAULT_FOLDS,
     DEFAULT_GRID,
     DEFAULT_TRUESKILL_RUNS,
-    DEFAULT_WINDOW,
     MAX_TRUESKILL_RUNS,
 )
 from .flags import count, flagged, option
@@ -180,14 +179,6 @@ class MetaEvalOptions:
         help="--sentence-level and --level ew/trueskill: how a metric tie counts "
              "(seeda: a loss for the system earlier in alphabetical order, as SEEDA's "
              "corr_sentence.py; neutral: a draw, the default at ew/trueskill).")
-    window: int | None = option(
-        None, "--window", kind="int", alone=DEFAULT_WINDOW, metavar="W",
-        help="Window analysis: r and rho within each run of W systems of similar human "
-             "score (alone: 4, as SEEDA).")
-    window_plot: str | None = option(
-        None, "--window-plot", kind="file", metavar="FILE",
-        requires=("--window W", lambda o: o.window is not None),
-        help="Plot the window analysis (.png, .svg or .pdf); needs --window.")
     cv_folds: int | None = option(
         None, "--cv-beta", kind="int", alone=DEFAULT_FOLDS, metavar="K",
         help="Cross-validated beta*: optimum of r on each of K training parts (alone: "
@@ -240,7 +231,6 @@ class MetaEvalOptions:
         set_("levels", tuple(dict.fromkeys(levels)) or ("corpus",))
         set_("explicit", frozenset(self.explicit))
         set_("bootstrap", count("--bootstrap", self.bootstrap, DEFAULT_RESAMPLES))
-        set_("window", count("--window", self.window, DEFAULT_WINDOW))
         set_("cv_folds", count("--cv-beta", self.cv_folds, DEFAULT_FOLDS))
         set_("trueskill_runs", count("--trueskill-runs", self.trueskill_runs,
                                       DEFAULT_TRUESKILL_RUNS))
@@ -390,7 +380,6 @@ class MetaEvalOptions:
             check_plot_file,
             check_resamples,
             check_seed,
-            check_window,
             parse_beta_grid,
         )
 
@@ -402,7 +391,7 @@ class MetaEvalOptions:
                                               "--sweep-beta/--plot": self.grid is not None,
                                               "--cv-beta": self.cv_folds is not None})
         extras = {"--bootstrap": self.bootstrap is not None, "--compare": self.compare,
-                  "--window": self.window is not None, "--cv-beta": self.cv_folds is not None}
+                  "--cv-beta": self.cv_folds is not None}
         asked = [name for name, on in extras.items() if on]
         if self.grid is not None and asked:
             raise ConfigError(f"{asked[0]} works at the given betas; it cannot be combined "
@@ -414,8 +403,6 @@ class MetaEvalOptions:
             raise ConfigError("--compare needs at least two metrics (-m A -m B)")
         if self.bootstrap is not None:
             check_resamples(self.bootstrap)
-        if self.window is not None:
-            check_window(self.window)
         if self.cv_folds is not None:
             check_folds(self.cv_folds)
         if self.seed is not None:
@@ -427,8 +414,6 @@ class MetaEvalOptions:
             parse_beta_grid(self.cv_grid_text, "--cv-grid")
         if self.plot is not None:
             check_plot_file(self.plot, "--plot")  # fail before the work, not after
-        if self.window_plot is not None:
-            check_plot_file(self.window_plot, "--window-plot")
 
     def _check_aggregation(self, asked: list[str]) -> None:
         """--level ew/trueskill rebuild system scores from sentence comparisons: the
@@ -438,7 +423,7 @@ class MetaEvalOptions:
 
         aggregated = self.aggregation_levels
         if aggregated:
-            blocked = [a for a in asked if a != "--window"]
+            blocked = list(asked)
             pair_stats = [flag for flag, on in (
                 ("--pairwise", self.pairwise), ("--tie-calibration", self.tie_calibration),
                 ("--spa", self.spa)) if on]

@@ -24,13 +24,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 from gecmetrics.errors import ConfigError
 
-from .window import WindowResult
-
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from .results import WindowRow
+    from .analyses.window import WindowResult
     from .sweep import Sweep
 
 FORMATS = (".png", ".svg", ".pdf")
@@ -303,22 +301,3 @@ def plot_windows(
     (``pip install gecmetrics[plot]``).
     """
     window_figure(results, title).savefig(path, dpi=DPI)
-
-
-def plot_window_rows(rows: Sequence[WindowRow], path: str) -> str:
-    """The window analysis of ``gecmetrics meta-eval --window``: one line per benchmark
-    and metric (labelled by spec when two specs share a display name)."""
-    grouped: dict[str, list[WindowResult]] = {}
-    specs: dict[str, set[str]] = {}
-    for w in rows:
-        specs.setdefault(w.metric, set()).add(w.spec)
-    for w in rows:
-        beta = "" if w.beta is None else f" β={w.beta:g}"
-        # Two specs with one display name (gleu, gleu:variant=paper) are two lines.
-        name = w.metric if len(specs[w.metric]) == 1 else w.spec
-        label = f"{w.benchmark} {name}{beta}" + ("" if w.level == "corpus" else f" ({w.level})")
-        grouped.setdefault(label, []).append(WindowResult(
-            w.window_start, list(w.systems_in_window), w.pearson, w.spearman))
-    plot_windows(grouped, path, title=f"window analysis ({rows[0].window} systems)"
-                 if rows else None)
-    return path

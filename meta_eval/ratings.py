@@ -182,7 +182,7 @@ def check_options(options: MetaEvalOptions, benchmark: str) -> None:
         ("--sweep-beta/--plot", o.grid is not None),
         ("--bootstrap", o.bootstrap is not None),
         ("--compare", o.compare),
-        ("--window", o.window is not None),
+        ("--window", o.settings["window"].window is not None),
         ("--cv-beta", o.cv_folds is not None),
         ("--level", "levels" in o.explicit),
         ("--pairwise", o.pairwise),

@@ -16,7 +16,7 @@ from gecmetrics.formatting import fixed, render, signature_lines, to_json
 
 from .analyses import ANALYSES
 from .pair_stats_tables import pair_table, sentence_ties_table
-from .results import Comparison, MetaEvaluation, MetaResult, SentenceAgreement, WindowRow
+from .results import Comparison, MetaEvaluation, MetaResult, SentenceAgreement
 from .selection import Selection
 from .sweep import Sweep, parse_grid
 
@@ -161,14 +161,6 @@ def compare_table(rows: Sequence[Comparison], fmt: str) -> str:
     return render(headers, cells, fmt, ["left"] * 6 + ["right"] * 6)
 
 
-def window_table(rows: Sequence[WindowRow], fmt: str) -> str:
-    headers = ["benchmark", "metric", "spec", "β", "level", "from rank", "systems", "r", "ρ"]
-    cells = [[w.benchmark, w.metric, w.spec, _b(w.beta), w.level, w.window_start,
-              " ".join(w.systems_in_window), fixed(w.pearson, DIGITS),
-              fixed(w.spearman, DIGITS)] for w in rows]
-    return render(headers, cells, fmt, ["left"] * 5 + ["right", "left", "right", "right"])
-
-
 def sentence_table(rows: Sequence[SentenceAgreement], benchmarks: Sequence[str],
                    fmt: str) -> str:
     """Rows: (metric, beta); columns per benchmark: accuracy and Kendall-like tau."""
@@ -269,9 +261,6 @@ def _system_level(result: MetaEvaluation, fmt: str, notes: list[str]) -> str:
         sections["compare"] = (f"Metric pairs: Williams' test on r and paired bootstrap "
                                f"({o.compare_resamples} resamples, seed {o.seed_value}); "
                                "one-sided p-values", compare_table(result.comparisons, fmt))
-    if result.windows:
-        sections["window"] = (f"Window analysis ({o.window} consecutive systems by human "
-                              "score)", window_table(result.windows, fmt))
     if any(r.pairs is not None for r in result.correlations):
         spa = (f" (SPA: {o.stat_resamples} resamples, seed {o.seed_value})" if o.spa else "")
         sections["pair_stats"] = (f"Pairwise statistics over system pairs{spa}",

@@ -10,7 +10,6 @@ long pandas table of the same values, and :mod:`.report` draws the text tables.
   the human scores of a benchmark's system set, with its bootstrap
   :class:`Intervals` and cross-validated :class:`CVBeta` when asked for;
 * :class:`Comparison`: Williams' test and the paired bootstrap for two metrics;
-* :class:`WindowRow`: the correlation within one window of systems;
 * :class:`SentenceAgreement`: pairwise sentence-level agreement;
 * :class:`~.sweep.Sweep`: the correlations at every beta of a grid.
 
@@ -204,28 +203,6 @@ class Comparison:
 
 
 @dataclass(frozen=True)
-class WindowRow(RowIdentity):
-    """Pearson and Spearman within one window of systems of similar human score."""
-
-    window: int
-    window_start: int  # 1-based human rank of the window's best system
-    systems_in_window: tuple[str, ...]  # best first
-    pearson: float
-    spearman: float
-    signature: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "analysis": "window", **self.identity_json(), "window": self.window,
-            "window_start": self.window_start, "systems_in_window": list(self.systems_in_window),
-            "pearson": _num(self.pearson), "spearman": _num(self.spearman),
-        }
-        if self.signature:
-            out["signature"] = self.signature
-        return out
-
-
-@dataclass(frozen=True)
 class SentenceAgreement:
     """Pairwise agreement of a metric's sentence scores with the raw human rankings."""
 
@@ -265,7 +242,7 @@ class SentenceAgreement:
         return out
 
 
-Row = MetaResult | Comparison | WindowRow | SentenceAgreement
+Row = MetaResult | Comparison | SentenceAgreement
 
 
 # -- the whole result ---------------------------------------------------------------------
@@ -287,7 +264,6 @@ class MetaEvaluation:
     selections: tuple[Selection, ...]
     correlations: tuple[MetaResult, ...] = ()
     comparisons: tuple[Comparison, ...] = ()
-    windows: tuple[WindowRow, ...] = ()
     sentences: tuple[SentenceAgreement, ...] = ()
     sweeps: tuple[Sweep, ...] = ()
     notes: tuple[str, ...] = ()
@@ -310,7 +286,7 @@ class MetaEvaluation:
         registered = [row for rows in self.registered.values() for row in rows]
         if self.options.mode == "sentence":
             return [*self.sentences, *registered]
-        return [*self.correlations, *self.comparisons, *self.windows, *registered]
+        return [*self.correlations, *self.comparisons, *registered]
 
     def signatures(self) -> list[str]:
         """The distinct signatures of the rows, in order of first appearance."""

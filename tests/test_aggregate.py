@@ -163,9 +163,9 @@ def test_ties_default_to_a_draw_unless_given():
 def test_options_accept_the_aggregation_levels():
     from gecmetrics.meta_eval.options import MetaEvalOptions
 
-    o = MetaEvalOptions(benchmarks=("seeda-s",), metrics=("green",),
-                        levels=("corpus", "trueskill"), ties="neutral", seed=3, window=4,
-                        explicit=frozenset({"levels", "ties", "seed", "window"}))
+    o = MetaEvalOptions.from_keywords(
+        benchmarks=("seeda-s",), metrics=("green",), levels=("corpus", "trueskill"),
+        ties="neutral", seed=3, window=4, explicit=frozenset({"levels", "ties", "seed", "window"}))
     assert o.aggregation_levels == ["trueskill"]
     assert AggregateSettings.of(o).seed == 3
 

@@ -15,10 +15,10 @@ from scipy import stats
 
 from gecmetrics import get_metric
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.meta_eval.analyses.window import window_correlations
 from gecmetrics.meta_eval.cv_beta import best_beta
 from gecmetrics.meta_eval.human import pairwise_wins, rank_pairs, read_judgments
 from gecmetrics.meta_eval.sentence_agreement import human_pairs
-from gecmetrics.meta_eval.window import window_correlations
 from gecmetrics.stats import correlation as corr
 from gecmetrics.stats import intervals
 from gecmetrics.stats import significance as sig

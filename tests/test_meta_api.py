@@ -16,8 +16,9 @@ import gecmetrics
 from gecmetrics import __version__
 from gecmetrics.cli import main
 from gecmetrics.errors import ConfigError
+from gecmetrics.meta_eval.analyses.window import WindowRow
 from gecmetrics.meta_eval.options import MetaEvalOptions
-from gecmetrics.meta_eval.results import Comparison, MetaEvaluation, MetaResult, WindowRow
+from gecmetrics.meta_eval.results import Comparison, MetaEvaluation, MetaResult
 
 
 def cli_json(data, *args: str) -> list[dict]:
@@ -140,7 +141,8 @@ def test_analyses_are_typed_and_equal_cli(analyses):
     result, rows, _ = analyses
     assert result.to_json() == rows
     assert all(isinstance(c, Comparison) for c in result.comparisons) and result.comparisons
-    assert all(isinstance(w, WindowRow) for w in result.windows) and result.windows
+    windows = result.analysis_rows("window")
+    assert all(isinstance(w, WindowRow) for w in windows) and windows
     first = result.correlations[0]
     assert first.intervals is not None and first.intervals.resamples == 100
     assert first.cv is not None and first.cv.folds == 3 and first.cv.beta_star == \
@@ -231,7 +233,7 @@ def test_options_checks_for_python_callers():
                           ({"metrics": ()}, "no metric given")]:
         base = {"benchmarks": ("conll14",), "metrics": ("green",)}
         with pytest.raises(ConfigError, match=words):
-            MetaEvalOptions(**{**base, **kwargs})
+            MetaEvalOptions.from_keywords(**{**base, **kwargs})
     with pytest.raises(ConfigError, match="unknown meta-evaluation option 'bootstraps'"):
         MetaEvalOptions(benchmarks=("conll14",), metrics=("green",),
                         explicit=frozenset({"bootstraps"}))

@@ -12,9 +12,10 @@ import math
 import pytest
 
 from gecmetrics.meta_eval.analyses.clusters import ClusterRow
-from gecmetrics.meta_eval.results import MetaResult, WindowRow
-from gecmetrics.meta_eval.rows import RowIdentity, num, num_list
 from gecmetrics.meta_eval.analyses.subsets import SubsetRow
+from gecmetrics.meta_eval.analyses.window import WindowRow
+from gecmetrics.meta_eval.results import MetaResult
+from gecmetrics.meta_eval.rows import RowIdentity, num, num_list
 
 IDENTITY = ["benchmark", "human", "systems", "corpus", "metric", "spec", "beta", "level"]
 ID_VALUES = dict(benchmark="conll14", human="ew", systems="all", corpus="conll14-test",

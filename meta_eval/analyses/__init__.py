@@ -15,8 +15,10 @@ from .human_intervals import HUMAN_INTERVALS
 from .pool import POOL
 from .rank_pairs import RANK_PAIRS
 from .subsets import SUBSETS
+from .window import WINDOW
 
 ANALYSES: tuple[Analysis, ...] = (
+    WINDOW,
     SUBSETS,
     CLUSTERS,
     HUMAN_INTERVALS,
