@@ -80,7 +80,8 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     system_level = [s for s in selections if not ratings.is_rated(s)]
     check_sentence_scores(metrics, o.levels)
     notes += check_score_metrics(metrics, system_level, o.levels if system_level else (),
-                                 bootstrap=o.bootstrap is not None, compare=o.compare,
+                                 bootstrap=o.bootstrap is not None,
+                                 compare=o.settings["compare"].compare,
                                  sentence_level=o.sentence_level)
     pair_stats.check_resampled_metrics(metrics, o.spa, o.settings["clusters"].clusters)
     chosen = tuple(selections)
@@ -123,21 +124,15 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
             results, selections, metrics, parse_grid(o.cv_grid_text, "--cv-grid"),
             o.cv_folds, o.seed_value, o.cv_grid_text)
     results = correlation_analyses.sign(results, selections, metrics)
-    # resampled human scores, shared by SPA, clusters and the human intervals (registered)
+    # resampled scores, shared by SPA and the registered analyses that draw at random
     resampling = pair_stats.Resampling(o.stat_resamples, o.seed_value, o.human_unit, cache)
     if o.pairwise or o.tie_calibration or o.spa:
         results = pair_stats.add_pair_stats(results, system_level, metrics, o.pairwise,
                                             o.tie_calibration, o.spa, resampling)
-    compared = []
-    if o.compare:
-        for sel in selections:
-            compared += correlation_analyses.compare_metrics(
-                sel, metrics, betas, o.levels, o.compare_resamples, o.seed_value, cache)
     results += rated_rows  # sentence-level ratings benchmarks (tmu-gfm): correlations only
     registered = _registered(Context(o, chosen, tuple(metrics), tuple(results), notes,
                                      resampling))
-    return MetaEvaluation(o, chosen, correlations=tuple(results), comparisons=tuple(compared),
-                          notes=tuple(notes),
+    return MetaEvaluation(o, chosen, correlations=tuple(results), notes=tuple(notes),
                           registered=registered)
 
 

@@ -7,8 +7,6 @@ typed rows of :mod:`.results` (each with its signature):
 
 * :func:`add_bootstrap`: 95% bootstrap :class:`~.results.Intervals` added to
   the correlation rows;
-* :func:`compare_metrics`: Williams' test and the paired bootstrap for every
-  pair of metrics on a benchmark;
 * :func:`sentence_level`: pairwise sentence-level agreement with the raw
   human rankings;
 * :func:`add_cv_beta`: cross-validated beta*.
@@ -30,23 +28,21 @@ from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.metric import Metric
 from gecmetrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 from gecmetrics.stats.intervals import bootstrap_ci
-from gecmetrics.stats.significance import paired_bootstrap_test, williams_sig_diff
 
 from .cv_beta import cv_beta
 from .defaults import DEFAULT_FOLDS
 from .results import (
-    Comparison,
     CVBeta,
     Intervals,
     MetaResult,
     SentenceAgreement,
     row_signature,
 )
-from .selection import Selection, system_scores
+from .selection import Selection
 from .sentence_agreement import TIE_POLICIES, pairwise_agreement
 
 __all__ = ["DEFAULT_FOLDS", "DEFAULT_RESAMPLES", "DEFAULT_SEED",
-           "TIE_POLICIES", "add_bootstrap", "add_cv_beta", "compare_metrics",
+           "TIE_POLICIES", "add_bootstrap", "add_cv_beta",
            "score_function", "sentence_level", "sign"]
 
 
@@ -137,53 +133,6 @@ def add_bootstrap(results: Sequence[MetaResult], selections: Sequence[Selection]
                           sel.benchmark.corpus.num_sentences, n_resamples, seed)
         out.append(dataclasses.replace(r, intervals=Intervals(
             ci.pearson_ci, ci.spearman_ci, ci.kendall_ci, ci.n_resamples, ci.seed)))
-    return out
-
-
-# -- two metrics ----------------------------------------------------------------------
-
-
-def compare_metrics(selection: Selection, metrics: Sequence[Metric],
-                    betas: Sequence[float] | None = None, levels: Sequence[str] = ("corpus",),
-                    n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-                    cache: ScoreCache | None = None) -> list[Comparison]:
-    """One :class:`~.results.Comparison` per pair of (metric, beta) configurations of
-    different metrics.
-
-    ``williams_p``: Williams' test (one-sided, in the observed direction) for the
-    difference of the two Pearson correlations, which share the human scores;
-    ``bootstrap_p``: paired bootstrap (one-sided: share of resamples in which the
-    metric with the higher r on all sentences does not have the higher r).
-    """
-    if len(metrics) < 2:
-        raise ConfigError("--compare needs at least two metrics (-m ... -m ...)")
-    n = selection.benchmark.corpus.num_sentences
-    out = []
-    for level in levels:
-        configs = [(m, b) for m in metrics for b in m.resolve_betas(betas)]
-        for i, (ma, ba) in enumerate(configs):
-            for mb, bb in configs[i + 1:]:
-                if ma.spec == mb.spec:
-                    continue
-                for metric, beta in ((ma, ba), (mb, bb)):
-                    metric.statistics(selection.benchmark.corpus).precompute([beta])
-                sa = system_scores(ma, selection, ba, level)
-                sb = system_scores(mb, selection, bb, level)
-                w = williams_sig_diff(sa, sb, selection.human)
-                if cache is None:
-                    cache = {}
-                pb = paired_bootstrap_test(score_function(ma, selection, ba, level, cache),
-                                           score_function(mb, selection, bb, level, cache),
-                                           selection.human, n, n_resamples, seed, "pearson")
-                signature = " vs ".join(
-                    row_signature(m, selection, level, b, resamples=n_resamples, seed=pb.seed)
-                    for m, b in ((ma, ba), (mb, bb)))
-                out.append(Comparison(
-                    selection.benchmark.name, selection.human_kind, selection.system_set,
-                    selection.benchmark.corpus_label, level, len(selection.systems),
-                    ma.display_name, ma.spec, ba, mb.display_name, mb.spec, bb,
-                    w.r_a, w.r_b, w.r_ab, w.t, w.p, pb.p, pb.delta_ci, n_resamples, pb.seed,
-                    signature))
     return out
 
 

@@ -156,17 +156,14 @@ class MetaEvalOptions:
         requires=("--bootstrap, --compare, --cv-beta, --spa, --clusters, "
                   "--human-intervals, --level trueskill or --subsets (the analyses that draw "
                   "at random)",
-                  lambda o: (o.bootstrap is not None or o.compare or o.cv_folds is not None
+                  lambda o: (o.bootstrap is not None or o.settings["compare"].compare
+                             or o.cv_folds is not None
                              or o.spa or o.settings["clusters"].clusters is not None
                              or o.settings["human_intervals"].human_intervals
                              or "trueskill" in o.levels
                              or o.settings["subsets"].subsets is not None)),
         help="Seed of the bootstrap resamples and CV folds, 0 to 2**32-1 (recorded). "
              "[default: 12345]")
-    compare: bool = option(
-        False, "--compare", kind="flag",
-        help="With two or more -m: for every pair of metrics, Williams' test and a "
-             "paired bootstrap test of the difference of their Pearson r.")
     sentence_level: bool = option(
         False, "--sentence-level", kind="flag",
         help="Sentence-level meta-evaluation over the raw pairwise human judgments "
@@ -390,7 +387,7 @@ class MetaEvalOptions:
         beta_options_apply(metrics, notes, **{"-b/--beta": bool(self.betas),
                                               "--sweep-beta/--plot": self.grid is not None,
                                               "--cv-beta": self.cv_folds is not None})
-        extras = {"--bootstrap": self.bootstrap is not None, "--compare": self.compare,
+        extras = {"--bootstrap": self.bootstrap is not None,
                   "--cv-beta": self.cv_folds is not None}
         asked = [name for name, on in extras.items() if on]
         if self.grid is not None and asked:
@@ -399,8 +396,6 @@ class MetaEvalOptions:
         if self.sentence_level and (asked or self.grid is not None):
             raise ConfigError(f"--sentence-level cannot be combined with "
                               f"{(asked or ['--sweep-beta/--plot'])[0]}")
-        if self.compare and len(metrics) < 2:
-            raise ConfigError("--compare needs at least two metrics (-m A -m B)")
         if self.bootstrap is not None:
             check_resamples(self.bootstrap)
         if self.cv_folds is not None:

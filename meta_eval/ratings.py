@@ -181,7 +181,7 @@ def check_options(options: MetaEvalOptions, benchmark: str) -> None:
     asked = [flag for flag, on in (
         ("--sweep-beta/--plot", o.grid is not None),
         ("--bootstrap", o.bootstrap is not None),
-        ("--compare", o.compare),
+        ("--compare", o.settings["compare"].compare),
         ("--window", o.settings["window"].window is not None),
         ("--cv-beta", o.cv_folds is not None),
         ("--level", "levels" in o.explicit),

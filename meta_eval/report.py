@@ -16,7 +16,7 @@ from gecmetrics.formatting import fixed, render, signature_lines, to_json
 
 from .analyses import ANALYSES
 from .pair_stats_tables import pair_table, sentence_ties_table
-from .results import Comparison, MetaEvaluation, MetaResult, SentenceAgreement
+from .results import MetaEvaluation, MetaResult, SentenceAgreement
 from .selection import Selection
 from .sweep import Sweep, parse_grid
 
@@ -126,10 +126,6 @@ def _b(value: float | None) -> str:
     return "-" if value is None else f"{value:g}"
 
 
-def _p(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3f}"
-
-
 def cv_table(results: Sequence[MetaResult], fmt: str) -> str:
     """Cross-validated beta*: one row per (benchmark, metric, level)."""
     headers = ["benchmark", "metric", "spec", "level", "β* (CV)", "sd", "fold optima",
@@ -149,16 +145,6 @@ def cv_table(results: Sequence[MetaResult], fmt: str) -> str:
                       f"{cv.beta_star_std:.3f}", f"{min(folds):g}-{max(folds):g}",
                       fixed(cv.pearson, DIGITS), fixed(cv.spearman, DIGITS)])
     return render(headers, cells, fmt, ["left"] * 4 + ["right"] * 5)
-
-
-def compare_table(rows: Sequence[Comparison], fmt: str) -> str:
-    headers = ["benchmark", "level", "metric A", "β A", "metric B", "β B", "r A", "r B",
-               "r(A,B)", "Williams p", "bootstrap p", "Δr 95% CI"]
-    cells = [[c.benchmark, c.level, c.spec_a, _b(c.beta_a), c.spec_b, _b(c.beta_b),
-              fixed(c.pearson_a, DIGITS), fixed(c.pearson_b, DIGITS),
-              fixed(c.pearson_ab, DIGITS), _p(c.williams_p), _p(c.bootstrap_p),
-              _interval(c.delta_ci)] for c in rows]
-    return render(headers, cells, fmt, ["left"] * 6 + ["right"] * 6)
 
 
 def sentence_table(rows: Sequence[SentenceAgreement], benchmarks: Sequence[str],
@@ -257,10 +243,6 @@ def _system_level(result: MetaEvaluation, fmt: str, notes: list[str]) -> str:
                                f"seed {o.seed_value}, grid {o.cv_grid_text}, optimum of r on "
                                "each training part; β* = their mean)",
                                cv_table(result.correlations, fmt))
-    if result.comparisons:
-        sections["compare"] = (f"Metric pairs: Williams' test on r and paired bootstrap "
-                               f"({o.compare_resamples} resamples, seed {o.seed_value}); "
-                               "one-sided p-values", compare_table(result.comparisons, fmt))
     if any(r.pairs is not None for r in result.correlations):
         spa = (f" (SPA: {o.stat_resamples} resamples, seed {o.seed_value})" if o.spa else "")
         sections["pair_stats"] = (f"Pairwise statistics over system pairs{spa}",

@@ -9,7 +9,6 @@ long pandas table of the same values, and :mod:`.report` draws the text tables.
 * :class:`MetaResult`: one correlation of a metric (at a beta and level) with
   the human scores of a benchmark's system set, with its bootstrap
   :class:`Intervals` and cross-validated :class:`CVBeta` when asked for;
-* :class:`Comparison`: Williams' test and the paired bootstrap for two metrics;
 * :class:`SentenceAgreement`: pairwise sentence-level agreement;
 * :class:`~.sweep.Sweep`: the correlations at every beta of a grid.
 
@@ -153,56 +152,6 @@ class MetaResult(RowIdentity):
 
 
 @dataclass(frozen=True)
-class Comparison:
-    """Two metric configurations on one benchmark (``--compare``); p-values one-sided.
-
-    ``williams_p``: Williams' test for the difference of the two Pearson r, which
-    share the human scores; ``bootstrap_p``: share of paired resamples in which
-    the metric with the higher r on all sentences does not have the higher r.
-    """
-
-    benchmark: str
-    human: str
-    systems: str
-    corpus: str
-    level: str
-    n_systems: int
-    metric_a: str
-    spec_a: str
-    beta_a: float | None
-    metric_b: str
-    spec_b: str
-    beta_b: float | None
-    pearson_a: float
-    pearson_b: float
-    pearson_ab: float
-    williams_t: float
-    williams_p: float
-    bootstrap_p: float
-    delta_ci: tuple[float, float]
-    resamples: int
-    seed: int
-    signature: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "analysis": "compare", "benchmark": self.benchmark, "human": self.human,
-            "systems": self.systems, "corpus": self.corpus, "level": self.level,
-            "n_systems": self.n_systems,
-            "metric_a": self.metric_a, "spec_a": self.spec_a, "beta_a": self.beta_a,
-            "metric_b": self.metric_b, "spec_b": self.spec_b, "beta_b": self.beta_b,
-            "pearson_a": _num(self.pearson_a), "pearson_b": _num(self.pearson_b),
-            "pearson_ab": _num(self.pearson_ab), "williams_t": _num(self.williams_t),
-            "williams_p": _num(self.williams_p), "bootstrap_p": _num(self.bootstrap_p),
-            "delta_ci": _pair(self.delta_ci), "bootstrap": self.resamples, "seed": self.seed,
-            "one_sided": True,
-        }
-        if self.signature:
-            out["signature"] = self.signature
-        return out
-
-
-@dataclass(frozen=True)
 class SentenceAgreement:
     """Pairwise agreement of a metric's sentence scores with the raw human rankings."""
 
@@ -242,7 +191,7 @@ class SentenceAgreement:
         return out
 
 
-Row = MetaResult | Comparison | SentenceAgreement
+Row = MetaResult | SentenceAgreement
 
 
 # -- the whole result ---------------------------------------------------------------------
@@ -255,15 +204,15 @@ class MetaEvaluation:
     ``selections``: per benchmark, the systems and human scores correlated (their
     ``describe()`` is the line printed above tables); ``correlations``: the
     system-level rows (with intervals and CV beta* when asked for; at a sweep,
-    one row per beta); ``comparisons``, ``windows``, ``sentences``, ``sweeps``: the
-    analyses asked for (empty otherwise); ``notes``: what the CLI prints on stderr
+    one row per beta); ``sentences``, ``sweeps``: the sentence-level rows and the
+    beta sweeps (empty otherwise); ``registered``: the rows of each registered
+    analysis run (:mod:`.analyses`), by name; ``notes``: what the CLI prints on stderr
     after the results (those about the options are ``options.notes``).
     """
 
     options: MetaEvalOptions
     selections: tuple[Selection, ...]
     correlations: tuple[MetaResult, ...] = ()
-    comparisons: tuple[Comparison, ...] = ()
     sentences: tuple[SentenceAgreement, ...] = ()
     sweeps: tuple[Sweep, ...] = ()
     notes: tuple[str, ...] = ()
@@ -286,7 +235,7 @@ class MetaEvaluation:
         registered = [row for rows in self.registered.values() for row in rows]
         if self.options.mode == "sentence":
             return [*self.sentences, *registered]
-        return [*self.correlations, *self.comparisons, *registered]
+        return [*self.correlations, *registered]
 
     def signatures(self) -> list[str]:
         """The distinct signatures of the rows, in order of first appearance."""
@@ -306,10 +255,10 @@ class MetaEvaluation:
         columns ``X_ci_low`` and ``X_ci_high``; a comparison's metric A fills
         ``metric``, ``spec``, ``beta`` and ``pearson`` (B: ``spec_b`` ...).
         Sentence-level rows have level ``sentence``. A row with ``frame_records``
-        gives several frame rows: a pooled-leaderboard entry (``analysis`` ``pool``)
-        one per column of the leaderboard (its benchmark, human, level, ``measure``,
-        ``value``, ``rank`` and ``weight``, and the entry's ``mean_rank`` and
-        ``weighted``).
+        gives its own frame rows: a comparison the one above, a pooled-leaderboard
+        entry (``analysis`` ``pool``) one per column of the leaderboard (its
+        benchmark, human, level, ``measure``, ``value``, ``rank`` and ``weight``, and
+        the entry's ``mean_rank`` and ``weighted``).
         """
         import pandas as pd
 
@@ -327,12 +276,9 @@ class MetaEvaluation:
                     rec[key] = tuple(value)
                 else:
                     rec[key] = value
-            if rec["analysis"] == "compare":
-                rec.update(metric=obj["metric_a"], spec=obj["spec_a"], beta=obj["beta_a"],
-                           pearson=obj["pearson_a"])
             if rec["analysis"] == "sentence":
                 rec["level"] = "sentence"
-            if hasattr(row, "frame_records"):  # a row that is several frame rows
+            if hasattr(row, "frame_records"):  # a row that makes its own frame rows
                 records += row.frame_records(rec)
                 continue
             records.append(rec)

@@ -145,7 +145,8 @@ def test_option_errors(options, message):
 
     options = {"metrics": ["green"], **options}
     with pytest.raises(ConfigError, match=message.replace("/", ".")):
-        MetaEvalOptions(benchmarks=("seeda-s",), explicit=frozenset(options), **options)
+        MetaEvalOptions.from_keywords(benchmarks=("seeda-s",), explicit=frozenset(options),
+                                      **options)
 
 
 def test_ties_default_to_a_draw_unless_given():

@@ -16,9 +16,10 @@ import gecmetrics
 from gecmetrics import __version__
 from gecmetrics.cli import main
 from gecmetrics.errors import ConfigError
+from gecmetrics.meta_eval.analyses.compare import Comparison
 from gecmetrics.meta_eval.analyses.window import WindowRow
 from gecmetrics.meta_eval.options import MetaEvalOptions
-from gecmetrics.meta_eval.results import Comparison, MetaEvaluation, MetaResult
+from gecmetrics.meta_eval.results import MetaEvaluation, MetaResult
 
 
 def cli_json(data, *args: str) -> list[dict]:
@@ -140,7 +141,8 @@ def test_json_contract_pinned(analyses):
 def test_analyses_are_typed_and_equal_cli(analyses):
     result, rows, _ = analyses
     assert result.to_json() == rows
-    assert all(isinstance(c, Comparison) for c in result.comparisons) and result.comparisons
+    comparisons = result.analysis_rows("compare")
+    assert all(isinstance(c, Comparison) for c in comparisons) and comparisons
     windows = result.analysis_rows("window")
     assert all(isinstance(w, WindowRow) for w in windows) and windows
     first = result.correlations[0]

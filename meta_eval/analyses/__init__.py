@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..analysis import Analysis
 from .clusters import CLUSTERS
+from .compare import COMPARE
 from .human_intervals import HUMAN_INTERVALS
 from .pool import POOL
 from .rank_pairs import RANK_PAIRS
@@ -18,6 +19,7 @@ from .subsets import SUBSETS
 from .window import WINDOW
 
 ANALYSES: tuple[Analysis, ...] = (
+    COMPARE,
     WINDOW,
     SUBSETS,
     CLUSTERS,
