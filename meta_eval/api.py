@@ -3,6 +3,7 @@
     >>> import gecmetrics
     >>> result = gecmetrics.meta_evaluate(["conll14"], ["green"], data_dir=DIR)
     >>> result.to_frame()[["benchmark", "spec", "beta", "pearson", "spearman"]]
+    >>> print(result.render("table")[0])
 
 ``gecmetrics meta-eval`` is :func:`run` plus a renderer (:mod:`.report`): the CLI
 builds :class:`~.options.MetaEvalOptions` from its flags, this module loads the
@@ -22,6 +23,7 @@ from .benchmarks import load_benchmark
 from .figures import save_figures
 from .levels import AGGREGATION_LEVELS
 from .options import MetaEvalOptions
+from .report import render_evaluation
 from .results import MetaEvaluation, MetaResult
 from .score_files import check_score_metrics
 from .selection import Selection, correlate_selection
@@ -96,7 +98,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
             agreements = pair_stats.add_sentence_ties(agreements, system_level, metrics)
         registered = _registered(Context(o, chosen, tuple(metrics), tuple(agreements), notes))
         return MetaEvaluation(o, chosen, sentences=tuple(agreements), notes=tuple(notes),
-                              registered=registered)
+                              registered=registered, renderer=render_evaluation)
 
     if o.mode == "sweep":
         assert o.grid is not None
@@ -105,7 +107,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
                        for sel in selections for metric in metrics for level in o.levels)
         rows = [r for s in sweeps for r in s.results(o.grid)]
         return MetaEvaluation(o, chosen, correlations=tuple(rows), sweeps=sweeps,
-                              notes=tuple(notes))
+                              notes=tuple(notes), renderer=render_evaluation)
 
     results: list[MetaResult] = []
     rated_rows: list[MetaResult] = []
@@ -133,7 +135,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     registered = _registered(Context(o, chosen, tuple(metrics), tuple(results), notes,
                                      resampling))
     return MetaEvaluation(o, chosen, correlations=tuple(results), notes=tuple(notes),
-                          registered=registered)
+                          registered=registered, renderer=render_evaluation)
 
 
 def correlate_levels(selection: Selection, metrics: Sequence[Metric],

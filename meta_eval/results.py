@@ -20,7 +20,7 @@ human scores, and seed and resamples where the analysis draws at random).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -208,6 +208,7 @@ class MetaEvaluation:
     beta sweeps (empty otherwise); ``registered``: the rows of each registered
     analysis run (:mod:`.analyses`), by name; ``notes``: what the CLI prints on stderr
     after the results (those about the options are ``options.notes``).
+    :meth:`render` gives the command's text output.
     """
 
     options: MetaEvalOptions
@@ -217,6 +218,18 @@ class MetaEvaluation:
     sweeps: tuple[Sweep, ...] = ()
     notes: tuple[str, ...] = ()
     registered: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # by analysis
+    # the CLI's renderer (report.render_evaluation), handed in by api.run: the result
+    # never imports the modules that render it
+    renderer: Callable[[MetaEvaluation, str], tuple[str, list[str]]] | None = field(
+        default=None, repr=False, compare=False)
+
+    def render(self, fmt: str = "table") -> tuple[str, list[str]]:
+        """The output of ``gecmetrics meta-eval --format fmt`` (table, markdown, latex,
+        csv, json) and its lines for stderr (notes; CSV: its preamble)."""
+        if self.renderer is None:
+            raise ValueError("this MetaEvaluation was built without a renderer; use "
+                             "gecmetrics.meta_eval.report.render_evaluation(result, fmt)")
+        return self.renderer(self, fmt)
 
     def analysis_rows(self, name: str) -> tuple[Any, ...]:
         """The rows of registered analysis ``name`` (:mod:`.analyses`; empty if not run)."""

@@ -19,6 +19,7 @@ from gecmetrics.errors import ConfigError
 from gecmetrics.meta_eval.analyses.compare import Comparison
 from gecmetrics.meta_eval.analyses.window import WindowRow
 from gecmetrics.meta_eval.options import MetaEvalOptions
+from gecmetrics.meta_eval.report import render_evaluation
 from gecmetrics.meta_eval.results import MetaEvaluation, MetaResult
 
 
@@ -136,6 +137,15 @@ def test_json_contract_pinned(analyses):
         assert list(got)[:len(want)] == list(want)  # the old keys first, in their order
         assert {k: got[k] for k in want} == want
         assert set(got) - set(want) == {"signature"}
+
+
+def test_render_is_the_cli_output(analyses):
+    """result.render(fmt) (docs/own-metric.md) is report.render_evaluation, which the
+    CLI prints."""
+    result, _, table = analyses
+    for fmt in ("table", "json", "markdown", "latex", "csv"):
+        assert result.render(fmt) == render_evaluation(result, fmt)
+    assert result.render("table")[0].strip() == table.strip()
 
 
 def test_analyses_are_typed_and_equal_cli(analyses):
