@@ -191,7 +191,7 @@ def test_every_file_belongs_to_a_benchmark_and_aliases_resolve():
     manifest = dl.load_manifest()
     listed = {p for b in manifest["benchmarks"].values() for p in b["files"]}
     assert listed == set(manifest["files"])
-    assert dl.benchmark_names() == ["conll14", "seeda", "gmeg", "tmu-gfm"]
+    assert dl.download_names() == ["conll14", "seeda", "gmeg", "tmu-gfm"]
     assert dl.resolve_benchmark("SEEDA-S") == "seeda"
     assert dl.resolve_benchmark("seeda-e") == "seeda"
     assert dl.resolve_benchmark("gmeg-wiki") == "gmeg"
