@@ -31,7 +31,7 @@ from gecmetrics.metrics.cleme import (
     heuo,
     partition,
     rebuild,
-    sentence_counts,
+    reference_counts,
 )
 from gecmetrics.registry import get_metric
 
@@ -64,17 +64,17 @@ def test_partition_by_hand():
 
 def test_counts_by_hand():
     chunks, rows = _rows()
-    dep = sentence_counts(SRC, rows, chunks, "dependent", None)
+    dep = reference_counts(SRC, rows, chunks, "dependent", None)
     # vs A: the hypothesis changed chunk 1 differently from A (which changed it): FP, fp_ne.
     assert dep[0] == [0, 1, 0, 4, 1, 0]
     # vs B: chunk 1 equal (TP), chunk 3 missed (FN).
     assert dep[1] == [1, 0, 1, 3, 0, 0]
-    ind = sentence_counts(SRC, rows, chunks, "independent", None)
+    ind = reference_counts(SRC, rows, chunks, "independent", None)
     # goes is among the references' chunk 1 (TP); chunk 3 is changed by B only, not by all (TN).
     assert ind == [[1, 0, 0, 4, 0, 0]] * 2
     # Length weights with bias 1 (every changed reference chunk has length 1):
     # TP length 1: 2 / (1 + e^0) = 1; FN length 0: 2 / (1 + e^1) = 0.538 -> clipped to 0.75.
-    w = sentence_counts(SRC, rows, chunks, "dependent", 1.0)
+    w = reference_counts(SRC, rows, chunks, "dependent", 1.0)
     assert w[1][TP] == 1.0 and w[1][FN] == 0.75 and w[0][FP] == 1.0
 
 

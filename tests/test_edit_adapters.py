@@ -35,7 +35,7 @@ from gecmetrics.edits.adapters import (
 from gecmetrics.edits.span import SpanEdit
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.m2 import M2File, read_m2
-from gecmetrics.metrics.m2_lattice import GoldEdit, annotator_counts, build_lattice
+from gecmetrics.metrics.m2_lattice import GoldEdit, build_lattice, sentence_counts
 from gecmetrics.readers import read_lines
 from gecmetrics.registry import register_metric
 
@@ -280,7 +280,7 @@ class LatticeM2(SentenceEditMetric):
                 continue
             golds = [GoldEdit(e.start, e.end, " ".join(src[e.start:e.end]), e.corrections)
                      for e in edits]
-            c, p, g = annotator_counts(lattice, golds, False)
+            c, p, g = sentence_counts(lattice, golds, False)
             out[a] = (c, p - c, g - c)
         return out
 
