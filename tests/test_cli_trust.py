@@ -225,6 +225,7 @@ def test_tables_show_nan_as_dash():
 
 # -- signals -------------------------------------------------------------------------
 
+@pytest.mark.full
 @pytest.mark.parametrize("sig, code, word", [(signal.SIGINT, 130, "interrupted"),
                                              (signal.SIGTERM, 143, "terminated")])
 def test_signal_exit_codes(shared_data, sig, code, word):

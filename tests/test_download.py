@@ -441,6 +441,7 @@ def test_two_concurrent_downloads_fetch_each_file_once(server, tmp_path):
     assert all(sha256(tmp_path / rel) == sums[rel] for rel in files)
 
 
+@pytest.mark.full
 @needs_shared
 def test_two_concurrent_processes_end_with_correct_files(server, tmp_path):
     server.delay = 0.005
@@ -507,6 +508,7 @@ def run_cli(*args, env=None):
                           capture_output=True, text=True, env=full_env, timeout=120)
 
 
+@pytest.mark.full
 @needs_shared
 def test_cli_download_check_and_errors(server, tmp_path):
     done = run_cli("gmeg", "--data-dir", str(tmp_path), "--mirror", server.url)
