@@ -42,6 +42,7 @@ def metric(folder, **options) -> LlmJudge:
                     **options)
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("batch_size", [1, 2])
 def test_local_model_prompt_and_scores(tmp_path, batch_size):
     build_model(tmp_path / "m")

@@ -38,6 +38,7 @@ def two(shared_data) -> tuple[MetaEvaluation, list[dict]]:
     return result, rows
 
 
+@pytest.mark.full
 def test_api_rows_equal_cli_json(two):
     result, rows = two
     assert isinstance(result, MetaEvaluation)
@@ -47,6 +48,7 @@ def test_api_rows_equal_cli_json(two):
     assert [s.benchmark.name for s in result.selections] == ["conll14", "seeda-s"]
 
 
+@pytest.mark.full
 def test_to_frame_columns_and_values(two):
     result, rows = two
     frame = result.to_frame()
@@ -60,6 +62,7 @@ def test_to_frame_columns_and_values(two):
             assert got[key] == want[key], key
 
 
+@pytest.mark.full
 def test_frame_correlations_from_scipy(two, shared_data):
     """An independent route: the metric's corpus scores and the human EW through scipy."""
     result, _ = two
@@ -130,6 +133,7 @@ def analyses(shared_data) -> tuple[MetaEvaluation, list[dict], str]:
     return result, cli_json(shared_data, *args), table
 
 
+@pytest.mark.full
 def test_json_contract_pinned(analyses):
     _, rows, _ = analyses
     for kind, want in PINNED.items():
@@ -139,6 +143,7 @@ def test_json_contract_pinned(analyses):
         assert set(got) - set(want) == {"signature"}
 
 
+@pytest.mark.full
 def test_analyses_are_typed_and_equal_cli(analyses):
     result, rows, _ = analyses
     assert result.to_json() == rows
@@ -158,6 +163,7 @@ def test_analyses_are_typed_and_equal_cli(analyses):
     assert compare["spec"] == "green" and compare["spec_b"] == "chrf"
 
 
+@pytest.mark.full
 def test_signature_in_every_row_and_under_tables(analyses):
     result, rows, table = analyses
     for row in rows:
@@ -255,6 +261,7 @@ def test_library_import_stays_light():
     assert proc.stdout.strip().endswith("[]"), proc.stdout + proc.stderr
 
 
+@pytest.mark.full
 def test_readme_dataframe_example(shared_data):
     """The README's three lines run as shown (data folder replaced) and give the frame."""
     from pathlib import Path

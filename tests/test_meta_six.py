@@ -128,6 +128,7 @@ def test_gmeg_dev_split_and_yahoo_and_missing_files(tmp_path):
 # -- bootstrap intervals ------------------------------------------------------------------
 
 
+@pytest.mark.full
 def test_bootstrap_interval_equals_rescoring_the_resampled_corpora():
     """Gathering cached statistics == rescoring a corpus made of the resampled sentences."""
     n_boot, seed = 100, 3  # the CLI minimum
@@ -155,6 +156,7 @@ def test_bootstrap_interval_equals_rescoring_the_resampled_corpora():
         assert row[f"{name}_ci"] == pytest.approx(list(expected), abs=1e-9), name
 
 
+@pytest.mark.full
 def test_bootstrap_default_is_1000_reproducible_and_shown_in_the_table():
     first = rows_of(run("conll14", "-m", "green", "--bootstrap", "--format", "json"))[0]
     again = rows_of(run("conll14", "-m", "green", "--bootstrap", "--format", "json"))[0]

@@ -133,6 +133,7 @@ def test_fuzzy_ratios_on_edge_cases():
 
 # ---- the metrics ----------------------------------------------------------------------
 
+@pytest.mark.full
 @pytest.mark.neural
 def test_some_equals_gec_metrics(models, corpus):
     metric = _some(models, cache=False)
@@ -216,6 +217,7 @@ def test_some_without_checkpoints_says_where_to_get_them(corpus):
         Some(device="cpu").statistics(corpus)
 
 
+@pytest.mark.full
 @pytest.mark.neural
 def test_meta_evaluation_on_seeda_every_level(models, shared_data):
     """A reference-free neural metric goes through meta-eval like any metric:

@@ -138,6 +138,7 @@ def test_without_an_install_pythonpath_to_the_checkout_gives_the_whole_package(
                    "True"]
 
 
+@pytest.mark.full
 def test_after_pip_install_the_repository_root_imports_the_installed_copy(clone, bare_venv):
     """`pip install .` (non-editable), then Python from the repository root: the README
     API example runs and the compiled kernel is used (the source folder shadowed both)."""
