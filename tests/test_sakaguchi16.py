@@ -91,6 +91,7 @@ def ours_and_published(shared_data, spec: str, label: str, refs: tuple[str, ...]
     return ours, published
 
 
+@pytest.mark.full
 def test_m2_on_nucle_against_the_published_scores(shared_data):
     """Ours is the official scorer (CoNLL-2014 overview, tests/test_m2.py); the paper's
     file differs by up to 0.013 (RAC), AMU and CAMB within 0.0002 (docs/benchmarks.md)."""

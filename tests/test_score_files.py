@@ -113,6 +113,7 @@ def assert_rows_equal(ours: list[dict], builtin: list[dict], keys=CORR, name="mi
 BENCH = ["conll14", "seeda-s"]
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("bench", BENCH)
 def test_corpus_tsv_gives_the_builtin_correlations(files, shared_data, bench):
     builtin = meta(shared_data, bench, "-m", "green")
@@ -368,6 +369,7 @@ def error_cases(tmp_path: Path, files) -> list[tuple[list[str], str]]:
     ]
 
 
+@pytest.mark.full
 def test_errors_are_one_line_and_exit_2(files, shared_data, tmp_path):
     for args, message in error_cases(tmp_path, files):
         res = invoke("meta-eval", *args, "--data-dir", str(shared_data))
@@ -387,6 +389,7 @@ def test_paths_with_colons(tmp_path, shared_data):
     assert same(rows[0]["pearson"], -rows[1]["pearson"])
 
 
+@pytest.mark.full
 def test_docs_example_sacrebleu_chrf(shared_data, tmp_path):
     """docs/own-metric.md's walk-through: sentence chrF computed by sacrebleu (an
     independent implementation) and read back equals the built-in chrF at mean level,
