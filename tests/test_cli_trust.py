@@ -112,6 +112,7 @@ def test_grid_limits():
 
 # -- meta-eval: everything before the data is read ------------------------------------
 
+@pytest.mark.full
 @pytest.mark.parametrize("args, words", [
     (["-b", "1e155"], ["at most"]),
     (["--sweep-beta", "nan:5:1"], ["--sweep-beta", "finite"]),

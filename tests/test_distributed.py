@@ -175,6 +175,7 @@ def test_sum_reduction_equals_corpus_scores(client, corpus):
         assert have.precision is None and have.recall is None
 
 
+@pytest.mark.full
 def test_refusals_are_one_line(corpus):
     import dask.bag as db
 

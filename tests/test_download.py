@@ -291,6 +291,7 @@ def created_anything(base: Path) -> list[Path]:
     return sorted(base.rglob("*")) if base.exists() else []
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("where", ["body", "headers"])
 def test_trickling_server_stalls_within_the_timeout_and_leaves_nothing(server, tmp_path, where):
     server.trickle = where  # 20 bytes/s: "progress" at 1 byte/s forever, before
@@ -309,6 +310,7 @@ def test_trickling_server_stalls_within_the_timeout_and_leaves_nothing(server, t
     assert not (tmp_path / "new").exists()  # no data folder, no lock, no .part
 
 
+@pytest.mark.full
 def test_cli_stall_is_one_line_exit_2(server, tmp_path):
     server.trickle = "body"
     done = run_cli("gmeg", "-q", "--stall-timeout", "1", "--data-dir", str(tmp_path / "d"),

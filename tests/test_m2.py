@@ -56,6 +56,7 @@ def test_conll2014_overview_table(conll):
         assert (pct(res.precision), pct(res.recall), pct(res.score)) == (p, r, f), name
 
 
+@pytest.mark.full
 @needs_data
 def test_green_paper_table4(conll):
     _, results = conll
@@ -242,6 +243,7 @@ def test_beta_sweep_reuses_lattice_counts(tmp_path):
     assert metric.statistics(corpus) is metric.statistics(corpus)
 
 
+@pytest.mark.full
 @needs_data
 def test_cli_score_with_m2_json(tmp_path):
     src = tmp_path / "src.txt"

@@ -79,6 +79,7 @@ def test_frame_correlations_from_scipy(two, shared_data):
     assert row["kendall"] == pytest.approx(stats.kendalltau(scores, sel.human)[0], abs=1e-12)
 
 
+@pytest.mark.full
 def test_minimal_call_and_metric_objects(shared_data):
     plain = gecmetrics.meta_evaluate(["conll14"], ["green"], data_dir=str(shared_data))
     assert [(r.spec, r.beta, r.level) for r in plain.correlations] == [("green", 2.0, "corpus")]

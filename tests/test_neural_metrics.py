@@ -146,6 +146,7 @@ def test_some_equals_gec_metrics(models, corpus):
         [r.score for r in metric.evaluate(corpus)]
 
 
+@pytest.mark.full
 @pytest.mark.neural
 def test_impara_equals_gec_metrics(models, corpus):
     from gecmetrics.metrics.impara import Impara
@@ -163,6 +164,7 @@ def test_impara_equals_gec_metrics(models, corpus):
     assert zeroed > 20  # the gate was exercised
 
 
+@pytest.mark.full
 @pytest.mark.neural
 def test_scribendi_equals_gec_metrics(models, corpus):
     from gecmetrics.metrics.scribendi import Scribendi
@@ -179,6 +181,7 @@ def test_scribendi_equals_gec_metrics(models, corpus):
     assert {1, 0, -1} <= set(REFERENCE["scribendi"]["CAMB"])
 
 
+@pytest.mark.full
 @pytest.mark.neural
 def test_a_cached_rerun_runs_no_model(models, corpus, monkeypatch):
     """Second run, fresh metric objects: every output comes from the disk cache;

@@ -99,6 +99,7 @@ def test_sentence_statistics_sum_to_corpus_scores(small_conll, spec):
     assert np.array_equal(fast, slow)
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 def test_m2_sentence_statistics(conll, shared_data):
     from conftest import CONLL_M2

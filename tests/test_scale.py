@@ -58,6 +58,7 @@ def fresh(corpus):
     return Corpus(corpus.sources, corpus.references, dict(corpus.hypotheses))
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("level", ["corpus", "mean", "sentence"])
 def test_chunked_and_pooled_equal_one_chunk(small_conll, level):
     with execution(jobs=1, chunk_size=0):
@@ -131,6 +132,7 @@ def file_args(p):
                 hypotheses=[p["AMU"], p["CAMB"], p["CUUI"]])
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("level", ["corpus", "mean", "sentence"])
 def test_files_read_by_chunks_equal_in_memory(conll_files, conll, level):
     """score_files reads files by chunks; its results equal the in-memory corpus'."""
@@ -153,6 +155,7 @@ def _json_of(corpus, level):
     return json.dumps(out)
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("fmt", ["table", "tsv", "markdown", "latex", "json"])
 def test_streamed_sentence_output_equals_score_files(conll_files, fmt):
     specs = ["green", "gleu", "chrf"]
@@ -248,6 +251,7 @@ def test_shift_checked_in_workers_warns_as_in_one_process(conll_files, conll, tm
             assert streamed == whole, (jobs, chunk_size)
 
 
+@pytest.mark.full
 def test_cli_jobs_and_chunk_size(conll_files):
     base = [SCRIPT, "score", "-m", "green", "-s", conll_files["src"], "-r", conll_files["ref0"],
             conll_files["ref1"], "-c", conll_files["AMU"], "--level", "sentence",

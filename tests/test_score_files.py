@@ -131,6 +131,7 @@ def test_corpus_tsv_gives_the_builtin_correlations(files, shared_data, bench):
         assert round(tsv[0]["pearson"], 3) == 0.741 and round(tsv[0]["spearman"], 3) == 0.698
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("bench", BENCH)
 def test_sentence_json_gives_builtin_intervals(files, shared_data, bench):
     boot = ("--bootstrap", "200", "--seed", "7")
@@ -149,6 +150,7 @@ def test_sentence_json_gives_builtin_intervals(files, shared_data, bench):
     assert_rows_equal(rows, builtin, keys)
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("bench", BENCH)
 def test_sentence_level_accuracy_equals_builtin(files, shared_data, bench):
     builtin = meta(shared_data, bench, "-m", "green", "--sentence-level")
@@ -158,6 +160,7 @@ def test_sentence_level_accuracy_equals_builtin(files, shared_data, bench):
                                       "discordant", "metric_ties"))
 
 
+@pytest.mark.full
 def test_compare_window_cv_and_sweep(files, shared_data):
     """GREEN read back vs GREEN computed: identical r, a zero difference in every
     resample; windows as the built-in's; no beta, so cv-beta is null and a sweep one point."""

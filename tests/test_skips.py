@@ -79,6 +79,7 @@ def test_ci_turns_the_skips_into_failures(probe, monkeypatch):
     assert "GECMETRICS_REQUIRE_DATA=1: not skipped" in result.stdout.str()
 
 
+@pytest.mark.full
 def test_with_a_complete_data_folder_nothing_skips(probe, monkeypatch, tmp_path):
     from gecmetrics.download import load_manifest
 
