@@ -3,8 +3,8 @@
 The kernels are speed paths only: when Cython or a C compiler is missing the
 build goes on without them and gecmetrics uses its pure-Python code, which
 gives identical numbers (tests check both against the same oracles).
-``metrics/`` installs as ``gecmetrics.metrics`` (package-dir in pyproject.toml),
-hence the M2 kernel's module name and source path.
+``metrics/`` is ``gecmetrics.metrics`` (through the link gecmetrics/metrics), hence
+the M2 kernel's module name and source path.
 """
 
 from setuptools import Extension, setup

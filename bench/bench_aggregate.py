@@ -17,11 +17,9 @@ gecmetrics' code and of the baseline measured in the same run, their ratio
 
 from __future__ import annotations
 
-import time
-import tracemalloc
 import warnings
-from collections.abc import Callable
 
+import harness
 import numpy as np
 from scipy import stats
 
@@ -30,29 +28,9 @@ from gecmetrics.meta_eval.aggregate import (
     trueskill_mus,
     trueskill_orders,
 )
-from gecmetrics.meta_eval.correlation import paired_rows
 from gecmetrics.meta_eval.human import RankingItem, expected_wins
 from gecmetrics.meta_eval.subsets import subset_indices
-
-
-def measure(function: Callable[[], object], repeats: int = 3) -> tuple[float, float, object]:
-    """(best seconds, peak MiB of the first run, result)."""
-    tracemalloc.start()
-    result = function()
-    peak = tracemalloc.get_traced_memory()[1] / 2**20
-    tracemalloc.stop()
-    best = float("inf")
-    for _ in range(repeats - 1):
-        start = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - start)
-    return best if repeats > 1 else float("nan"), peak, result
-
-
-def row(case: str, ours: tuple[float, float, object], base: tuple[float, float, object]
-        ) -> None:
-    print(f"{case:<44} ours {ours[0] * 1e3:9.1f} ms {ours[1]:7.1f} MiB | baseline "
-          f"{base[0] * 1e3:10.1f} ms {base[1]:7.1f} MiB | x{base[0] / ours[0]:8.1f}")
+from gecmetrics.stats.correlation import paired_rows
 
 
 def comparisons(n: int = 14, sentences: int = 391, seed: int = 0):
@@ -66,19 +44,25 @@ def comparisons(n: int = 14, sentences: int = 391, seed: int = 0):
     return n, a, b, outcome
 
 
+def row(table: harness.Table, case: str, ours: harness.Timing, base: harness.Timing) -> None:
+    table.baseline(f"{case}: baseline", base)
+    table.row(f"{case}: ours", ours)
+
+
 def main() -> None:
+    harness.parser(__doc__, data=None).parse_args()
     n, a, b, outcome = comparisons()
     print(f"{len(a)} comparisons of {n} systems ({(outcome == 0).mean():.0%} ties)")
 
     items = [RankingItem(0, "", ((1, (str(x if o > 0 else y),)), (2, (str(y if o > 0 else x),))))
              for x, y, o in zip(a.tolist(), b.tolist(), outcome.tolist(), strict=True) if o]
     names = [str(k) for k in range(n)]
-    ours = measure(lambda: expected_wins_scores(n, a, b, outcome))
-    base = measure(lambda: expected_wins(items, names))
-    want = base[2]
-    assert isinstance(want, dict)
-    assert np.allclose(ours[2], [want[s] for s in names], atol=1e-15)
-    row("Expected Wins, all comparisons", ours, base)
+    ours = harness.measure(lambda: expected_wins_scores(n, a, b, outcome), 2, "rerun")
+    base = harness.measure(lambda: expected_wins(items, names), 2, "rerun")
+    want = base.value
+    assert np.allclose(ours.value, [want[s] for s in names], atol=1e-15)
+    table = harness.Table(width=52)
+    row(table, "Expected Wins, all comparisons", ours, base)
 
     import trueskill
 
@@ -92,14 +76,14 @@ def main() -> None:
             (players[x],), (players[y],) = env.rate(((players[x],), (players[y],)), ranks=ranks)
         return [p.mu for p in players]
 
-    ours = measure(lambda: trueskill_mus(n, a[:k], b[:k], outcome[:k], [np.arange(k)]))
-    base = measure(package, repeats=2)
-    assert np.allclose(ours[2][0], base[2], atol=1e-12)  # type: ignore[index]
-    row(f"TrueSkill, 1 run of {k} matches", ours, base)
+    ours = harness.measure(lambda: trueskill_mus(n, a[:k], b[:k], outcome[:k], [np.arange(k)]),
+                           2, "rerun")
+    base = harness.measure(package, memory="rerun")
+    assert np.allclose(ours.value[0], base.value, atol=1e-12)
+    row(table, f"TrueSkill, 1 run of {k} matches", ours, base)
     orders = trueskill_orders(len(a), 10, 12345)
-    full = measure(lambda: trueskill_mus(n, a, b, outcome, orders), repeats=2)
-    print(f"{'TrueSkill, 10 runs of all comparisons':<44} ours {full[0] * 1e3:9.1f} ms "
-          f"{full[1]:7.1f} MiB")
+    table.alone("TrueSkill, 10 runs of all comparisons: ours",
+              harness.measure(lambda: trueskill_mus(n, a, b, outcome, orders), memory="rerun"))
 
     rng = np.random.default_rng(1)
     metric, human = rng.normal(size=14), rng.normal(size=14)
@@ -112,12 +96,12 @@ def main() -> None:
                     "spearman": [stats.spearmanr(metric[s], human[s])[0] for s in idx],
                     "kendall": [stats.kendalltau(metric[s], human[s])[0] for s in idx]}
 
-    ours = measure(lambda: {c: paired_rows(metric[idx], human[idx], c)
-                            for c in ("pearson", "spearman", "kendall")})
-    base = measure(scipy_loop)
+    ours = harness.measure(lambda: {c: paired_rows(metric[idx], human[idx], c)
+                                    for c in ("pearson", "spearman", "kendall")}, 2, "rerun")
+    base = harness.measure(scipy_loop, 2, "rerun")
     for c in ("pearson", "spearman", "kendall"):
-        assert np.allclose(ours[2][c], base[2][c], atol=1e-12)  # type: ignore[index]
-    row("--subsets: r, rho, tau of 1000 subsets", ours, base)
+        assert np.allclose(ours.value[c], base.value[c], atol=1e-12)
+    row(table, "--subsets: r, rho, tau of 1000 subsets", ours, base)
 
 
 if __name__ == "__main__":

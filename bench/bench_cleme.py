@@ -14,26 +14,20 @@ gecmetrics is timed twice: a first run (edits from the edit cache when an
 earlier run put them there, as on any rerun) and a run with the statistics
 recomputed from the cached edits in a fresh corpus (and a third, traced, for
 the peak Python memory). Prints seconds, peak memory of gecmetrics, the
-ratio, and checks that F agrees to the reference's 4 printed decimals.
+ratio to the reference's scoring time, and checks that F agrees to the
+reference's 4 printed decimals.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import subprocess
 import sys
-import time
-import tracemalloc
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+import harness
 
-from gecmetrics.corpus import Corpus  # noqa: E402
-from gecmetrics.m2 import read_m2  # noqa: E402
-from gecmetrics.readers import read_lines  # noqa: E402
-from gecmetrics.registry import get_metric  # noqa: E402
+from gecmetrics.corpus import Corpus
+from gecmetrics.registry import get_metric
 
 REFERENCE_DRIVER = r"""
 import json, sys, time, types, io, contextlib, logging
@@ -64,33 +58,20 @@ print(json.dumps({"seconds": time.time() - t0, "f": out}))
 """
 
 
-def shared_data() -> Path:
-    env = os.environ.get("GECMETRICS_SHARED_DATA")
-    return Path(env) if env else ROOT / ".." / "shared" / "data"
+def ours(data: Path, systems: list[str]) -> tuple[harness.Timing, harness.Timing]:
+    """The first run and a run again on a fresh corpus (a third, traced, for the peak)."""
+    m2, hyps = harness.conll14(data, systems)
+    corpora = iter([Corpus(list(m2.sources), m2.references(), hyps, m2=m2) for _ in range(3)])
 
+    def run() -> dict[str, float]:
+        results = get_metric("cleme").evaluate(next(corpora))
+        return {r.hypothesis: float(r.score or 0.0) for r in results}
 
-def ours(systems: list[str]) -> tuple[float, float, int, dict[str, float]]:
-    data = shared_data()
-    m2 = read_m2(data / "conll14st-test-data" / "noalt" / "official-2014.combined.m2")
-    hyps = {s: read_lines(data / "official_submissions" / s, "hypothesis") for s in systems}
-
-    def run() -> tuple[float, dict[str, float]]:
-        corpus = Corpus(list(m2.sources), m2.references(), hyps, m2=m2)
-        t0 = time.perf_counter()
-        results = get_metric("cleme").evaluate(corpus)
-        return time.perf_counter() - t0, {r.hypothesis: float(r.score or 0.0) for r in results}
-
-    first, _ = run()
-    again, scores = run()
-    tracemalloc.start()  # a third run for memory: tracing slows Python down several times
-    run()
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return first, again, peak, scores
+    return harness.measure(run), harness.measure(run, memory="rerun")
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = harness.parser(__doc__)
     ap.add_argument("--ref-python", required=True)
     ap.add_argument("--ref-src", required=True)
     ap.add_argument("--m2-dir", required=True)
@@ -98,18 +79,19 @@ def main() -> None:
     args = ap.parse_args()
     systems = args.systems.split(",")
     m2_dir = Path(args.m2_dir)
-    first, again, peak, scores = ours(systems)
-    cmd = [args.ref_python, "-c", REFERENCE_DRIVER, args.ref_src, str(m2_dir / "ref.m2"),
-           *(str(m2_dir / f"{s}.m2") for s in systems)]
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=True)
-    ref_wall = time.perf_counter() - t0
+    first, again = ours(harness.shared_data(args.data_dir), systems)
+    scores = again.value
+    proc = harness.run_child([args.ref_python, "-c", REFERENCE_DRIVER, args.ref_src,
+                              str(m2_dir / "ref.m2"), *(str(m2_dir / f"{s}.m2") for s in systems)])
+    if proc.code != 0:
+        sys.exit(f"the reference failed: {proc.stderr.strip()[-500:]}")
     ref = json.loads(proc.stdout.strip().splitlines()[-1])
     print(f"systems: {', '.join(systems)} (CoNLL-2014, 1,312 sentences each; dependent, length)")
-    print(f"THUKElab/CLEME     {ref['seconds']:8.2f} s scoring ({ref_wall:.2f} s with start-up)")
-    print(f"gecmetrics, 1st    {first:8.2f} s  ratio {ref['seconds'] / first:6.1f}x")
-    print(f"gecmetrics, again  {again:8.2f} s  ratio {ref['seconds'] / again:6.1f}x  "
-          f"(peak Python memory {peak / 1e6:.1f} MB)")
+    table = harness.Table(width=30)
+    table.baseline("THUKElab/CLEME, scoring", ref["seconds"])
+    table.alone("THUKElab/CLEME, with start-up", proc)
+    table.row("gecmetrics, 1st", first)
+    table.row("gecmetrics, again", again)
     for s in systems:
         mark = "ok" if round(scores[s], 4) == ref["f"][s] else "DIFFERENT"
         print(f"  {s:6} F0.5 ours {scores[s]:.6f}  reference {ref['f'][s]:.4f}  {mark}")

@@ -27,30 +27,25 @@ ratio dask / single, and whether the numbers are identical.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import hashlib
 import json
 import os
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = Path(os.environ.get("GECMETRICS_SHARED_DATA", ROOT / ".." / "shared" / "data")).resolve()
-M2_FILE = DATA / "conll14st-test-data" / "noalt" / "official-2014.combined.m2"
-SYSTEM = DATA / "official_submissions" / "AMU"
+import harness
+
 METRICS = {"word GREEN": "green", "GLEU": "gleu", "chrF": "chrf", "M2": "m2"}
 
 
 @functools.lru_cache(maxsize=1)
 def corpus(lines: int):
     from gecmetrics.corpus import Corpus
-    from gecmetrics.m2 import M2File, read_m2
-    from gecmetrics.readers import read_lines
+    from gecmetrics.m2 import M2File
 
-    m2 = read_m2(M2_FILE)
-    hyp = read_lines(SYSTEM, "hypothesis")
+    m2, hyps = harness.conll14(harness.shared_data(), ["AMU"])
+    hyp = hyps["AMU"]
     reps = -(-lines // len(m2.sentences))
     sentences = (m2.sentences * reps)[:lines]
     gold = M2File("repeated", sentences)
@@ -130,28 +125,8 @@ def _case(kind: str, spec: str, lines: int, partition: int, metric_from_spec) ->
     return {"cpu": cpu, "wall": wall, "digest": digest.hexdigest()[:12], "sentences": lines}
 
 
-def run_case(kind: str, spec: str, lines: int, partition: int) -> tuple[dict, float]:
-    """``case`` in a forked child: (its result, its peak RSS in MB)."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read)
-        try:
-            out = json.dumps(case(kind, spec, lines, partition)).encode()
-            os.write(write, out)
-        finally:
-            os._exit(0)
-    os.close(write)
-    with os.fdopen(read, "rb") as pipe:
-        text = pipe.read()
-    _, status, usage = os.wait4(pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0 or not text:
-        raise SystemExit(f"case {kind} {spec} failed")
-    return json.loads(text), usage.ru_maxrss / 1024
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = harness.parser(__doc__, data=None)
     parser.add_argument("--lines", type=int, default=40_000)
     parser.add_argument("--partition", type=int, default=2_000,
                         help="records per dask partition (default: the CLI's chunk size)")
@@ -164,7 +139,8 @@ def main() -> None:
     for name in wanted:
         rows = {}
         for kind in ("single", "dask", "partition"):
-            res, peak = run_case(kind, METRICS[name], opts.lines, opts.partition)
+            res, peak = harness.call_in_child(case, kind, METRICS[name], opts.lines,
+                                              opts.partition)
             rows[kind] = res
             rows[kind]["rate"] = res["sentences"] / res["cpu"]
             print(f"{name:11s} {kind:9s} {res['wall']:8.2f} {res['cpu']:8.2f} "

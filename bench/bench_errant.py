@@ -18,46 +18,40 @@ Run from the repository root (needs the errant extra):
 
 from __future__ import annotations
 
-import argparse
 import os
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+import harness
+
+sys.path.insert(0, str(harness.ROOT / "tests"))
 
 import errant_oracle  # noqa: E402
 
 from gecmetrics.corpus import Corpus  # noqa: E402
+from gecmetrics.edits.extraction import MODEL_CANDIDATES  # noqa: E402
 from gecmetrics.m2 import read_m2  # noqa: E402
-from gecmetrics.metrics.errant import MODEL_CANDIDATES, Errant  # noqa: E402
+from gecmetrics.metrics.errant import Errant  # noqa: E402
 from gecmetrics.readers import read_lines  # noqa: E402
 
-SYSTEMS = ("AMU CAMB CUUI IITB INPUT IPN NTHU PKU POST RAC SJTU UFC UMC NULL").split()
+SYSTEMS = (*harness.OUTPUTS, "NULL")
 PAPER = {"AMU": 31.97, "INPUT": 0.00, "IPN": 5.95, "NULL": 0.20}
 
 
-def shared_data() -> Path:
-    env = os.environ.get("GECMETRICS_SHARED_DATA")
-    return Path(env) if env else ROOT / ".." / "shared" / "data"
-
-
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = harness.parser(__doc__)
     ap.add_argument("--tools-dir", help="reuse (or keep) errant's M2 outputs here")
     ap.add_argument("--skip-tools", action="store_true",
                     help="only the timings of gecmetrics (no errant tools, no text references)")
     args = ap.parse_args()
-    data = shared_data()
-    m2_path = data / "conll14st-test-data" / "noalt" / "official-2014.combined.m2"
+    data = harness.shared_data(args.data_dir)
+    m2_path = data / harness.CONLL_M2
     m2 = read_m2(m2_path)
     n = len(m2.sentences)
     work = Path(tempfile.mkdtemp(prefix="bench-errant-"))
     os.environ["GECMETRICS_CACHE"] = str(work / "cache")
-    files = {s: data / "official_submissions" / s for s in SYSTEMS if s != "NULL"}
+    files = {s: data / harness.SUBMISSIONS / s for s in SYSTEMS if s != "NULL"}
     files["NULL"] = work / "NULL"
     files["NULL"].write_text("\n" * n, encoding="utf-8")
     src = work / "src.txt"
@@ -67,34 +61,33 @@ def main() -> None:
     def corpus() -> Corpus:
         return Corpus(m2.sources, m2.references(), hyps, m2=m2)
 
+    def evaluate(metric: Errant) -> dict:
+        return {r.hypothesis: r for r in metric.evaluate(corpus())}
+
     metric = Errant()
-    t0 = time.perf_counter()
-    cold = {r.hypothesis: r for r in metric.evaluate(corpus())}
-    t_cold = time.perf_counter() - t0
+    cold = harness.measure(lambda: evaluate(metric))
     print(f"gecmetrics ERRANT, {len(SYSTEMS)} outputs x {n} sentences, empty caches: "
-          f"{t_cold:.1f} s ({metric.parse_cache.parsed} sentences parsed, "
-          f"{metric.extractor.computed} pairs extracted)")
+          f"{metric.parse_cache.parsed} sentences parsed, "
+          f"{metric.extractor.computed} pairs extracted")
     db = next((work / "cache" / "edits").glob("*.sqlite"))
     print(f"  edit cache: {db.name}, {db.stat().st_size / 1e6:.1f} MB")
+    table = harness.Table(width=48, peak=False)
+    table.baseline("empty caches", cold)
 
     # Before the edit cache, a rerun read the parses and ran ERRANT again: that
     # is a run with the parse cache warm and the edit cache empty.
     moved = db.with_suffix(".off")
     db.rename(moved)
     metric = Errant()
-    t0 = time.perf_counter()
-    parses_only = {r.hypothesis: r for r in metric.evaluate(corpus())}
-    t_parses = time.perf_counter() - t0
+    parses = harness.measure(lambda: evaluate(metric))
     db.unlink()
     moved.rename(db)
-    print(f"  rerun, parse cache only (the old rerun): {t_parses:.1f} s "
-          f"({metric.parse_cache.parsed} parsed, {metric.extractor.computed} extracted)")
+    table.row("rerun, parse cache only (the old rerun)", parses,
+              f"{metric.parse_cache.parsed} parsed, {metric.extractor.computed} extracted")
     metric = Errant()
-    t0 = time.perf_counter()
-    warm = {r.hypothesis: r for r in metric.evaluate(corpus())}
-    t_warm = time.perf_counter() - t0
-    print(f"  rerun, edit cache, same process: {t_warm:.2f} s "
-          f"({metric.extractor.computed} extracted, {metric.extractor.edit_cache.hits} read)")
+    warm = harness.measure(lambda: evaluate(metric))
+    table.row("rerun, edit cache, same process", warm,
+              f"{metric.extractor.computed} extracted, {metric.extractor.edit_cache.hits} read")
     # A rerun as a user makes it: a new process (imports included, spaCy not loaded).
     code = ("import sys, time; t0 = time.perf_counter(); sys.path.insert(0, 'tests');"
             "from gecmetrics.scoring import load_corpus;"
@@ -103,15 +96,15 @@ def main() -> None:
             f"{str(m2_path)!r}); m = Errant(); r = m.evaluate(c);"
             "print(time.perf_counter() - t0, m.extractor.computed, "
             "'spacy' in sys.modules, repr([x.score for x in r]))")
-    t0 = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=ROOT, env=dict(os.environ)).stdout.split(maxsplit=3)
-    t_proc = time.perf_counter() - t0
-    print(f"  rerun, edit cache, new process: {t_proc:.2f} s wall ({float(out[0]):.2f} s in "
-          f"the process after start-up; {out[1]} extracted; spaCy imported: {out[2]})")
-    print(f"  ratios to the empty-cache run: parse cache only {t_cold / t_parses:.1f}x, "
-          f"edit cache {t_cold / t_warm:.0f}x (same process), {t_cold / t_proc:.0f}x "
-          "(new process)")
+    proc = harness.run_child([sys.executable, "-c", code], cwd=harness.ROOT,
+                             env=dict(os.environ))
+    if proc.code != 0:
+        sys.exit(f"the rerun in a new process failed: {proc.stderr.strip()[-500:]}")
+    out = proc.stdout.split(maxsplit=3)
+    table.row("rerun, edit cache, new process", proc,
+              f"{float(out[0]):.2f} s after start-up; {out[1]} extracted; "
+              f"spaCy imported: {out[2]}")
+    cold, parses_only, warm = cold.value, parses.value, warm.value
     assert all(warm[s].score == cold[s].score == parses_only[s].score
                and warm[s].details["per_type"] == cold[s].details["per_type"] for s in SYSTEMS)
     assert out[3].strip() == repr([cold[s].score for s in SYSTEMS])
@@ -127,9 +120,9 @@ def main() -> None:
     jobs += [["errant_parallel", "-orig", str(src), "-cor", str(files[s]),
               "-out", str(tools / f"{s}.m2")] for s in SYSTEMS if not (tools / f"{s}.m2").exists()]
     if jobs:
-        t0 = time.perf_counter()
-        errant_oracle.finish(errant_oracle.start(jobs, MODEL_CANDIDATES))
-        print(f"errant's own tools ({len(jobs)} runs): {time.perf_counter() - t0:.1f} s")
+        tools_run = harness.measure(
+            lambda: errant_oracle.finish(errant_oracle.start(jobs, MODEL_CANDIDATES)))
+        print(f"errant's own tools ({len(jobs)} runs): {tools_run.seconds:.1f} s")
     agree = 0
     print(f"  {'system':6s} {'TP':>5s} {'FP':>5s} {'FN':>5s}  P       R       F0.5    "
           "errant_compare")
@@ -145,13 +138,13 @@ def main() -> None:
     print(f"agreement with errant_compare: {agree}/{len(SYSTEMS)} systems")
 
     text = Corpus(m2.sources, m2.references(), {s: hyps[s] for s in PAPER})
-    t0 = time.perf_counter()
-    auto = {r.hypothesis: r for r in Errant(references="text").evaluate(text)}
+    auto = harness.measure(lambda: {r.hypothesis: r
+                                    for r in Errant(references="text").evaluate(text)})
     print(f"text references (edits extracted from the two reference texts), "
-          f"{time.perf_counter() - t0:.1f} s; F0.5 x 100, GREEN paper Table 4 in brackets:")
+          f"{auto.seconds:.1f} s; F0.5 x 100, GREEN paper Table 4 in brackets:")
     for s, paper in PAPER.items():
         print(f"  {s:6s} M2 gold re-annotated {100 * cold[s].score:6.2f}   "
-              f"text references {100 * auto[s].score:6.2f}   [{paper:.2f}]")
+              f"text references {100 * auto.value[s].score:6.2f}   [{paper:.2f}]")
 
 
 if __name__ == "__main__":

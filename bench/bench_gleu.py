@@ -16,16 +16,13 @@ both timings, the ratio, and the largest score difference (expected: 0).
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-import time
-from pathlib import Path
 
+import harness
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(harness.ROOT / "tests"))
 
 from gleu_chrf_data import SYSTEMS, conll14  # noqa: E402
 
@@ -76,7 +73,7 @@ def run_gecmetrics(sources, refs, hyps, names, n, tokenize, iterations, max_mode
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = harness.parser(__doc__, data=None)
     parser.add_argument("--systems", default="readme", help="readme (default) or all")
     parser.add_argument("--tokenize", default="word", choices=["word", "char"])
     parser.add_argument("-n", type=int, default=None, help="max order (4 word, 6 char)")
@@ -97,21 +94,20 @@ def main() -> None:
           f"{'max mode' if args.max else f'sampling {args.iterations} rounds, official seed'}; "
           f"cpu count {os.cpu_count()}")
 
-    t0 = time.perf_counter()
-    ours = run_gecmetrics(sources, refs, hyps, names, n, args.tokenize, args.iterations,
-                          args.max)
-    t_ours = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    theirs = run_gleu_package(sources, refs, hyps, n, args.tokenize, args.iterations, args.max)
-    t_theirs = time.perf_counter() - t0
+    mine = harness.measure(lambda: run_gecmetrics(sources, refs, hyps, names, n, args.tokenize,
+                                                  args.iterations, args.max))
+    package = harness.measure(lambda: run_gleu_package(sources, refs, hyps, n, args.tokenize,
+                                                       args.iterations, args.max))
+    ours, theirs = mine.value, package.value
 
     for name, a, b in zip(names, ours, theirs, strict=True):
         print(f"  {name:6s} gecmetrics {100 * a:.10f}  gleu 1.1.0 {100 * b:.10f}")
     diff = max(abs(a - b) for a, b in zip(ours, theirs, strict=True))
     identical = all(a == b for a, b in zip(ours, theirs, strict=True))
-    print(f"gecmetrics {t_ours:.3f} s, gleu 1.1.0 {t_theirs:.3f} s, "
-          f"ratio {t_theirs / t_ours:.1f}x; max |difference| {diff:.3g}"
-          f" ({'bit-identical' if identical else 'NOT identical'})")
+    print(f"max |difference| {diff:.3g} ({'bit-identical' if identical else 'NOT identical'})")
+    table = harness.Table(width=12, peak=False)
+    table.baseline("gleu 1.1.0", package)
+    table.row("gecmetrics", mine)
 
 
 if __name__ == "__main__":

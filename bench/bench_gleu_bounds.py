@@ -21,21 +21,15 @@ A run that hits the limit is reported as "over cap" (MemoryError), one past
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import resource
 import subprocess
 import sys
 import tempfile
 import textwrap
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = Path(os.environ.get("GECMETRICS_SHARED_DATA") or ROOT / ".." / "shared" / "data")
-M2 = DATA / "conll14st-test-data" / "noalt" / "official-2014.combined.m2"
-TEAMS = ["AMU", "CAMB", "CUUI", "IITB", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC", "UMC"]
+import harness
 
 GLEU_CASE = textwrap.dedent("""
     import json, sys, time
@@ -63,7 +57,7 @@ def build_baseline(rev: str, where: Path) -> str:
     """Install gecmetrics at ``rev`` into a virtual environment; its Python."""
     src = where / "src"
     src.mkdir()
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True,
+    archive = subprocess.run(["git", "-C", str(harness.ROOT), "archive", rev], check=True,
                              capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
     venv = where / "venv"
@@ -83,37 +77,19 @@ def run_capped(argv: list[str], cap: int, timeout: float, cwd: Path) -> dict:
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
-    start = time.perf_counter()
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(argv, stdout=out, stderr=err, preexec_fn=limit, cwd=cwd)
-        deadline = start + timeout
-        status = None
-        while status is None:
-            pid, st, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                status = st
-            elif time.perf_counter() > deadline:
-                proc.kill()
-                _, status, usage = os.wait4(proc.pid, 0)
-                status = "timeout"
-            else:
-                time.sleep(0.05)
-        wall = time.perf_counter() - start
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = out.read().decode(), err.read().decode(errors="replace")
-    code = None if status == "timeout" else os.waitstatus_to_exitcode(status)
-    if status == "timeout":
+    child = harness.run_child(argv, cwd=cwd, limits=limit, timeout=timeout)
+    stderr = child.stderr
+    if child.code is None:
         outcome = "timeout"
     elif "MemoryError" in stderr or "Cannot allocate memory" in stderr or "bad_alloc" in stderr:
         outcome = "over cap"
-    elif code == 0:
+    elif child.code == 0:
         outcome = "ok"
     else:
-        last = stderr.strip().splitlines()[-1] if stderr.strip() else f"exit {code}"
-        outcome = f"exit {code}: {last[:90]}"
-    return {"wall": wall, "peak_mb": usage.ru_maxrss / 1024, "outcome": outcome,
-            "stdout": stdout}
+        last = stderr.strip().splitlines()[-1] if stderr.strip() else f"exit {child.code}"
+        outcome = f"exit {child.code}: {last[:90]}"
+    return {"wall": child.seconds, "peak_mb": child.peak, "outcome": outcome,
+            "stdout": child.stdout}
 
 
 def long_line_files(where: Path) -> dict[str, list[str]]:
@@ -142,7 +118,7 @@ def cell(res: dict | None) -> tuple[str, str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = harness.parser(__doc__)
     parser.add_argument("--baseline", help="git revision to compare with (omit: this code only)")
     parser.add_argument("--baseline-python",
                         help="a Python with the baseline gecmetrics installed (no build)")
@@ -152,7 +128,8 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=900.0)
     parser.add_argument("--no-errant", action="store_true")
     args = parser.parse_args()
-    subs = DATA / "official_submissions"
+    data = harness.shared_data(args.data_dir)
+    subs = data / harness.SUBMISSIONS
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         pythons = {"after": sys.executable}
@@ -161,7 +138,8 @@ def main() -> None:
         elif args.baseline:
             pythons["before"] = build_baseline(args.baseline, tmp_path)
         cases = {f"GLEU sampling, {n:,} iterations, seed {args.seed}":
-                 ["-c", GLEU_CASE, str(M2), str(subs), str(n), args.seed, ",".join(TEAMS)]
+                 ["-c", GLEU_CASE, str(data / harness.CONLL_M2), str(subs), str(n), args.seed,
+                  ",".join(harness.TEAMS)]
                  for n in args.iterations}
         if not args.no_errant:
             cases.update(long_line_files(tmp_path))

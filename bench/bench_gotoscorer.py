@@ -19,39 +19,31 @@ the 12 teams + INPUT:
    gec-metrics' weight generator plus ``score_corpus_verbose`` per system;
    both parse with spaCy, which dominates both.
 
-Prints CPU seconds, gecmetrics' peak Python memory, the ratios, and checks that
-the F0.5 scores agree.
+Prints wall and CPU seconds (the ratios are of CPU seconds: both sides are
+single-threaded Python, and on a shared machine wall time measures the
+neighbours more than the code), gecmetrics' peak Python memory, and checks
+that the F0.5 scores agree.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import tempfile
-import time
-import tracemalloc
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "reference"))
+import harness
+
+sys.path.insert(0, str(harness.ROOT / "tests" / "reference"))
 
 from gecmetrics.corpus import Corpus  # noqa: E402
-from gecmetrics.m2 import M2File, read_m2  # noqa: E402
-from gecmetrics.metrics.errant import Extractor, _hyp_key, _lookup  # noqa: E402
+from gecmetrics.edits.extraction import Extractor, pair_edits  # noqa: E402
+from gecmetrics.m2 import M2File  # noqa: E402
 from gecmetrics.metrics.gotoscorer import (  # noqa: E402
     SKIPPED_TYPES,
     GoToScorer,
     score_chunks,
 )
-from gecmetrics.readers import read_lines  # noqa: E402
-
-TEAMS = ["AMU", "CAMB", "CUUI", "IITB", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC", "UMC"]
-
-
-def shared_data() -> Path:
-    env = os.environ.get("GECMETRICS_SHARED_DATA")
-    return Path(env) if env else ROOT / ".." / "shared" / "data"
 
 
 def m2_text(path: Path, n: int) -> str:
@@ -74,47 +66,33 @@ def hyp_m2(sources, names, edits) -> str:
     return "\n\n".join(out) + "\n\n"
 
 
-def timed(fn):
-    """CPU seconds of this process (both sides are single-threaded Python; on a
-    shared machine wall time measures the neighbours more than the code)."""
-    start = time.process_time()
-    out = fn()
-    return time.process_time() - start, out
-
-
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = harness.parser(__doc__)
     ap.add_argument("--gts-dir", type=Path, required=True)
     ap.add_argument("--gec-metrics-site", type=Path)
     ap.add_argument("--sentences", type=int, default=1312)
     ap.add_argument("--e2e-sentences", type=int, default=200)
     args = ap.parse_args()
-    data = shared_data()
-    m2_path = data / "conll14st-test-data" / "noalt" / "official-2014.combined.m2"
-    m2 = read_m2(m2_path)
+    data = harness.shared_data(args.data_dir)
+    m2_path = data / harness.CONLL_M2
     n = args.sentences
-    sub = M2File(m2.path, m2.sentences[:n])
-    hyps = {t: read_lines(data / "official_submissions" / t)[:n] for t in TEAMS}
+    sub, hyps = harness.conll14(data, sentences=n)
     hyps["INPUT"] = list(sub.sources)
     names = list(hyps)
 
     # -- 1. from extracted edits ------------------------------------------------------
-    extractor = Extractor()
     pairs = [(s, h[d]) for h in hyps.values() for d, s in enumerate(sub.sources)]
-    found = extractor.extract(pairs, [])
-    extractor.edit_cache.close()
-    edits = {name: [_lookup(found, _hyp_key(s, hyps[name][d])) for d, s in
+    with Extractor() as extractor:
+        found = extractor.extract(pairs, [])
+    edits = {name: [pair_edits(found, s, hyps[name][d]) for d, s in
                     enumerate(sub.sources)] for name in names}
     gold = [[(e.start, e.end, e.correction) for e in g.get(0, []) if e.type not in SKIPPED_TYPES]
             for g in (s.official_gold() for s in sub.sentences)]
     usable = {name: [[(s, e, c) for s, e, c, t in es if t not in SKIPPED_TYPES] for es in rows]
               for name, rows in edits.items()}
-    ours_s, stats = timed(lambda: score_chunks(sub.sources, gold, usable, "paper", "gts"))
-    tracemalloc.start()  # a second run for the peak: tracing slows Python down a lot
-    score_chunks(sub.sources, gold, usable, "paper", "gts")
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    ours_f = [s.score for s in stats.corpus(0.5)]
+    ours = harness.measure(lambda: score_chunks(sub.sources, gold, usable, "paper", "gts"),
+                           memory="rerun")
+    ours_f = [s.score for s in ours.value.corpus(0.5)]
 
     sys.path.insert(0, str(args.gts_dir))
     import gotoscorer as gts_main  # noqa: E402
@@ -133,12 +111,13 @@ def main() -> None:
             weighted = gts_main.calculate_weight(scored, 1, 0, 0)
             return gts_main.calculate_system_score(weighted, len(systems), False)
 
-        gts_s, scores = timed(gts)
-    gts_f = [s.F05 for s in scores]
+        reference = harness.measure(gts)
+    gts_f = [s.F05 for s in reference.value]
     worst = max(abs(a - b) for a, b in zip(ours_f, gts_f, strict=True))
     print(f"1. weights + scores from ERRANT edits, {n} sentences x {len(names)} systems")
-    print(f"   gecmetrics {ours_s:8.2f} s   peak {peak / 1e6:6.1f} MB")
-    print(f"   GTS        {gts_s:8.2f} s   ratio GTS/gecmetrics {gts_s / ours_s:6.1f}x")
+    table = harness.Table(width=14, cpu=True, clock="cpu")
+    table.baseline("GTS", reference)
+    table.row("gecmetrics", ours)
     print(f"   max |F0.5 difference| {worst:.2e}")
 
     # -- 2. end to end, no caches ------------------------------------------------------
@@ -146,7 +125,7 @@ def main() -> None:
         print("2. skipped (no --gec-metrics-site)")
         return
     k = min(args.e2e_sentences, n)
-    small = M2File(m2.path, m2.sentences[:k])
+    small = M2File(sub.path, sub.sentences[:k])
     small_hyps = {t: h[:k] for t, h in hyps.items()}
     ref_text = small.references()[0]
 
@@ -176,13 +155,14 @@ def main() -> None:
         os.unlink(fp.name)
         return out
 
-    ours_e, f1 = timed(ours_e2e)
-    ref_e, f2 = timed(reference_e2e)
-    worst = max(abs(a - b) for a, b in zip(f1, f2, strict=True))
+    ours = harness.measure(ours_e2e)
+    reference = harness.measure(reference_e2e)
+    worst = max(abs(a - b) for a, b in zip(ours.value, reference.value, strict=True))
     print(f"2. end to end (spaCy + ERRANT + weights + scores), {k} sentences x {len(names)} "
           "systems, no caches")
-    print(f"   gecmetrics  {ours_e:8.2f} s")
-    print(f"   gec-metrics {ref_e:8.2f} s   ratio gec-metrics/gecmetrics {ref_e / ours_e:6.1f}x")
+    table = harness.Table(width=14, cpu=True, peak=False, clock="cpu")
+    table.baseline("gec-metrics", reference)
+    table.row("gecmetrics", ours)
     print(f"   max |F0.5 difference| {worst:.2e}")
 
 

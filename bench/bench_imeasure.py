@@ -17,84 +17,74 @@ I agrees.
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
-import time
-import tracemalloc
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+import harness
 
-from gecmetrics.corpus import Corpus  # noqa: E402
-from gecmetrics.m2 import M2File, read_m2  # noqa: E402
-from gecmetrics.metrics.imeasure import Imeasure, imeasure_counts  # noqa: E402
-from gecmetrics.readers import read_lines  # noqa: E402
-
-
-def shared_data() -> Path:
-    env = os.environ.get("GECMETRICS_SHARED_DATA")
-    return Path(env) if env else ROOT / ".." / "shared" / "data"
+from gecmetrics.corpus import Corpus
+from gecmetrics.metrics.imeasure import Imeasure, imeasure_counts
 
 
 def official(tool: Path, python2: str, path: str | None, systems: list[str],
-             hyps: dict[str, list[str]], n: int) -> tuple[float, dict[str, float]]:
-    """Seconds and corpus correction I (percent, as printed) of the official tool."""
+             hyps: dict[str, list[str]], n: int) -> harness.Timing[dict[str, float]]:
+    """The timed runs of the official tool; their value: the corpus correction I of
+    each system (percent, as printed)."""
     text = (tool / "conll14.ixml").read_text(encoding="utf-8")
     ends = [m.end() for m in re.finditer("</sentence>", text)]
     gold = text[:ends[n - 1]] + "</script></scripts>\n"
-    out: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "gold.xml").write_text(gold, encoding="utf-8")
-        start = time.perf_counter()
-        for name in systems:
-            (Path(tmp) / name).write_text("\n".join(hyps[name]) + "\n", encoding="utf-8")
-            res = subprocess.run([python2, str(tool / "ieval.py"), f"-ref:{tmp}/gold.xml",
-                                  f"-hyp:{tmp}/{name}", "-nomix"], capture_output=True,
-                                 text=True, check=True,
-                                 env={**os.environ, "PYTHONPATH": path or ""})
-            row = [line for line in res.stdout.splitlines() if line.startswith("Correction")][-1]
-            out[name] = float(row.split()[-1])
-        return time.perf_counter() - start, out
+
+        def run() -> dict[str, float]:
+            out = {}
+            for name in systems:
+                (Path(tmp) / name).write_text("\n".join(hyps[name]) + "\n", encoding="utf-8")
+                res = harness.run_child([python2, str(tool / "ieval.py"), f"-ref:{tmp}/gold.xml",
+                                         f"-hyp:{tmp}/{name}", "-nomix"],
+                                        env={**os.environ, "PYTHONPATH": path or ""})
+                if res.code != 0:
+                    sys.exit(f"ieval.py failed: {res.stderr.strip()[-500:]}")
+                row = [line for line in res.stdout.splitlines()
+                       if line.startswith("Correction")][-1]
+                out[name] = float(row.split()[-1])
+            return out
+
+        return harness.measure(run)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = harness.parser(__doc__)
     ap.add_argument("--tool-dir", type=Path)
     ap.add_argument("--python2", default="python2")
     ap.add_argument("--python2-path", help="PYTHONPATH for the official tool (its numpy)")
     ap.add_argument("--sentences", type=int, default=100)
     ap.add_argument("--systems", default="AMU,CAMB,UFC")
     args = ap.parse_args()
-    data = shared_data()
-    m2 = read_m2(data / "conll14st-test-data" / "noalt" / "official-2014.combined.m2")
     n = args.sentences
     systems = args.systems.split(",")
-    sub = M2File(m2.path, m2.sentences[:n])
-    hyps = {s: read_lines(data / "official_submissions" / s)[:n] for s in systems}
+    sub, hyps = harness.conll14(harness.shared_data(args.data_dir), systems, n)
 
     def corpus() -> Corpus:  # a fresh corpus: no cached statistics
         return Corpus(sub.sources, [sub.sources], hyps, m2=sub)
 
-    tracemalloc.start()
-    start = time.perf_counter()
-    ours = {r.hypothesis: r.score for r in Imeasure(mix=False).evaluate(corpus())}
-    fast = time.perf_counter() - start
-    peak = tracemalloc.get_traced_memory()[1] / 2**20
-    tracemalloc.stop()
-    start = time.perf_counter()
-    imeasure_counts(corpus(), mix=False, fast=False)
-    slow = time.perf_counter() - start
+    fast = harness.measure(lambda: {r.hypothesis: r.score
+                                    for r in Imeasure(mix=False).evaluate(corpus())},
+                           memory="traced")
+    ours = fast.value
+    slow = harness.measure(lambda: imeasure_counts(corpus(), mix=False, fast=False))
     print(f"{n} sentences x {len(systems)} systems, -nomix")
-    print(f"gecmetrics (kernel)      {fast:8.2f} s   peak {peak:.1f} MiB")
-    print(f"gecmetrics (pure Python) {slow:8.2f} s   kernel speed-up {slow / fast:.1f}x")
+    table = harness.Table(width=26)
+    table.baseline("gecmetrics (pure Python)", slow)
+    table.row("gecmetrics (kernel)", fast)
     if args.tool_dir:
-        seconds, theirs = official(args.tool_dir, args.python2, args.python2_path, systems, hyps, n)
-        print(f"official ieval.py        {seconds:8.2f} s   ratio official / gecmetrics "
-              f"{seconds / fast:.0f}x")
+        tool = official(args.tool_dir, args.python2, args.python2_path, systems, hyps, n)
+        theirs = tool.value
+        table.baseline("official ieval.py", tool)
+        table.row("gecmetrics (kernel)", fast)
         for s in systems:
             agree = f"{ours[s] * 100:.2f}" == f"{theirs[s]:.2f}"
             print(f"  {s:6s} I = {ours[s] * 100:7.2f} (official {theirs[s]:7.2f}) "

@@ -18,15 +18,13 @@ real wall-clock ratio must still be measured on an idle machine.
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import bench_scale  # noqa: E402  (corpus builder and case definition)
+import bench_scale  # corpus builder and case definition
+import harness
 
 
 def worker_cpu(pid: int) -> float:
@@ -44,7 +42,7 @@ def child(jobs: int, output: str) -> dict:
     files = bench_scale.build(200_000)
     args = ["score", *bench_scale.FOUR, "-s", str(files["source"]),
             "-r", str(files["ref0"]), str(files["ref1"]),
-            "-c", *(str(files[s]) for s in bench_scale.TEAMS[:2]),
+            "-c", *(str(files[s]) for s in harness.TEAMS[:2]),
             "--format", "json", "--jobs", str(jobs)]
     start = time.perf_counter()
     with open(output, "w") as out:
@@ -60,42 +58,27 @@ def child(jobs: int, output: str) -> dict:
                for pid in pool._processes]
     parallel._close_pools()  # the workers must not outlive this child (they hold its pipe)
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    peak = usage.ru_maxrss / 1024
-    return {"wall": wall, "parent": usage.ru_utime + usage.ru_stime, "workers": workers,
-            "peak": peak}
+    return {"wall": wall, "parent": usage.ru_utime + usage.ru_stime, "workers": workers}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = harness.parser(__doc__, data=None)
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--cores", type=int, default=os.cpu_count() or 1)
     opts = parser.parse_args()
     bench_scale.build(200_000)
     results = {}
     for jobs in opts.jobs:
-        read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            os.close(read)
-            code = 1
-            try:
-                out = bench_scale.WORK / f"out_jobs_cpu_{jobs}"
-                os.write(write, json.dumps(child(jobs, str(out))).encode())
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(write)
-        with os.fdopen(read, "rb") as pipe:
-            text = pipe.read()
-        os.waitpid(pid, 0)
-        res = results[jobs] = json.loads(text)
+        res, peak = harness.call_in_child(child, jobs,
+                                          str(bench_scale.WORK / f"out_jobs_cpu_{jobs}"))
+        results[jobs] = res
         total = res["parent"] + sum(res["workers"])
         path = max([res["parent"], *res["workers"], total / opts.cores])
         res["path"] = path
         workers = ", ".join(f"{w:.1f}" for w in res["workers"]) or "-"
         print(f"--jobs {jobs}: wall {res['wall']:7.1f} s; CPU parent {res['parent']:6.1f} s, "
               f"workers [{workers}] s, total {total:6.1f} s; critical path on {opts.cores} idle "
-              f"cores >= {path:6.1f} s; parent peak RSS {res['peak']:.0f} MB", flush=True)
+              f"cores >= {path:6.1f} s; parent peak RSS {peak:.0f} MiB", flush=True)
         digest = bench_scale.digest(bench_scale.WORK / f"out_jobs_cpu_{jobs}")
         print(f"          output {digest}")
     if 1 in results:

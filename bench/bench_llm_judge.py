@@ -2,7 +2,8 @@
 
 Run from the repository root:  python bench/bench_llm_judge.py [SENTENCES]
 (default 200 CoNLL-2014 sentences x 13 systems: 12 teams + INPUT, from
-../shared/data). No real LLM is reachable here, so:
+--data-dir, else $GECMETRICS_SHARED_DATA, else ../shared/data). No real LLM is
+reachable here, so:
 
 * endpoint: the tests' stub OpenAI-compatible server on 127.0.0.1
   (tests/llm_stub.py) with 20 ms added per answer, standing in for a remote
@@ -21,52 +22,41 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-import time
-import tracemalloc
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+import harness
+
+sys.path.insert(0, str(harness.ROOT / "tests"))
 
 from llm_stub import Stub, build_model  # noqa: E402
 
 from gecmetrics.corpus import Corpus  # noqa: E402
 from gecmetrics.metrics.llm_judge import LlmJudge  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data"
-TEAMS = ["AMU", "CAMB", "CUUI", "IITB", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC", "UMC"]
+
+def corpus(data: Path, n: int) -> Corpus:
+    m2, hyps = harness.conll14(data, sentences=n)
+    sources = list(m2.sources)
+    return Corpus.build(sources, [sources], {**hyps, "INPUT": sources})
 
 
-def corpus(n: int) -> Corpus:
-    m2 = DATA / "conll14st-test-data" / "noalt" / "official-2014.combined.m2"
-    sources = [line[2:] for line in m2.read_text(encoding="utf-8").splitlines()
-               if line.startswith("S ")][:n]
-    hyps = {t: (DATA / "official_submissions" / t).read_text(encoding="utf-8").split("\n")[:n]
-            for t in TEAMS}
-    hyps["INPUT"] = sources
-    return Corpus.build(sources, [sources], hyps)
-
-
-def timed(metric: LlmJudge, n: int) -> tuple[float, int, list]:
-    tracemalloc.start()
-    start = time.perf_counter()
-    result = metric.evaluate(corpus(n), level="sentence")
-    seconds = time.perf_counter() - start
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return seconds, peak, [r.scores for r in result]
-
-
-def report(label: str, seconds: float, peak: int, n: int, asked: int, base: float) -> None:
-    print(f"{label:<34} {seconds:8.2f} s {n / seconds:9.1f} sent/s  asked {asked:5d}  "
-          f"peak {peak / 2**20:6.1f} MiB  x{base / seconds:7.1f} vs baseline")
+def judged(metric: LlmJudge, data: Path, n: int) -> harness.Timing[list]:
+    """One traced run (a rerun would read the cache this one fills)."""
+    return harness.measure(lambda: [r.scores for r in metric.evaluate(corpus(data, n),
+                                                                       level="sentence")],
+                           memory="traced")
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    ap = harness.parser(__doc__)
+    ap.add_argument("sentences", type=int, nargs="?", default=200)
+    args = ap.parse_args()
+    n = args.sentences
+    data = harness.shared_data(args.data_dir)
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["GECMETRICS_CACHE"] = str(Path(tmp) / "cache")
         print(f"{n} CoNLL-2014 sentences x 13 systems")
+        table = harness.Table("sent/s", "asked", width=34)
         with Stub() as stub:
             stub.latency = 0.02
             runs = {}
@@ -74,49 +64,47 @@ def main() -> None:
                 os.environ["GECMETRICS_CACHE"] = str(Path(tmp) / f"cache-w{workers}")
                 before = len(stub.requests)
                 metric = LlmJudge(model="stub", base_url=stub.base_url, workers=workers)
-                seconds, peak, scores = timed(metric, n)
-                runs[workers] = (seconds, peak, len(stub.requests) - before, scores)
-            base = runs[1][0]
-            for workers, (seconds, peak, asked, _) in runs.items():
-                report(f"endpoint (20 ms), workers={workers}", seconds, peak, n, asked, base)
-            assert runs[1][3] == runs[8][3], "workers changed the scores"
+                timing = judged(metric, data, n)
+                asked = len(stub.requests) - before
+                show = table.baseline if workers == 1 else table.row
+                show(f"endpoint (20 ms), workers={workers}", timing,
+                     f"{n / timing.seconds:.1f}", str(asked))
+                runs[workers] = timing.value
+            assert runs[1] == runs[8], "workers changed the scores"
             before = len(stub.requests)
-            seconds, peak, scores = timed(LlmJudge(model="stub", base_url=stub.base_url,
-                                                   workers=8), n)
+            timing = judged(LlmJudge(model="stub", base_url=stub.base_url, workers=8), data, n)
             asked = len(stub.requests) - before
-            report("endpoint rerun (cache)", seconds, peak, n, asked, base)
-            assert asked == 0 and scores == runs[8][3], "the rerun asked the endpoint"
+            table.row("endpoint rerun (cache)", timing, f"{n / timing.seconds:.1f}", str(asked))
+            assert asked == 0 and timing.value == runs[8], "the rerun asked the endpoint"
         try:
             import torch  # noqa: F401
         except ImportError:
             print("local backend: skipped (no torch)")
             return
         build_model(Path(tmp) / "model")
+        table = harness.Table("prompts/s", "generate calls", width=34, peak=False)
+
+        def answers(metric: LlmJudge) -> list:
+            # raw answers only: the tiny model answers two scores whatever it is asked
+            prompts = [p for _, g, p in metric.prompts(corpus(data, n))]
+            return metric.answers(prompts, ["bench"] * len(prompts))
+
         runs = {}
         for batch in (1, 8):
             os.environ["GECMETRICS_CACHE"] = str(Path(tmp) / f"cache-b{batch}")
             metric = LlmJudge(backend="transformers", model=str(Path(tmp) / "model"),
                               device="cpu", max_tokens=8, batch_size=batch)
-            prompts = len(metric.prompts(corpus(n)))
-            # raw answers only: the tiny model answers two scores whatever it is asked
-            start = time.perf_counter()
-            answers = metric.answers([p for _, g, p in metric.prompts(corpus(n))],
-                                     ["bench"] * prompts)
-            seconds = time.perf_counter() - start
-            runs[batch] = (seconds, metric.backend.calls, answers)
-        base = runs[1][0]
-        for batch, (seconds, calls, _) in runs.items():
-            print(f"{'local tiny GPT-2, batch_size=' + str(batch):<34} {seconds:8.2f} s "
-                  f"{prompts / seconds:9.1f} prompts/s  generate calls {calls:4d}  "
-                  f"x{base / seconds:7.1f} vs baseline")
-        assert runs[1][2] == runs[8][2], "batching changed the answers"
+            prompts = len(metric.prompts(corpus(data, n)))
+            timing = harness.measure(lambda m=metric: answers(m))
+            show = table.baseline if batch == 1 else table.row
+            show(f"local tiny GPT-2, batch_size={batch}", timing,
+                 f"{prompts / timing.seconds:.1f}", str(metric.backend.calls))
+            runs[batch] = timing.value
+        assert runs[1] == runs[8], "batching changed the answers"
         again = LlmJudge(backend="transformers", model=str(Path(tmp) / "model"), device="cpu",
                          max_tokens=8, batch_size=8)
-        start = time.perf_counter()
-        again.answers([p for _, g, p in again.prompts(corpus(n))], ["bench"] * prompts)
-        seconds = time.perf_counter() - start
-        print(f"{'local rerun (cache)':<34} {seconds:8.2f} s  generate calls "
-              f"{again.backend.calls}")
+        table.row("local rerun (cache)", harness.measure(lambda: answers(again)), "",
+                  str(again.backend.calls))
         assert again.backend.calls == 0, "the rerun ran the model"
 
 

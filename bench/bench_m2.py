@@ -1,43 +1,36 @@
 """Benchmark the native M2 scorer: the 13 CoNLL-2014 outputs and adversarial sentences.
 
 Run from the repository root:  python bench/bench_m2.py
-Prints times; the data are read from ../shared/data (or $GECMETRICS_SHARED_DATA).
+Prints times; the data are read from --data-dir, else $GECMETRICS_SHARED_DATA, else
+../shared/data (without them, the adversarial sentences only).
 The adversarial sentences are timed on both paths in the same run: the compiled
 kernel (when built) and the pure-Python code (the baseline); their counts must agree.
 """
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from pathlib import Path
 
+import harness
+
 from gecmetrics.corpus import Corpus
-from gecmetrics.m2 import M2Sentence, read_m2
+from gecmetrics.m2 import M2Sentence
 from gecmetrics.metrics.m2 import M2
 from gecmetrics.metrics.m2_lattice import HAVE_KERNEL, GoldEdit, build_lattice, sentence_counts
-from gecmetrics.readers import read_lines
-
-SYSTEMS = ("AMU CAMB CUUI IITB INPUT IPN NTHU PKU POST RAC SJTU UFC UMC").split()
-
-
-def shared_data() -> Path:
-    env = os.environ.get("GECMETRICS_SHARED_DATA")
-    return Path(env) if env else Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
 
 
 def conll(data: Path) -> None:
-    m2 = read_m2(data / "conll14st-test-data" / "noalt" / "official-2014.combined.m2")
-    hyps = {name: read_lines(data / "official_submissions" / name) for name in SYSTEMS}
+    m2, hyps = harness.conll14(data, harness.OUTPUTS)
     corpus = Corpus(m2.sources, m2.references(), hyps, m2=m2)
-    start = time.perf_counter()
-    results = M2().evaluate(corpus)
-    total = time.perf_counter() - start
-    for r in results:
+    scored = harness.measure(lambda: M2().evaluate(corpus))
+    total = scored.seconds
+    for r in scored.value:
         print(f"  {r.hypothesis:6s} P {100 * r.precision:6.2f} R {100 * r.recall:6.2f} "
               f"F0.5 {100 * r.score:6.2f}")
     path = "compiled kernel" if HAVE_KERNEL else "pure Python (kernel not built)"
+    # per sentence: a slowest-of scan, too fine-grained for harness.measure
     print(f"CoNLL-2014, 13 outputs x 1,312 sentences x 2 annotators: {total:.2f} s ({path})")
     worst, where = 0.0, None
     golds = [s.official_gold() for s in m2.sentences]
@@ -76,6 +69,7 @@ def adversarial() -> None:
     rep = ["the"] * 40 + ["of", "the"] * 20
     cases["80 tokens repetitive (the / of the)"] = (rep, ["the", "of"] * 38 + ["the"] * 2)
     cases["80 tokens repetitive, shifted"] = (["a", "b"] * 40, ["b", "a"] * 41)
+    table = harness.Table(width=12, peak=False)
     for label, (s, h) in cases.items():
         gold = {0: [M2Sentence(" ".join(s), ()).official_gold()[0]][0]}
         # gold edits: substitutions at every 7th token, insertion at every 11th
@@ -85,29 +79,28 @@ def adversarial() -> None:
         for i in range(3, len(s), 11):
             edits.append(GoldEdit(i, i, "", (h[i] if i < len(h) else "y",)))
         edits.sort(key=lambda e: (e.start, e.end))
-        paths = [True, False] if HAVE_KERNEL else [False]
-        results = {}
-        for compiled in paths:
-            t0 = time.perf_counter()
+        def counts(compiled: bool, s=s, h=h, edits=edits, gold=gold) -> tuple:
             lat = build_lattice(s, h, compiled=compiled)
-            c = sentence_counts(lat, edits)
-            c0 = sentence_counts(lat, gold[0])
-            results[compiled] = (time.perf_counter() - t0, c, c0, lat.num_arcs, lat.num_edges)
-            vertices = len(lat.vertices)
-            del lat  # free a large lattice outside the next timed region
-        dt, c, c0, arcs, listed = results[paths[0]]
-        times = "  ".join(f"{'compiled' if k else 'Python'} {v[0]:.3f} s"
-                          for k, v in results.items())
-        if len({v[1:] for v in results.values()}) != 1:
+            return (sentence_counts(lat, edits), sentence_counts(lat, gold[0]), lat.num_arcs,
+                    lat.num_edges, len(lat.vertices))  # the lattice is freed before the next
+
+        results = {compiled: harness.measure(lambda c=compiled: counts(c))
+                   for compiled in ([False, True] if HAVE_KERNEL else [False])}
+        if len({r.value for r in results.values()}) != 1:
             raise SystemExit(f"compiled and Python paths differ on {label}: {results}")
-        print(f"adversarial {label}: {times}  (lattice {vertices} vertices, "
-              f"{arcs} edges, |E| {listed}; counts {c}, without gold {c0})")
+        c, c0, arcs, listed, vertices = results[False].value
+        print(f"adversarial {label}: lattice {vertices} vertices, {arcs} edges, |E| {listed}; "
+              f"counts {c}, without gold {c0}")
+        table.baseline("  Python", results[False])
+        if True in results:
+            table.row("  compiled", results[True])
 
 
 if __name__ == "__main__":
-    data = shared_data()
-    if (data / "official_submissions").is_dir():
+    args = harness.parser(__doc__).parse_args()
+    data = args.data_dir or harness.data_folder()
+    if (data / harness.SUBMISSIONS).is_dir():
         conll(data)
     else:
-        print(f"no CoNLL-2014 data at {data}; set GECMETRICS_SHARED_DATA")
+        print(f"no CoNLL-2014 data at {data}; set GECMETRICS_SHARED_DATA or --data-dir")
     adversarial()

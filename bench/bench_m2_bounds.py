@@ -41,29 +41,23 @@ import resource
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+import harness
+
 OLD_COMMIT = "d1984ac"
 MAIN_COMMIT = "c8daf87"
 CAP_BYTES = 4_000_000_000
 TIME_LIMIT_S = 120
-SYSTEMS = "AMU CAMB CUUI IITB INPUT IPN NTHU PKU POST RAC SJTU UFC UMC".split()
-
-
-def shared_data() -> Path:
-    env = os.environ.get("GECMETRICS_SHARED_DATA")
-    return Path(env) if env else ROOT / ".." / "shared" / "data"
 
 
 # ---------------------------------------------------------------- child side
 
 def _old_module():
     """tests/m2_lattice_old.py with the old compiled kernel when it can be built here."""
-    sys.path.insert(0, str(ROOT / "tests"))
+    sys.path.insert(0, str(harness.ROOT / "tests"))
     import m2_lattice_old as old
 
     build = Path(os.environ.get("TMPDIR", "/tmp")) / f"gecm_old_m2_kernel_{OLD_COMMIT}"
@@ -71,7 +65,7 @@ def _old_module():
     pyx = build / "_m2_kernel_old.pyx"
     try:
         if not pyx.exists():
-            text = subprocess.run(["git", "-C", str(ROOT), "show",
+            text = subprocess.run(["git", "-C", str(harness.ROOT), "show",
                                    f"{OLD_COMMIT}:metrics/_m2_kernel.pyx"],
                                   check=True, capture_output=True, text=True).stdout
             pyx.write_text(text)
@@ -105,7 +99,8 @@ def _main_module():
     for name, path in (("_m2_kernel_main.pyx", "metrics/_m2_kernel.pyx"),
                        ("m2_lattice_main.py", "metrics/m2_lattice.py")):
         if not (build / name).exists():
-            text = subprocess.run(["git", "-C", str(ROOT), "show", f"{MAIN_COMMIT}:{path}"],
+            text = subprocess.run(["git", "-C", str(harness.ROOT), "show",
+                                   f"{MAIN_COMMIT}:{path}"],
                                   check=True, capture_output=True, text=True).stdout
             text = text.replace("from ._m2_kernel import", "from _m2_kernel_main import")
             (build / name).write_text(text)
@@ -178,11 +173,11 @@ def child(impl: str, case: str) -> None:
                 lat = lat_module.build_lattice(src, hyp, mu)
                 return {a: lat_module.sentence_counts(lat, g, iwc) for a, g in golds.items()}
             m2_metric._sentence = old_sentence
-        data = shared_data()
+        data = harness.shared_data()
         args = ["score", "-m", "m2", "--format", "json",
-                "-s", str(data / "official_submissions" / "INPUT"),
-                "--m2", str(data / "conll14st-test-data" / "noalt" / "official-2014.combined.m2"),
-                "-c", *[str(data / "official_submissions" / s) for s in SYSTEMS]]
+                "-s", str(data / harness.SUBMISSIONS / "INPUT"),
+                "--m2", str(data / harness.CONLL_M2),
+                "-c", *[str(data / harness.SUBMISSIONS / s) for s in harness.OUTPUTS]]
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             try:
@@ -223,28 +218,18 @@ def run(impl: str, case: str) -> dict:
             resource.setrlimit(resource.RLIMIT_AS, (CAP_BYTES, CAP_BYTES))
             resource.setrlimit(resource.RLIMIT_CPU, (TIME_LIMIT_S, TIME_LIMIT_S))
 
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, __file__, "--child", impl, case],
-                                stdout=out, stderr=err, preexec_fn=limits)
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        wall = time.perf_counter() - t0
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = out.read(), err.read()
-    r: dict[str, Any] = {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
-                         "rss_mb": usage.ru_maxrss / 1024}
-    if proc.returncode != 0:
-        if proc.returncode == -signal.SIGXCPU:
+    child = harness.run_child([sys.executable, __file__, "--child", impl, case], limits=limits)
+    r: dict[str, Any] = {"wall": child.seconds, "cpu": child.cpu, "rss_mb": child.peak}
+    if child.code != 0:
+        if child.code == -signal.SIGXCPU:
             r["status"] = f"over {TIME_LIMIT_S} s CPU"
-        elif "MemoryError" in stderr or proc.returncode < 0:
-            r["status"] = f"over cap (rc {proc.returncode})"
+        elif "MemoryError" in child.stderr or (child.code or 0) < 0:
+            r["status"] = f"over cap (rc {child.code})"
         else:
-            r["status"] = f"failed (rc {proc.returncode})"
-        r["out"] = {"error": (stderr.strip().splitlines() or [""])[-1]}
+            r["status"] = f"failed (rc {child.code})"
+        r["out"] = {"error": (child.stderr.strip().splitlines() or [""])[-1]}
         return r
-    r["out"] = json.loads(stdout.strip().splitlines()[-1])
+    r["out"] = json.loads(child.stdout.strip().splitlines()[-1])
     r["status"] = "error (budget)" if "error" in r["out"] else "ok"
     return r
 
@@ -260,7 +245,10 @@ def same(a: dict, b: dict) -> bool:
 
 
 def main() -> None:
-    quick = "--quick" in sys.argv
+    ap = harness.parser(__doc__, data=None)
+    ap.add_argument("--quick", action="store_true",
+                    help="no 1,000-token cases; old on 100 tokens only")
+    quick = ap.parse_args().quick
     cases = ["rewritten:100", "rewritten:200", "rewritten:300"]
     if not quick:
         cases += ["rewritten:1000", "subs:1000"]
@@ -268,7 +256,7 @@ def main() -> None:
     if not quick:
         cases.append("shared1:1000")
     cases.append("near:10000")
-    have_data = (shared_data() / "official_submissions").is_dir()
+    have_data = (harness.data_folder() / harness.SUBMISSIONS).is_dir()
     if have_data:
         cases.append("conll")
     plan = {"new": cases, "main": cases,

@@ -1,8 +1,8 @@
-"""Benchmark SPA, metric clusters and the human bootstrap (meta_eval.pair_analyses).
+"""Benchmark SPA, metric clusters and the human bootstrap (meta_eval.pair_stats).
 
 Run from the repository root (the data folder as for the tests):
 
-    python bench/bench_meta_stats.py [--data-dir ../shared/data] [--resamples 1000]
+    python bench/bench_meta_stats.py [--data-dir DIR] [--resamples 1000]
 
 Prints time and peak memory (tracemalloc) of
 
@@ -24,98 +24,70 @@ on SEEDA under 30 s; the GJG15 human bootstrap under 10 s, on a 2-core machine.
 
 from __future__ import annotations
 
-import argparse
-import time
-import tracemalloc
-from collections.abc import Callable
-from typing import Any
-
+import harness
 import numpy as np
 
 METRICS = ("green", "green:tokenize=char,n=6", "green:n=2", "green:tokenize=char,n=4",
            "m2", "chrf", "chrf:word_order=2", "errant")
 
 
-CPU: list[float] = [0.0]  # CPU seconds of the last measure() (load-independent)
-
-
-def measure(function: Callable[[], Any]) -> tuple[float, float, Any]:
-    """(wall seconds, peak MiB, result) of one run; its CPU seconds go to CPU[0]."""
-    tracemalloc.start()
-    start, cpu = time.perf_counter(), time.process_time()
-    result = function()
-    seconds = time.perf_counter() - start
-    CPU[0] = time.process_time() - cpu
-    peak = tracemalloc.get_traced_memory()[1] / 2**20
-    tracemalloc.stop()
-    return seconds, peak, result
-
-
-def line(name: str, seconds: float, peak: float, base: float | None = None) -> None:
-    """Wall time, CPU time (on a shared machine the wall time includes waiting), peak."""
-    ratio = "" if base is None else f"   x{seconds / base:5.2f} of baseline (wall)"
-    print(f"{name:<56} {seconds:8.2f} s wall {CPU[0]:8.2f} s cpu {peak:8.1f} MiB{ratio}",
-          flush=True)
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data-dir", default="../shared/data")
+    parser = harness.parser(__doc__)
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--metrics", nargs="*", default=list(METRICS))
     args = parser.parse_args()
+    data = harness.shared_data(args.data_dir)
     n = args.resamples
 
-    from gecmetrics.meta_eval import analyses, pair_analyses
+    from gecmetrics.meta_eval import correlation_analyses, pair_stats
     from gecmetrics.meta_eval.benchmarks import load_benchmark
-    from gecmetrics.meta_eval.correlate import Selection
-    from gecmetrics.meta_eval.correlate import meta_evaluate as correlate
     from gecmetrics.meta_eval.human import expected_wins
-    from gecmetrics.meta_eval.human_bootstrap import bootstrap_expected_wins, resample_counts
+    from gecmetrics.meta_eval.judgment_arrays import bootstrap_expected_wins
+    from gecmetrics.meta_eval.selection import Selection, correlate_selection
     from gecmetrics.registry import metric_from_spec
+    from gecmetrics.stats.resampling import resample_counts
 
-    bench = load_benchmark("seeda-s", args.data_dir)
+    bench = load_benchmark("seeda-s", data)
     sel = Selection.make(bench, "all")
     metrics = [metric_from_spec(spec) for spec in args.metrics]
     print(f"SEEDA-S, {len(sel.systems)} systems, {bench.corpus.num_sentences} sentences, "
           f"{len(metrics)} metrics, {n} resamples")
 
     def score() -> list:
-        rows = correlate(sel, metrics)
+        rows = correlate_selection(sel, metrics)
         for metric in metrics:
             metric.statistics(bench.corpus).precompute(metric.resolve_betas(None))
         return rows
 
-    seconds, peak, rows = measure(score)
-    line("scoring (statistics of every metric, once)", seconds, peak)
-
-    seconds, peak, _ = measure(lambda: analyses.add_bootstrap(rows, [sel], metrics, n, 12345,
-                                                              {}))
-    base = seconds
-    line("baseline: --bootstrap intervals", seconds, peak)
-    seconds, peak, _ = measure(lambda: pair_analyses.add_pair_stats(
-        rows, [sel], metrics, spa=True, n_resamples=n, seed=12345, cache={}, human_cache={}))
-    line("--spa", seconds, peak, base)
+    # one run each, traced: a step here is too slow to run twice for the memory
+    table = harness.Table(width=56, cpu=True, speedup=False)
+    scored = harness.measure(score, memory="traced")
+    rows = scored.value
+    table.alone("scoring (statistics of every metric, once)", scored)
+    table.baseline("--bootstrap intervals", harness.measure(
+        lambda: correlation_analyses.add_bootstrap(rows, [sel], metrics, n, 12345, {}),
+        memory="traced"))
+    table.row("--spa", harness.measure(lambda: pair_stats.add_pair_stats(
+        rows, [sel], metrics, spa=True, resampling=pair_stats.Resampling(n, 12345)),
+        memory="traced"))
     for stat in ("spa", "pearson", "pairwise"):
-        seconds, peak, _ = measure(lambda stat=stat: pair_analyses.metric_clusters(
-            rows, [sel], metrics, stat, n, 12345, {}, {}))
-        line(f"--clusters {stat}", seconds, peak, base)
+        table.row(f"--clusters {stat}", harness.measure(
+            lambda stat=stat: pair_stats.metric_clusters(
+                rows, [sel], metrics, stat, pair_stats.Resampling(n, 12345)), memory="traced"))
 
     def both() -> None:
-        cache: dict = {}
-        human: dict = {}
-        pair_analyses.add_pair_stats(rows, [sel], metrics, spa=True, n_resamples=n,
-                                     seed=12345, cache=cache, human_cache=human)
-        pair_analyses.metric_clusters(rows, [sel], metrics, "spa", n, 12345, cache, human)
+        shared = pair_stats.Resampling(n, 12345)  # one run: its caches shared
+        pair_stats.add_pair_stats(rows, [sel], metrics, spa=True, resampling=shared)
+        pair_stats.metric_clusters(rows, [sel], metrics, "spa", shared)
 
-    seconds, peak, _ = measure(both)
-    line("--spa --clusters spa (one run, shared cache)", seconds, peak, base)
+    table.row("--spa --clusters spa (one run, shared cache)",
+              harness.measure(both, memory="traced"))
 
-    conll = load_benchmark("conll14", args.data_dir)
-    items = conll.info["judgments"]
+    conll = load_benchmark("conll14", data)
+    items = conll.judgments.items
     systems = list(conll.human["ew"])
-    seconds, peak, fast = measure(lambda: bootstrap_expected_wins(items, systems, n, 12345))
-    line(f"GJG15 human bootstrap, vectorised ({len(items)} items)", seconds, peak)
+    fast = harness.measure(lambda: bootstrap_expected_wins(items, systems, n, 12345),
+                           memory="traced")
     loops = 20
 
     def loop() -> np.ndarray:
@@ -128,14 +100,14 @@ def main() -> None:
                 out.append([ew[s] for s in systems])
         return np.array(out)
 
-    slow_seconds, slow_peak, slow = measure(loop)
-    assert np.allclose(slow, bootstrap_expected_wins(items, systems, loops, 12345),
+    slow = harness.measure(loop, memory="traced")
+    assert np.allclose(slow.value, bootstrap_expected_wins(items, systems, loops, 12345),
                        rtol=0, atol=1e-12), "vectorised EW differ from the loop"
-    CPU[0] *= n / loops
-    line(f"baseline: expected_wins loop ({loops} resamples, scaled to {n})",
-         slow_seconds * n / loops, slow_peak)
-    print(f"vectorised / loop: x{seconds / (slow_seconds * n / loops):.3f}")
-    assert fast.shape == (n, len(systems))
+    scale = n / loops
+    table.baseline(f"expected_wins loop ({loops} resamples, scaled to {n})", harness.Timing(
+        None, slow.seconds * scale, slow.median * scale, slow.cpu * scale, slow.peak))
+    table.row(f"GJG15 human bootstrap, vectorised ({len(items)} items)", fast)
+    assert fast.value.shape == (n, len(systems))
 
 
 if __name__ == "__main__":

@@ -28,15 +28,14 @@ side is ``errant_parallel`` (timed in this process, errant 3.0.2) plus their
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT / "tests" / "reference"))
+import harness
+
+sys.path.insert(0, str(harness.ROOT / "tests"))
+sys.path.insert(0, str(harness.ROOT / "tests" / "reference"))
 
 from ptm2_reference import CONLL, subset_m2  # noqa: E402
 from ptm2_tiny import tiny_bert, vocabulary  # noqa: E402
@@ -47,8 +46,7 @@ from gecmetrics.metrics.ptm2 import PTM2  # noqa: E402
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--data", default=str(ROOT / ".." / "shared" / "data"))
+    ap = harness.parser(__doc__, data="--data")
     ap.add_argument("--sentences", type=int, default=20)
     ap.add_argument("--systems", nargs="+", default=["AMU", "CAMB"])
     ap.add_argument("--device", default="cpu")
@@ -58,7 +56,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.metric == "pterrant":
         return bench_pterrant(args)
-    data = Path(args.data)
+    data = harness.shared_data(args.data_dir)
     tmp = Path(tempfile.mkdtemp())
     text = subset_m2(str(data / CONLL), list(range(args.sentences)))
     (tmp / "sub.m2").write_text(text, encoding="utf8")
@@ -74,7 +72,11 @@ def main() -> None:
 
     import torch  # noqa: F401  (imported before timing: its import is not PT-M2's cost)
 
-    rows = []
+    print(f"PT-M2, {args.sentences} CoNLL-2014 sentences x {len(args.systems)} systems "
+          f"({', '.join(args.systems)}), tiny BERT, device {args.device}")
+    table = harness.Table("sent/s", "pairs", "model calls", width=30, peak=False,
+                          speedup=False)
+    calls = []
     for label in ("gecmetrics, empty cache", "gecmetrics, cached rerun"):
         scorer = metric.bert_scorer()
         scorer.cache_path = tmp / "cache.sqlite"
@@ -86,27 +88,25 @@ def main() -> None:
             return inner(p, progress_label)
 
         scorer.f_scores = counting  # type: ignore[method-assign]
-        start = time.perf_counter()
-        counts = metric.weighted_counts(corpus, scorer)
-        seconds = time.perf_counter() - start
-        rows.append((label, seconds, pairs[0], scorer.forward_passes))
-        del counts
+        timing = harness.measure(lambda s=scorer: metric.weighted_counts(corpus, s))
+        show = table.row if calls else table.baseline
+        show(label, timing, f"{n / timing.seconds:.1f}", str(pairs[0]),
+             str(scorer.forward_passes))
+        calls.append(scorer.forward_passes)
     if Path(args.ref_python).exists() and Path(args.ref_src).exists():
-        out = subprocess.run([args.ref_python, str(ROOT / "tests/reference/ptm2_reference.py"),
-                              "time", str(data), model, str(args.sentences), *args.systems],
-                             cwd=args.ref_src, capture_output=True, text=True, check=True)
-        rows.append(("authors' code (compute_m2)", float(out.stdout.split()[-1]), None, None))
-    base = rows[0][1]
-    print(f"PT-M2, {args.sentences} CoNLL-2014 sentences x {len(args.systems)} systems "
-          f"({', '.join(args.systems)}), tiny BERT, device {args.device}")
-    head = ("run", "seconds", "sent/s", "pairs", "model calls", "x ours")
-    print(f"{head[0]:<30} {head[1]:>8} {head[2]:>8} {head[3]:>7} {head[4]:>11} {head[5]:>7}")
-    for label, seconds, pairs_n, calls in rows:
-        print(f"{label:<30} {seconds:>8.2f} {n / seconds:>8.1f} "
-              f"{'' if pairs_n is None else pairs_n:>7} {'' if calls is None else calls:>11} "
-              f"{seconds / base:>7.2f}")
-    if rows[1][3] != 0:
+        out = reference(args.ref_python, "tests/reference/ptm2_reference.py", args.ref_src,
+                        str(data), model, str(args.sentences), *args.systems)
+        table.row("authors' code (compute_m2)", out, f"{n / out:.1f}")
+    if calls[1] != 0:
         sys.exit("the cached rerun called the model")
+
+
+def reference(python: str, script: str, cwd: str, *argv: str) -> float:
+    """The seconds the authors' code reports for its own scoring (its last word)."""
+    out = harness.run_child([python, str(harness.ROOT / script), "time", *argv], cwd=Path(cwd))
+    if out.code != 0:
+        sys.exit(f"{script} failed: {out.stderr.strip()[-500:]}")
+    return float(out.stdout.split()[-1])
 
 
 def bench_pterrant(args: argparse.Namespace) -> None:
@@ -117,7 +117,7 @@ def bench_pterrant(args: argparse.Namespace) -> None:
     from gecmetrics.metrics.pterrant import PTErrant
     from gecmetrics.metrics.ptm2 import bert_scorer
 
-    data = Path(args.data)
+    data = harness.shared_data(args.data_dir)
     work = Path(tempfile.mkdtemp())
     os.environ["GECMETRICS_CACHE"] = str(work / "cache")  # empty parse and edit caches
     sentences = list(range(args.sentences))
@@ -132,34 +132,26 @@ def bench_pterrant(args: argparse.Namespace) -> None:
 
     import torch  # noqa: F401  (imported before timing: its import is not PT-ERRANT's cost)
 
-    rows: list[tuple[str, float, int | None, int | None]] = []
+    print(f"PT-ERRANT, {args.sentences} CoNLL-2014 sentences x {len(args.systems)} systems "
+          f"({', '.join(args.systems)}), tiny BERT, device {args.device}")
+    table = harness.Table("sent/s", "model calls", width=30, peak=False, speedup=False)
+    calls = []
     for label in ("gecmetrics, empty caches", "gecmetrics, cached rerun"):
         scorer = bert_scorer(metric.config)
         scorer.cache_path = work / "bs.sqlite"
-        start = time.perf_counter()
-        metric.weighted_counts(Corpus(corpus.sources, corpus.references, corpus.hypotheses),
-                               scorer)
-        rows.append((label, time.perf_counter() - start, None, scorer.forward_passes))
+        timing = harness.measure(lambda s=scorer: metric.weighted_counts(
+            Corpus(corpus.sources, corpus.references, corpus.hypotheses), s))
+        show = table.row if calls else table.baseline
+        show(label, timing, f"{n / timing.seconds:.1f}", str(scorer.forward_passes))
+        calls.append(scorer.forward_passes)
     if Path(args.ref_python).exists() and Path(args.ref_src).exists():
-        start = time.perf_counter()
-        errant_step(str(work), systems=args.systems)
-        errant_s = time.perf_counter() - start
-        rows.append(("authors: errant_parallel", errant_s, None, None))
-        out = subprocess.run([args.ref_python, str(ROOT / "tests/reference/pterrant_reference.py"),
-                              "time", str(work), *args.systems],
-                             cwd=args.ref_src, capture_output=True, text=True, check=True)
-        ref_s = float(out.stdout.split()[-1])
-        rows.append(("authors: compute_errant", ref_s, None, None))
-        rows.append(("authors: both", errant_s + ref_s, None, None))
-    base = rows[0][1]
-    print(f"PT-ERRANT, {args.sentences} CoNLL-2014 sentences x {len(args.systems)} systems "
-          f"({', '.join(args.systems)}), tiny BERT, device {args.device}")
-    head = ("run", "seconds", "sent/s", "model calls", "x ours")
-    print(f"{head[0]:<30} {head[1]:>8} {head[2]:>8} {head[3]:>11} {head[4]:>7}")
-    for label, seconds, _pairs, calls in rows:
-        print(f"{label:<30} {seconds:>8.2f} {n / seconds:>8.1f} "
-              f"{'' if calls is None else calls:>11} {seconds / base:>7.2f}")
-    if rows[1][3] != 0:
+        errant_s = harness.measure(lambda: errant_step(str(work), systems=args.systems)).seconds
+        table.row("authors: errant_parallel", errant_s, f"{n / errant_s:.1f}")
+        ref_s = reference(args.ref_python, "tests/reference/pterrant_reference.py",
+                          args.ref_src, str(work), *args.systems)
+        table.row("authors: compute_errant", ref_s, f"{n / ref_s:.1f}")
+        table.row("authors: both", errant_s + ref_s, f"{n / (errant_s + ref_s):.1f}")
+    if calls[1] != 0:
         sys.exit("the cached rerun called the model")
 
 

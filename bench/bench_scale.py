@@ -30,12 +30,12 @@ import argparse
 import hashlib
 import os
 import sys
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = Path(os.environ.get("GECMETRICS_SHARED_DATA", ROOT / ".." / "shared" / "data")).resolve()
-TEAMS = ["AMU", "CAMB", "CUUI", "IITB", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC", "UMC"]
+import harness
+
+TEAMS = list(harness.TEAMS)
+BASELINE = "four, one chunk, --jobs 1 (baseline)"
 WORK = Path("/tmp/gecmetrics_bench_scale")
 FOUR = ["-m", "green", "-m", "green:tokenize=char", "-m", "gleu", "-m", "chrf"]
 
@@ -76,36 +76,27 @@ def write_corpus(total: int, teams: list[str]) -> None:
 
     folder = WORK / str(total)
     folder.mkdir(parents=True, exist_ok=True)
-    m2 = read_m2(DATA / "conll14st-test-data" / "noalt" / "official-2014.combined.m2")
+    data = harness.shared_data()
+    m2 = read_m2(data / harness.CONLL_M2)
     files = {"source": m2.sources}
     for k, ref in enumerate(m2.references()):
         files[f"ref{k}"] = ref
     for team in teams:
-        files[team] = read_lines(DATA / "official_submissions" / team)
+        files[team] = read_lines(data / harness.SUBMISSIONS / team)
     for name, lines in files.items():
         write_repeated(folder / name, lines, total)
 
 
-def run(args: list[str], output: Path) -> tuple[float, float, float]:
-    """Run ``args`` writing stdout to ``output``: (seconds, peak RSS in MB, CPU seconds).
+def run(args: list[str], output: Path) -> harness.Child:
+    """Run ``args`` writing stdout to ``output``; its wall and CPU seconds and peak RSS.
 
     CPU seconds are user + system of the process and of the workers it waited
     for (``os.wait4``); unlike wall time, load on a shared machine inflates
     them only a little."""
-    start = time.perf_counter()
-    with open(output, "wb") as out:
-        pid = os.fork()
-        if pid == 0:  # child: exec the command with stdout to the file
-            try:
-                os.dup2(out.fileno(), 1)
-                os.execv(args[0], args)
-            finally:
-                os._exit(127)
-    _, status, usage = os.wait4(pid, 0)
-    seconds = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"failed ({os.waitstatus_to_exitcode(status)}): {' '.join(args)}")
-    return seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
+    child = harness.run_child(args, output)
+    if child.code != 0:
+        raise SystemExit(f"failed ({child.code}): {' '.join(args)}")
+    return child
 
 
 def digest(path: Path) -> str:
@@ -117,7 +108,7 @@ def digest(path: Path) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = harness.parser(__doc__, data=None)
     parser.add_argument("--quick", action="store_true",
                         help="skip the 2,000,000-line case and the single-metric cases")
     parser.add_argument("--today", action="store_true",
@@ -142,7 +133,7 @@ def main() -> None:
     new = (lambda *a: list(a)) if not opts.today else (lambda *a: [])
     two, six = TEAMS[:2], TEAMS[:6]
     cases: dict[str, list[str]] = {
-        "four, one chunk, --jobs 1 (baseline)": score(
+        BASELINE: score(
             small, FOUR, two, "--format", "json", *new("--chunk-size", "0", "--jobs", "1")),
         "four, chunked, --jobs 1": score(small, FOUR, two, "--format", "json",
                                          *new("--jobs", "1")),
@@ -168,30 +159,32 @@ def main() -> None:
     if opts.only:
         wanted = opts.only.split(",")
         cases = {k: v for k, v in cases.items() if any(w in k for w in wanted)}
-    results: dict[str, tuple[float, float, str]] = {}
+    results: dict[str, tuple[harness.Child, str]] = {}
+    table = harness.Table("output", width=48, cpu=True)
     for name, args in cases.items():
         out = WORK / ("out_" + hashlib.md5(name.encode()).hexdigest()[:8])
-        seconds, peak, cpu = run(args, out)
-        results[name] = (seconds, peak, digest(out))
-        print(f"{name:48s} {seconds:8.2f} s {cpu:8.2f} s CPU {peak:8.0f} MB  "
-              f"output {results[name][2]}", flush=True)
+        child = run(args, out)
+        sha = digest(out)
+        results[name] = (child, sha)
+        if name == BASELINE:
+            table.baseline(name, child, sha)
+        elif name.startswith("four") and BASELINE in results:
+            base, base_sha = results[BASELINE]
+            table.row(name, child, sha, f"memory x{base.peak / child.peak:.2f} less, "
+                                        f"same output: {sha == base_sha}")
+        else:
+            table.alone(name, child, sha)
     print()
-    base = results.get("four, one chunk, --jobs 1 (baseline)")
-    if base:
-        for name in [k for k in results if k.startswith("four")]:
-            seconds, peak, sha = results[name]
-            print(f"{name:48s} time x{base[0] / seconds:5.2f} faster, memory x{base[1] / peak:6.2f}"
-                  f" less, same output: {sha == base[2]}")
     one, two_jobs = results.get("four, chunked, --jobs 1"), results.get("four, chunked, --jobs 2")
     if one and two_jobs:
-        print(f"--jobs 2 vs --jobs 1 (wall clock): x{one[0] / two_jobs[0]:.2f} faster, "
-              f"same output: {one[2] == two_jobs[2]}")
+        print(f"--jobs 2 vs --jobs 1 (wall clock): x{one[0].seconds / two_jobs[0].seconds:.2f} "
+              f"faster, same output: {one[1] == two_jobs[1]}")
     if "green2, --jobs 1" in results and "green6, --jobs 1" in results:
-        per = (results["green6, --jobs 1"][1] - results["green2, --jobs 1"][1]) * 1024 * 1024
+        per = (results["green6, --jobs 1"][0].peak - results["green2, --jobs 1"][0].peak) * 2**20
         print(f"word GREEN memory per additional system: {per / 4 / 200_000:.0f} B/sentence")
     sentence = [k for k in results if k.startswith("stream")]
     if len(sentence) == 2:
-        same = results[sentence[0]][2] == results[sentence[1]][2]
+        same = results[sentence[0]][1] == results[sentence[1]][1]
         print(f"stream: same output with --jobs 1 and --jobs 2: {same}")
     print(f"cores: {os.cpu_count()}; load average at the end: {os.getloadavg()}")
 

@@ -1,7 +1,7 @@
 """Benchmark ``meta-eval --scores``: reading score files, and a whole run against GREEN.
 
 Run from the repository root:  python bench/bench_score_files.py
-The data are read from ../shared/data (or $GECMETRICS_SHARED_DATA). GREEN's
+The data are read from --data-dir, else $GECMETRICS_SHARED_DATA, else ../shared/data. GREEN's
 sentence scores on CoNLL-2014 (13 systems x 1,312 sentences) are written in every
 format ``--scores`` reads; each is timed (best of 5) with its peak Python memory
 (tracemalloc). Then one meta-eval run (level mean, 1000 bootstrap resamples,
@@ -13,36 +13,16 @@ must agree. Peak memory comes from a second run under tracemalloc.
 from __future__ import annotations
 
 import json
-import os
 import tempfile
-import time
-import tracemalloc
-from collections.abc import Callable
 from pathlib import Path
 
+import harness
+
+from gecmetrics.meta_eval import meta_evaluate
 from gecmetrics.meta_eval.benchmarks import load_benchmark
-from gecmetrics.meta_eval.run import run_meta_eval
+from gecmetrics.meta_eval.report import render_evaluation
 from gecmetrics.meta_eval.score_files import read_scores
 from gecmetrics.registry import get_metric
-
-
-def shared_data() -> Path:
-    env = os.environ.get("GECMETRICS_SHARED_DATA")
-    return Path(env) if env else Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
-
-
-def measure(func: Callable[[], object], repeat: int = 5) -> tuple[float, float]:
-    """(best seconds, peak MiB of Python allocations) of ``func()``."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - start)
-    tracemalloc.start()
-    func()
-    peak = tracemalloc.get_traced_memory()[1] / 2**20
-    tracemalloc.stop()
-    return best, peak
 
 
 def write_formats(folder: Path, data: Path) -> dict[str, Path]:
@@ -66,44 +46,35 @@ def write_formats(folder: Path, data: Path) -> dict[str, Path]:
 
 
 def main() -> None:
-    data = shared_data()
+    args = harness.parser(__doc__).parse_args()
+    data = harness.shared_data(args.data_dir)
     with tempfile.TemporaryDirectory() as tmp:
         paths = write_formats(Path(tmp), data)
         print("reading (CoNLL-2014 GREEN scores, 13 systems x 1,312 sentences)")
-        print(f"  {'format':30s} {'size':>9s} {'time':>9s} {'peak':>9s}")
+        table = harness.Table("size KB", width=30)
         for label, path in paths.items():
             size = (sum(p.stat().st_size for p in path.iterdir()) if path.is_dir()
                     else path.stat().st_size)
-            seconds, peak = measure(lambda p=path: read_scores(p))
-            print(f"  {label:30s} {size / 1024:7.0f} KB {seconds * 1000:6.1f} ms "
-                  f"{peak:6.1f} MiB")
+            table.alone(label, harness.measure(lambda p=path: read_scores(p), 5, "rerun"),
+                        f"{size / 1024:.0f}")
 
-        common = dict(levels=["mean"], data_dir=str(data), fmt="json", bootstrap=1000,
-                      compare=True)
+        common = dict(levels=["mean"], data_dir=str(data), bootstrap=1000, compare=True)
         load_benchmark("conll14", data)  # warm the file cache for both runs
-        runs = {}
-        for label, kwargs in {
-            "GREEN computed (baseline)": dict(specs=["green", "green:tokenize=char,n=6"]),
-            "GREEN read with --scores": dict(specs=["green:tokenize=char,n=6"], scores=[
-                _metric(paths["score JSON (sentence)"])]),
-        }.items():
-            start = time.perf_counter()
-            out, _ = run_meta_eval(["conll14"], **kwargs, **common)
-            seconds = time.perf_counter() - start
-            tracemalloc.start()  # a second run for the memory: tracemalloc slows numpy down
-            run_meta_eval(["conll14"], **kwargs, **common)
-            peak = tracemalloc.get_traced_memory()[1] / 2**20
-            tracemalloc.stop()
-            runs[label] = (seconds, peak, json.loads(out))
-        base = runs["GREEN computed (baseline)"]
         print("\nmeta-eval conll14, level mean, --bootstrap 1000 --compare "
               "(wordGREEN + charGREEN)")
-        for label, (seconds, peak, _rows) in runs.items():
-            print(f"  {label:30s} {seconds:6.2f} s  peak {peak:6.1f} MiB  "
-                  f"time ratio {seconds / base[0]:.2f}")
+        table = harness.Table(width=30, speedup=False)
+        computed = harness.measure(lambda: render_evaluation(meta_evaluate(
+            ["conll14"], ["green", "green:tokenize=char,n=6"], **common), "json"),
+            memory="rerun")
+        table.baseline("GREEN computed", computed)
+        read = harness.measure(lambda: render_evaluation(meta_evaluate(
+            ["conll14"], ["green:tokenize=char,n=6"],
+            scores=[_metric(paths["score JSON (sentence)"])], **common), "json"),
+            memory="rerun")
+        table.row("GREEN read with --scores", read)
         same = all(abs(a["pearson"] - b["pearson"]) <= 1e-9
-                   for a, b in zip(base[2][:2], runs["GREEN read with --scores"][2][1::-1],
-                                   strict=True))
+                   for a, b in zip(json.loads(computed.value[0])[:2],
+                                   json.loads(read.value[0])[1::-1], strict=True))
         print(f"  correlations identical: {same}")
 
 

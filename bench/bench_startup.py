@@ -17,20 +17,22 @@ were imported (they must not be).
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
+
+import harness
 
 HEAVY = ("numpy", "pandas", "scipy", "matplotlib", "dask", "distributed", "pyarrow")
 
 
 def one(args: list[str]) -> tuple[float, dict[str, tuple[int, int]]]:
     """(sum of self import times in s, {module: (self, cumulative) us}) of one run."""
-    err = subprocess.run([sys.executable, "-X", "importtime", *args], stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE, text=True, check=True).stderr
+    child = harness.run_child([sys.executable, "-X", "importtime", *args])
+    if child.code != 0:
+        sys.exit(f"{' '.join(args)} failed: {child.stderr.strip()[-500:]}")
+    err = child.stderr
     modules: dict[str, tuple[int, int]] = {}
     for line in err.splitlines():
         if not line.startswith("import time:") or "self [us]" in line:
@@ -41,41 +43,31 @@ def one(args: list[str]) -> tuple[float, dict[str, tuple[int, int]]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = harness.parser(__doc__, data=None)
     parser.add_argument("--runs", type=int, default=15)
     opts = parser.parse_args()
     script = str(Path(sys.executable).with_name("gecmetrics"))
     cases = {"bare python (baseline)": ["-c", "pass"], "gecmetrics --help": [script, "--help"]}
     summary = {}
+    print(f"imports, min over {opts.runs} runs:")
+    table = harness.Table("median", width=24, peak=False, speedup=False)
     for name, args in cases.items():
-        runs = [one(args) for _ in range(opts.runs)]
-        totals = [r[0] for r in runs]
+        totals = [one(args)[0] for _ in range(opts.runs)]
         summary[name] = min(totals)
-        print(f"{name:24s} imports: min {min(totals):.3f} s, median "
-              f"{statistics.median(totals):.3f} s over {opts.runs} runs")
-    cpu = sorted(_cpu([script, "--help"]) for _ in range(opts.runs))
+        (table.row if table.base else table.baseline)(name, min(totals),
+                                                      f"{statistics.median(totals):.3f}")
+    cpu = sorted(harness.run_child([sys.executable, script, "--help"]).cpu
+                 for _ in range(opts.runs))
     print(f"{'gecmetrics --help':24s} whole process CPU (user+sys): min {cpu[0]:.3f} s, "
           f"median {statistics.median(cpu):.3f} s")
     extra = summary["gecmetrics --help"] - summary["bare python (baseline)"]
-    ratio = summary["gecmetrics --help"] / summary["bare python (baseline)"]
-    print(f"gecmetrics' own imports (min, minus the bare interpreter): {extra:.3f} s; "
-          f"ratio to the bare interpreter x{ratio:.2f}")
+    print(f"gecmetrics' own imports (min, minus the bare interpreter): {extra:.3f} s")
     _, modules = min((one([script, "--help"]) for _ in range(3)), key=lambda r: r[0])
     print("slowest by cumulative time (us):")
     for name, (own, cumulative) in sorted(modules.items(), key=lambda kv: -kv[1][1])[:10]:
         print(f"  {cumulative:8d} {own:8d}  {name}")
     print(f"heavy modules imported: {[m for m in HEAVY if m in modules] or 'none'}")
     print(f"load average at the end: {os.getloadavg()}")
-
-
-def _cpu(args: list[str]) -> float:
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - child
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, 1)
-        os.execv(sys.executable, [sys.executable, *args])
-    _, _, usage = os.wait4(pid, 0)
-    return usage.ru_utime + usage.ru_stime
 
 
 if __name__ == "__main__":

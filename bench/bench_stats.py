@@ -1,8 +1,8 @@
-"""Benchmark the meta-evaluation statistics core (meta_eval.correlation).
+"""Benchmark the statistics core's correlations (gecmetrics.stats.correlation).
 
 Run from the repository root:  python bench/bench_stats.py
 Prints, per case, the time (best of 3) and the peak memory (tracemalloc) of the
-core, and the same for the baseline measured in the same run: scipy.stats
+core, and the same (one run) for the baseline measured in the same run: scipy.stats
 (pearsonr, spearmanr, kendalltau) called once per score vector. The core's values
 must agree with the baseline's (checked, 1e-12); the ratio is baseline / core.
 
@@ -10,39 +10,21 @@ Cases follow the analyses that call the core: the three correlations of the 1000
 bootstrap resamples of 13 systems; a 501-beta sweep; 5,010 one-vector Pearson
 correlations (10 CV folds x 501 betas); the system-level table (one vector, three
 correlations); and many systems (60), where Kendall's pair matrices grow.
-Only names present since the first release of meta_eval are used, so the script
-also runs on older commits for before/after tables.
 """
 
 from __future__ import annotations
 
-import time
-import tracemalloc
 import warnings
 from collections.abc import Callable
 
+import harness
 import numpy as np
 from scipy import stats
 
-from gecmetrics.meta_eval import correlation as corr
-from gecmetrics.meta_eval import significance as sig
+from gecmetrics.stats import correlation as corr
 
 NAMES = ("pearson", "spearman", "kendall")
 SCIPY = {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}
-
-
-def measure(function: Callable[[], object], repeats: int = 3) -> tuple[float, float, object]:
-    """(best seconds, peak MiB of the first run, result)."""
-    tracemalloc.start()
-    result = function()
-    peak = tracemalloc.get_traced_memory()[1] / 2**20
-    tracemalloc.stop()
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - start)
-    return best, peak, result
 
 
 def scipy_rows(rows: np.ndarray, human: np.ndarray, names=NAMES) -> dict[str, np.ndarray]:
@@ -51,17 +33,19 @@ def scipy_rows(rows: np.ndarray, human: np.ndarray, names=NAMES) -> dict[str, np
         return {n: np.array([SCIPY[n](row, human)[0] for row in rows]) for n in names}
 
 
-def report(case: str, core: Callable[[], dict[str, np.ndarray]],
+def report(table: harness.Table, case: str, core: Callable[[], dict[str, np.ndarray]],
            baseline: Callable[[], dict[str, np.ndarray]]) -> None:
-    t_core, m_core, got = measure(core)
-    t_base, m_base, expected = measure(baseline, repeats=1)
-    for name, values in expected.items():
-        assert np.allclose(got[name], values, atol=1e-12, equal_nan=True), (case, name)
-    print(f"{case:44s} core {t_core * 1e3:9.2f} ms {m_core:7.2f} MiB   "
-          f"scipy {t_base * 1e3:9.1f} ms {m_base:7.2f} MiB   x{t_base / t_core:7.1f}")
+    ours = harness.measure(core, repeat=3, memory="rerun")
+    base = harness.measure(baseline, memory="rerun")
+    for name, values in base.value.items():
+        assert np.allclose(ours.value[name], values, atol=1e-12, equal_nan=True), (case, name)
+    table.baseline(f"{case}: scipy", base)
+    table.row(f"{case}: core", ours)
 
 
 def main() -> None:
+    harness.parser(__doc__, data=None).parse_args()
+    table = harness.Table(width=60)
     rng = np.random.default_rng(0)
     human13 = rng.random(13)
     boot = rng.random((1000, 13))
@@ -70,25 +54,25 @@ def main() -> None:
     human60 = rng.random(60)
     many = rng.random((1000, 60))
 
-    report("bootstrap: 1000 resamples x 13 systems, r/rho/tau",
-           lambda: {n: sig.correlate(boot, human13, n) for n in NAMES},
+    report(table, "bootstrap: 1000 resamples x 13 systems, r/rho/tau",
+           lambda: {n: corr.correlation_rows(boot, human13, n) for n in NAMES},
            lambda: scipy_rows(boot, human13))
-    report("sweep: 501 betas x 13 systems, r/rho/tau",
-           lambda: {n: sig.correlate(sweep, human13, n) for n in NAMES},
+    report(table, "sweep: 501 betas x 13 systems, r/rho/tau",
+           lambda: {n: corr.correlation_rows(sweep, human13, n) for n in NAMES},
            lambda: scipy_rows(sweep, human13))
-    report("CV beta: 5010 single vectors, r",
-           lambda: {"pearson": np.array([sig.correlate(v, human13, "pearson")[0]
+    report(table, "CV beta: 5010 single vectors, r",
+           lambda: {"pearson": np.array([corr.correlation_rows(v, human13, "pearson")[0]
                                          for v in folds])},
            lambda: scipy_rows(np.array(folds), human13, ("pearson",)))
 
-    def table() -> dict[str, np.ndarray]:
+    def one_vector() -> dict[str, np.ndarray]:
         rows = [corr.correlate(v, human13) for v in folds[:500]]
         return {n: np.array([getattr(c, n) for c in rows]) for n in NAMES}
 
-    report("table: 500 x correlate(one vector), r/rho/tau", table,
+    report(table, "table: 500 x correlate(one vector), r/rho/tau", one_vector,
            lambda: scipy_rows(np.array(folds[:500]), human13))
-    report("many systems: 1000 x 60 systems, r/rho/tau",
-           lambda: {n: sig.correlate(many, human60, n) for n in NAMES},
+    report(table, "many systems: 1000 x 60 systems, r/rho/tau",
+           lambda: {n: corr.correlation_rows(many, human60, n) for n in NAMES},
            lambda: scipy_rows(many, human60))
 
 

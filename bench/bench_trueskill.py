@@ -13,10 +13,8 @@ baseline / ours; the final ratings must agree (checked, 1e-9 relative).
 from __future__ import annotations
 
 import random
-import sys
-import time
-import tracemalloc
-from collections.abc import Callable
+
+import harness
 
 from gecmetrics.meta_eval.trueskill import SIGMA, _environment, _Rating, draw_margin, update
 
@@ -51,31 +49,22 @@ def package(matches: list[tuple[int, int, int, int]]) -> list[tuple[float, float
     return [(r.mu, r.sigma ** 2) for r in ratings]
 
 
-def measure(function: Callable[[], list[tuple[float, float]]]) -> tuple[float, float, list]:
-    tracemalloc.start()
-    start = time.perf_counter()
-    result = function()
-    seconds = time.perf_counter() - start
-    peak = tracemalloc.get_traced_memory()[1] / 2**20
-    tracemalloc.stop()
-    return seconds, peak, result
-
-
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    ap = harness.parser(__doc__, data=None)
+    ap.add_argument("matches", type=int, nargs="?", default=2000)
+    n = ap.parse_args().matches
     matches = schedule(n)
-    t_ours, m_ours, r_ours = measure(lambda: ours(matches))
-    t_base, m_base, r_base = measure(lambda: package(matches))
-    for (mu, var), (mu_b, var_b) in zip(r_ours, r_base, strict=True):
+    mine = harness.measure(lambda: ours(matches), memory="traced")
+    base = harness.measure(lambda: package(matches), memory="traced")
+    for (mu, var), (mu_b, var_b) in zip(mine.value, base.value, strict=True):
         assert abs(mu - mu_b) <= 1e-9 * max(1.0, abs(mu_b)), (mu, mu_b)
         assert abs(var - var_b) <= 1e-9 * var_b, (var, var_b)
     print(f"{n} matches, {PLAYERS} players (ratings agree to 1e-9)")
-    print(f"{'':24}{'seconds':>10}{'peak MiB':>10}{'per match':>12}")
-    print(f"{'trueskill.rate (base)':24}{t_base:10.3f}{m_base:10.2f}{t_base / n * 1e6:10.0f}us")
-    print(f"{'closed form (ours)':24}{t_ours:10.3f}{m_ours:10.2f}{t_ours / n * 1e6:10.0f}us")
-    print(f"ratio base/ours: {t_base / t_ours:.1f}x; one run of {RUN_MATCHES} matches: "
-          f"~{t_base / n * RUN_MATCHES:.0f} s with the package, "
-          f"~{t_ours / n * RUN_MATCHES:.1f} s of updates with ours")
+    table = harness.Table("per match", width=24)
+    table.baseline("trueskill.rate (base)", base, f"{base.seconds / n * 1e6:.0f} us")
+    table.row("closed form (ours)", mine, f"{mine.seconds / n * 1e6:.0f} us")
+    print(f"one run of {RUN_MATCHES} matches: ~{base.seconds / n * RUN_MATCHES:.0f} s with the "
+          f"package, ~{mine.seconds / n * RUN_MATCHES:.1f} s of updates with ours")
 
 
 if __name__ == "__main__":

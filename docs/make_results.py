@@ -135,12 +135,13 @@ def run(args: list[str], data: str) -> tuple[object, float]:
     from gecmetrics.commands.meta_eval import meta_eval, options_from_click
     from gecmetrics.errors import GecMetricsError
     from gecmetrics.meta_eval.api import run as evaluate
+    from gecmetrics.meta_eval.figures import save_figures
 
     start = time.perf_counter()
     try:
         ctx = meta_eval.make_context("meta-eval", [*args, "--data-dir", data])
         result = evaluate(options_from_click(ctx))
-        result.save_plots()
+        save_figures(result)
     except GecMetricsError as err:
         sys.exit(f"failed: {shown(args)}\nerror: {err}")
     return result, time.perf_counter() - start
@@ -148,7 +149,9 @@ def run(args: list[str], data: str) -> tuple[object, float]:
 
 def text(result: object, fmt: str = "markdown") -> str:
     """``result`` as the CLI prints it in ``fmt``."""
-    return result.render(fmt)[0].rstrip("\n") + "\n"  # type: ignore[attr-defined]
+    from gecmetrics.meta_eval.report import render_evaluation
+
+    return render_evaluation(result, fmt)[0].rstrip("\n") + "\n"  # type: ignore[arg-type]
 
 
 # ---- reading outputs -----------------------------------------------------------------

@@ -20,6 +20,10 @@ split the TP, FP and FN of M2 and ERRANT:
 
 Counts are integers; P, R and F are 0-1 (percent in tables), computed by
 :func:`gecmetrics.fscore.prf` (P = 1 with no FP, R = 1 with no FN).
+
+What differs between metrics (their types, where the types come from, how
+they count a sentence without an annotator's edits) is asked of the metric
+(:class:`~gecmetrics.edits.metric.EditMetric`), never decided from its class.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ from typing import Any
 import numpy as np
 
 from .corpus import Corpus
+from .edits.metric import EditMetric, TypeCounts
+from .edits.statistics import EditStatistics
 from .errors import ConfigError
 from .fscore import prf
 from .metric import Metric
@@ -91,7 +97,7 @@ def _row(group: str, tp: int, fp: int | None, fn: int, beta: float) -> Breakdown
     return BreakdownRow(group, tp, fp, fn, p, r, f)
 
 
-def _tier(typ: str, kind: str) -> str:
+def category(typ: str, kind: str) -> str:
     """``errant_compare``'s ``processCategories``: the operation (cat1) or the
     main tier (cat2) of a type; ``UNK`` stays ``UNK``."""
     if typ == "UNK" or kind == "cat3":
@@ -103,23 +109,22 @@ def check(metrics: Sequence[Metric], kind: str, corpus: Corpus | None = None) ->
     """Raise :class:`ConfigError` before any scoring when ``kind`` cannot be
     computed: not a kind, no edit metric, or ``cat1``/``cat2`` with an M2
     file whose types are not ERRANT's (checked when ``corpus`` is given)."""
-    from .edits_metric import EditMetric
-
     if kind not in KINDS:
         raise ConfigError(f"--breakdown must be one of {', '.join(KINDS)} (got {kind!r})")
     edit = [m for m in metrics if isinstance(m, EditMetric)]
     if not edit:
         raise ConfigError("--breakdown splits the counts of edit metrics (m2, errant); add "
                           "-m m2 or -m errant, or drop --breakdown")
-    if kind in ("cat1", "cat2") and corpus is not None and corpus.m2 is not None and any(
-            m.name == "m2" for m in edit):
+    from_file = [m for m in edit if m.types_from_m2_file]
+    if kind in ("cat1", "cat2") and corpus is not None and corpus.m2 is not None and from_file:
         for d, sent in enumerate(corpus.m2.sentences):
             for e in sent.edits:
                 if e.type != "noop" and not ERRANT_TYPE.match(e.type):
                     raise ConfigError(
                         f"--breakdown {kind} groups ERRANT types (M:, R:, U:), but "
-                        f"{corpus.m2.path} sentence {d + 1} has type {e.type!r} for m2; use "
-                        "--breakdown cat3 for the M2 file's own types")
+                        f"{corpus.m2.path} sentence {d + 1} has type {e.type!r} for "
+                        f"{from_file[0].name}; use --breakdown cat3 for the M2 file's own "
+                        "types")
 
 
 def breakdowns(metric: Metric, corpus: Corpus, kind: str, beta: float | None = None,
@@ -129,34 +134,19 @@ def breakdowns(metric: Metric, corpus: Corpus, kind: str, beta: float | None = N
     ``signatures`` maps a system name to its score's signature (the CLI's),
     stored on each breakdown.
     """
-    from .edits_stats import EditStatistics
-
     check([metric], kind)
+    assert isinstance(metric, EditMetric)
     stats = metric.statistics(corpus)
     assert isinstance(stats, EditStatistics)
     beta = stats.resolve_beta(beta)
     counts = stats.counts
     totals = stats.totals(beta).tolist()
-    typed: list[dict[str, tuple[int, int | None, int]]] | None = None
-    untyped: list[int | None] = [None] * len(counts.systems)
+    typed: list[TypeCounts] | None = None
     if kind != "annotator":
-        if counts.by_type is not None:
-            typed = []
-            for h in range(len(counts.systems)):
-                per = stats.per_type(h, beta)
-                typed.append({t: (int(v["TP"]), int(v["FP"]), int(v["FN"]))
-                              for t, v in per.items()})
-        else:
-            from .metrics.m2 import M2, m2_type_counts
-
-            if not isinstance(metric, M2):
-                raise ConfigError(f"metric {metric.name!r} has no error types; use "
-                                  "--breakdown annotator")
-            cfg = metric.config
-            per_m2 = m2_type_counts(corpus, stats.choice(beta), cfg.max_unchanged_words,
-                                    cfg.ignore_whitespace_casing, cfg.max_lattice_edges)
-            typed = [{t: (tp, None, fn) for t, (tp, fn) in per.items()} for per in per_m2]
-            untyped = [int(t[1]) for t in totals]
+        typed = metric.type_counts(corpus, stats, beta)
+        if typed is None:
+            raise ConfigError(f"metric {metric.name!r} has no error types; use "
+                              "--breakdown annotator")
     absent: list[int] = []
     absent_fp = None
     if kind == "annotator":
@@ -165,7 +155,10 @@ def breakdowns(metric: Metric, corpus: Corpus, kind: str, beta: float | None = N
         # official scorers count on a file of that annotator's edits alone).
         absent = np.flatnonzero(~counts.present.all(axis=1)).tolist()
         if absent:
-            absent_fp = _fp_without_gold(metric, corpus, absent)
+            absent_fp = metric.fp_without_gold(corpus, absent)
+            if absent_fp is None:
+                raise ConfigError(f"--breakdown annotator: metric {metric.name!r} does not "
+                                  "say how to count a sentence without an annotator's edits")
     out = []
     for h, name in enumerate(counts.systems):
         t, f_, n = totals[h]
@@ -182,31 +175,18 @@ def breakdowns(metric: Metric, corpus: Corpus, kind: str, beta: float | None = N
                                  int(counts.fn[h, mask, k].sum()), beta))
         else:
             groups: dict[str, list[Any]] = {}
-            for typ, (tp, fp, fn) in typed[h].items():
-                acc = groups.setdefault(_tier(typ, kind), [0, 0 if fp is not None else None, 0])
+            for typ, (tp, fp, fn) in typed[h].per_type.items():
+                acc = groups.setdefault(category(typ, kind), [0, 0 if fp is not None else None, 0])
                 acc[0] += tp
                 acc[2] += fn
                 if fp is not None:
                     acc[1] += fp
             rows = [_row(g, v[0], v[1], v[2], beta) for g, v in sorted(groups.items())]
         sig = (signatures or {}).get(name, "")
+        untyped = typed[h].untyped_fp if typed is not None else None
         out.append(Breakdown(metric.display_name, metric.spec, name, beta, kind, tuple(rows),
-                             total, untyped[h], sig))
+                             total, untyped, sig))
     return out
-
-
-def _fp_without_gold(metric: Metric, corpus: Corpus, sentences: list[int]) -> Any:
-    from .metrics.errant import Errant, errant_fp_without_gold
-    from .metrics.m2 import M2, m2_fp_without_gold
-
-    if isinstance(metric, M2):
-        cfg = metric.config
-        return m2_fp_without_gold(corpus, sentences, cfg.max_unchanged_words,
-                                  cfg.ignore_whitespace_casing, cfg.max_lattice_edges)
-    if isinstance(metric, Errant):
-        return errant_fp_without_gold(corpus, metric.config, sentences)
-    raise ConfigError(f"--breakdown annotator: metric {metric.name!r} does not say how to "
-                      "count a sentence without an annotator's edits")
 
 
 def to_frame(items: Sequence[Breakdown]) -> Any:

@@ -1,92 +1,100 @@
-"""Scoring a corpus a chunk of sentences at a time, keeping only compact counts.
+"""Scoring a corpus a part of the sentences at a time, keeping only compact counts.
 
-Every n-gram metric (GREEN, GLEU, chrF) is a :class:`ChunkedMetric`: it turns a
-corpus into :class:`SentenceCounts` (its per-sentence sufficient statistics,
-small integer arrays with one axis over sentences) and builds its
-:class:`~gecmetrics.metric.Statistics` from such counts. Counts of consecutive
-chunks joined along that axis are the counts of the whole corpus, so
+A metric whose statistics are built from per-sentence counts declares it with
+the optional capability :meth:`gecmetrics.metric.Metric.counting`, a
+:class:`~gecmetrics.metric.Counting`: how to count a part of the corpus, how to join the counts of
+consecutive parts, how to build the statistics from the joined counts, and
+whether the per-part sums of sentence statistics are additive. Counts of
+consecutive parts joined in order are the counts of the whole corpus, so
 
 * corpus and mean level: count each chunk, join, build the statistics once
-  (:func:`chunked_statistics`): the same arrays, hence the same numbers, as
-  one whole-corpus count, while the texts and token arrays of only one chunk
-  per process are alive at any time;
+  (:func:`count_chunks`, :func:`statistics_of_parts`): the same arrays, hence
+  the same numbers, as one whole-corpus count, while the texts and token
+  arrays of only one chunk per process are alive at any time;
 * sentence level: a sentence's score depends on its own counts only, so each
   chunk is scored as it is counted (:func:`sentence_chunks`) and its rows can
   be written at once; nothing grows with the number of lines.
 
 Chunks are counted by :func:`gecmetrics.parallel.map_ordered` (``--jobs``),
 in input order. This module is also the unit the distributed runner
-(:mod:`gecmetrics.distributed`, the dask extra) maps: :func:`count_chunk` is a
-pure function from a chunk's texts to its counts, and
-:meth:`SentenceCounts.concat` the reduction.
+(:mod:`gecmetrics.distributed`, the dask extra) maps: :func:`count_corpus` is a
+pure function from a part's corpus to its counts, and
+:attr:`~gecmetrics.metric.Counting.join` the reduction.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .corpus import Corpus
-from .metric import Statistics
+from .metric import Counting, Metric, Statistics
 
 if TYPE_CHECKING:
     from .alignment import ShiftReporter
 
 
-@dataclass(frozen=True)
-class SentenceCounts:
-    """Named integer arrays of per-sentence statistics; ``axes[name]`` is the
-    axis of ``arrays[name]`` that runs over sentences."""
-
-    arrays: Mapping[str, np.ndarray]
-    axes: Mapping[str, int]
-
-    @classmethod
-    def concat(cls, parts: Sequence[SentenceCounts]) -> SentenceCounts:
-        """The counts of consecutive chunks as one."""
-        first = parts[0]
-        if len(parts) == 1:
-            return first
-        arrays = {name: np.concatenate([p.arrays[name] for p in parts], axis=axis)
-                  for name, axis in first.axes.items()}
-        return cls(arrays, first.axes)
-
-    @property
-    def nbytes(self) -> int:
-        return sum(int(a.nbytes) for a in self.arrays.values())
+def counting_of(metric: Metric) -> Counting:
+    """The metric's :class:`Counting` (callers check the capability first)."""
+    counting = metric.counting()
+    if counting is None:  # pragma: no cover - callers check
+        raise AssertionError(f"{metric.spec} has no per-sentence counts")
+    return counting
 
 
-@runtime_checkable
-class ChunkedMetric(Protocol):
-    """A metric whose statistics are built from per-sentence counts."""
+def join_edit_counts(pieces: Sequence[Any]) -> Any:
+    """:class:`~gecmetrics.edits.statistics.EditCounts` of consecutive parts as one:
+    annotator columns aligned on the sorted union of annotator ids (an id
+    absent from a part is not present there, so it is never chosen, as in a
+    whole-corpus count)."""
+    from .edits.statistics import EditCounts
 
-    def counts(self, corpus: Corpus) -> SentenceCounts:
-        """This metric's per-sentence counts of ``corpus`` (sharing the corpus cache)."""
+    if len(pieces) == 1:
+        return pieces[0]
+    annotators = tuple(sorted({a for p in pieces for a in p.annotators}))
+    col = {a: k for k, a in enumerate(annotators)}
+    arrays: dict[str, list[np.ndarray]] = {"tp": [], "fp": [], "fn": [], "present": []}
+    for p in pieces:
+        where = [col[a] for a in p.annotators]
+        for name in arrays:
+            src = getattr(p, name)
+            shape = src.shape[:-1] + (len(annotators),)
+            wide = np.zeros(shape, dtype=src.dtype)
+            wide[..., where] = src
+            arrays[name].append(wide)
+    return EditCounts(pieces[0].systems, tp=np.concatenate(arrays["tp"], axis=1),
+                      fp=np.concatenate(arrays["fp"], axis=1),
+                      fn=np.concatenate(arrays["fn"], axis=1),
+                      present=np.concatenate(arrays["present"], axis=0),
+                      annotators=annotators)
 
-    def from_counts(self, systems: tuple[str, ...], counts: SentenceCounts) -> Statistics:
-        """The statistics of the corpus whose counts are ``counts``."""
 
-
-def is_chunked(metric: Any) -> bool:
-    return isinstance(metric, ChunkedMetric)
+def statistics_of(metric: Metric, systems: tuple[str, ...], counts: Any) -> Statistics:
+    """The metric's statistics from (joined) counts, bound to the instance's beta
+    as :meth:`~gecmetrics.metric.Metric.statistics` binds them."""
+    stats = counting_of(metric).statistics(systems, counts)
+    return stats.bound(metric.default_beta) if metric.has_beta else stats
 
 
 #: A chunk of aligned texts: sources, reference sets, and hypotheses by system.
 Chunk = tuple[Sequence[str], Sequence[Sequence[str]], Mapping[str, Sequence[str]]]
 
 
-def count_chunk(task: tuple[Chunk, Sequence[Any]]) -> list[SentenceCounts]:
-    """Every metric's counts of one chunk (the metrics share the chunk's tokenisation)."""
+def count_corpus(corpus: Corpus, metrics: Sequence[Metric]) -> list[Any]:
+    """Every metric's counts of one part (the metrics share its tokenisation)."""
+    return [counting_of(metric).count(corpus) for metric in metrics]
+
+
+def count_chunk(task: tuple[Chunk, Sequence[Metric]]) -> list[Any]:
+    """:func:`count_corpus` of a chunk of texts."""
     (sources, references, hypotheses), metrics = task
-    corpus = Corpus(sources, references, hypotheses)
-    return [metric.counts(corpus) for metric in metrics]
+    return count_corpus(Corpus(sources, references, hypotheses), metrics)
 
 
-def count_checked_chunk(task: tuple[Chunk, Sequence[Any], bool]
-                        ) -> tuple[list[SentenceCounts], int, list[Any]]:
+def count_checked_chunk(task: tuple[Chunk, Sequence[Metric], bool]
+                        ) -> tuple[list[Any], int, list[Any]]:
     """:func:`count_chunk`, the chunk's number of lines, and (when asked) the
     shifts of its references and outputs (:func:`gecmetrics.alignment.chunk_shifts`)."""
     chunk, metrics, check = task
@@ -102,8 +110,8 @@ def _shifts(chunk: Chunk, check: bool) -> list[Any]:
     return chunk_shifts(sources, [*references, *hypotheses.values()])
 
 
-def count_chunks(chunks: Iterable[Chunk], metrics: Sequence[Any],
-                 shifts: ShiftReporter | None = None) -> list[list[SentenceCounts]]:
+def count_chunks(chunks: Iterable[Chunk], metrics: Sequence[Metric],
+                 shifts: ShiftReporter | None = None) -> list[list[Any]]:
     """Per metric, the counts of every chunk, in order: all chunks counted in
     one pass over the texts (every metric at once, ``--jobs`` processes).
     ``shifts``: where the chunks' misalignment checks are reported (None: no
@@ -111,7 +119,7 @@ def count_chunks(chunks: Iterable[Chunk], metrics: Sequence[Any],
     from .parallel import map_ordered, return_freed_memory
 
     return_freed_memory()
-    parts: list[list[SentenceCounts]] = [[] for _ in metrics]
+    parts: list[list[Any]] = [[] for _ in metrics]
     tasks = ((chunk, metrics, shifts is not None) for chunk in chunks)
     for counted, lines, found in map_ordered(count_checked_chunk, tasks):
         if shifts is not None:
@@ -121,31 +129,17 @@ def count_chunks(chunks: Iterable[Chunk], metrics: Sequence[Any],
     return parts
 
 
-def statistics_of_parts(metric: Any, systems: tuple[str, ...],
-                        parts: list[SentenceCounts]) -> Statistics:
+def statistics_of_parts(metric: Metric, systems: tuple[str, ...],
+                        parts: list[Any]) -> Statistics:
     """The statistics of the corpus whose chunks' counts are ``parts``; the
     list is emptied on the way, so the chunks' arrays are freed as soon as
     they are joined."""
-    joined = SentenceCounts.concat(parts)
+    joined = counting_of(metric).join(parts)
     parts.clear()
-    return metric.from_counts(systems, joined)
+    return statistics_of(metric, systems, joined)
 
 
-def chunked_statistics(chunks: Iterable[Chunk], metrics: Sequence[Any],
-                       systems: tuple[str, ...], shifts: ShiftReporter | None = None
-                       ) -> Iterator[Statistics]:
-    """Each metric's statistics of the corpus made of ``chunks`` (in order).
-
-    All chunks are counted (:func:`count_chunks`), then the statistics are
-    built one metric at a time as the caller asks for them, each from its
-    joined counts, which are dropped on the way.
-    """
-    parts = count_chunks(chunks, metrics, shifts)
-    for metric, metric_parts in zip(metrics, parts, strict=True):
-        yield statistics_of_parts(metric, systems, metric_parts)
-
-
-def score_chunk(task: tuple[Chunk, Sequence[Any], Sequence[Sequence[float | None]], bool]
+def score_chunk(task: tuple[Chunk, Sequence[Metric], Sequence[Sequence[float | None]], bool]
                 ) -> tuple[list[list[np.ndarray]], int, list[Any]]:
     """Sentence scores of one chunk (per metric, per beta, an array (systems,
     sentences)), its number of lines and its shifts (as :func:`count_checked_chunk`)."""
@@ -153,12 +147,12 @@ def score_chunk(task: tuple[Chunk, Sequence[Any], Sequence[Sequence[float | None
     out = []
     for metric, counts, metric_betas in zip(metrics, count_chunk((chunk, metrics)), betas,
                                             strict=True):
-        stats = metric.from_counts(tuple(chunk[2]), counts)
+        stats = statistics_of(metric, tuple(chunk[2]), counts)
         out.append([stats.sentence(beta) for beta in metric_betas])
     return out, len(chunk[0]), _shifts(chunk, check)
 
 
-def sentence_chunks(chunks: Iterable[Chunk], metrics: Sequence[Any],
+def sentence_chunks(chunks: Iterable[Chunk], metrics: Sequence[Metric],
                     betas: Sequence[Sequence[float | None]],
                     shifts: ShiftReporter | None = None) -> Iterator[list[list[np.ndarray]]]:
     """:func:`score_chunk`'s scores of each chunk, in input order, as the

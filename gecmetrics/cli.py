@@ -13,16 +13,9 @@ from typing import Any
 
 import click
 
-# The helpers every command shares live in commands/common.py (commands import
-# them from there, not from here, which imports the commands); re-exported so
-# that ``gecmetrics.cli.friendly_errors`` and the others keep working.
-from .commands.common import (  # noqa: F401
-    INTERRUPTED,
-    TERMINATED,
-    Stopped,
-    explicit,
-    friendly_errors,
-)
+# The helpers every command shares live in commands/common.py: commands import
+# them from there, not from here, which imports the commands.
+from .commands.common import INTERRUPTED, TERMINATED, Stopped
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

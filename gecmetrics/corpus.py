@@ -100,6 +100,15 @@ class Corpus:
             cache[key] = compute()
         return cache[key]
 
+    def lowercased(self) -> Corpus:
+        """This corpus with every text lowercased (no M2 edits), made once and
+        shared by the metrics with a lowercase option (chrF, BLEU)."""
+        return self.cached(("lowercased",), lambda: Corpus(
+            [s.lower() for s in self.sources],
+            [[r.lower() for r in ref] for ref in self.references],
+            {name: [h.lower() for h in hyp] for name, hyp in self.hypotheses.items()},
+        ))
+
 
 def _as_list_of_lists(value: Sequence[Any], what: str) -> list[list[str]]:
     if isinstance(value, str):

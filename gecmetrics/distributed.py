@@ -1,12 +1,12 @@
 """Scoring on a Dask cluster (the ``dask`` extra): partitions are counted where they
 live, and only per-sentence integer statistics travel.
 
-The n-gram metrics (GREEN, GLEU, chrF) and M2 keep, per sentence, a few
-integers per order, reference and hypothesis (:mod:`gecmetrics.chunked`,
-:class:`~gecmetrics.edits_stats.EditCounts`). A partition of (source,
-references, hypotheses) is therefore scored exactly as ``gecmetrics score``
-scores a chunk of lines: the same :func:`~gecmetrics.chunked.count_chunk`
-(M2: the metric's own ``edit_counts``), no second counting path. Then
+The metrics that can be counted by parts (the capability
+:meth:`~gecmetrics.metric.Metric.counting`: GREEN, GLEU, chrF and M2) keep,
+per sentence, a few integers per order, reference and hypothesis. A
+partition of (source, references, hypotheses) is therefore scored exactly as
+``gecmetrics score`` scores a chunk of lines: the same
+:func:`~gecmetrics.chunked.count_corpus`, no second counting path. Then
 
 * **sentence level**: a sentence's score depends on its own counts only, so
   each partition's scores are computed on its worker and come back as a Dask
@@ -25,10 +25,11 @@ scores a chunk of lines: the same :func:`~gecmetrics.chunked.count_chunk`
     (:meth:`~gecmetrics.metric.Statistics.sentence_statistics`), the sums are
     added up (integers: exact in any order), and the metric's corpus formula
     is applied once. Nothing grows with the corpus; only the F-score comes
-    back (precision and recall are ``None``). Valid only where each sentence's
-    choice is its own: GREEN, chrF and GLEU ``mode=max``; GLEU's default
+    back (precision and recall are ``None``). Valid only where the metric's
+    counting says its statistics are additive over parts (each sentence's
+    choice is its own: GREEN, chrF and GLEU ``mode=max``); GLEU's default
     sampling (a mean over reference draws) and M2 (the annotator chosen on the
-    running corpus totals) are refused with the reason.
+    running corpus totals) are refused with the reason they give.
 
 Dask is imported only inside these functions: neither ``gecmetrics --help``
 nor any core path imports it. See docs/scale.md ("On a cluster").
@@ -36,16 +37,17 @@ nor any core path imports it. See docs/scale.md ("On a cluster").
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import functools
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 
-from .chunked import SentenceCounts, count_chunk, is_chunked
+from .chunked import count_corpus, counting_of, statistics_of
 from .corpus import Corpus
 from .errors import ConfigError, InputError
-from .metric import Metric, SystemResult
+from .metric import Metric, SentenceCounts, Statistics, SystemResult
 
 #: The two corpus reductions (see the module docstring).
 CorpusReduction = Literal["gather", "sum"]
@@ -62,12 +64,6 @@ def _require_dask() -> None:
         raise ConfigError(f"gecmetrics.distributed needs dask ({exc}); {_INSTALL}") from None
 
 
-def _is_edit_metric(metric: Metric) -> bool:
-    from .edits_metric import EditMetric
-
-    return isinstance(metric, EditMetric) and metric.name == "m2"
-
-
 def check_metrics(metrics: Sequence[Metric], corpus: CorpusReduction = "gather") -> None:
     """Refuse, in one line, a metric whose statistics are not per-sentence counts,
     or whose corpus score is not a sum when ``corpus="sum"``."""
@@ -76,21 +72,18 @@ def check_metrics(metrics: Sequence[Metric], corpus: CorpusReduction = "gather")
     if not metrics:
         raise ConfigError("no metric given; pass at least one, e.g. [get_metric('green')]")
     for metric in metrics:
-        if not (is_chunked(metric) or _is_edit_metric(metric)):
+        counting = metric.counting()
+        if counting is None:
             raise ConfigError(
                 f"metric {metric.spec!r} cannot be scored by gecmetrics.distributed: its "
                 "statistics are not per-sentence counts; use green, gleu, chrf or m2, or "
                 "score it in one process (gecmetrics score)")
-        if corpus == "sum":
-            if _is_edit_metric(metric):
-                raise ConfigError(
-                    f"metric {metric.spec!r}: corpus='sum' is not exact for M2, whose "
-                    "annotator choice depends on the running corpus totals; use "
-                    "corpus='gather'")
-            if getattr(metric.config, "mode", "max") != "max":
-                raise ConfigError(
-                    f"metric {metric.spec!r}: corpus='sum' is not exact for GLEU's sampling "
-                    "mode (a mean over reference draws); use corpus='gather' or gleu:mode=max")
+        if corpus == "sum" and counting.not_additive is not None:
+            variant = counting.additive_variant
+            raise ConfigError(
+                f"metric {metric.spec!r}: corpus='sum' is not exact for "
+                f"{counting.not_additive}; use corpus='gather'"
+                + (f" or {variant}" if variant else ""))
 
 
 # -- partitions ---------------------------------------------------------------
@@ -101,7 +94,7 @@ class PartitionCounts:
     """What one partition sends back: its size and each metric's counts."""
 
     size: int
-    counts: tuple[Any, ...]  # per metric: SentenceCounts, or EditCounts for M2
+    counts: tuple[Any, ...]  # per metric: what its Counting.count returns
 
 
 def _corpus(records: Sequence[Mapping[str, Any]], systems: Sequence[str],
@@ -128,7 +121,7 @@ def m2_sentence(value: Any) -> Any:
     """An :class:`~gecmetrics.m2.M2Sentence` from one sentence's M2 block (its ``S``
     line and ``A`` lines, as text: what a dataframe or Parquet column holds), each
     ``A`` line checked by the M2 reader's own parser; an M2Sentence as it is."""
-    from .m2 import M2Sentence, _parse_edit
+    from .m2 import M2Sentence, parse_edit
 
     if isinstance(value, M2Sentence):
         return value
@@ -144,7 +137,7 @@ def m2_sentence(value: Any) -> Any:
         if not line.startswith("A "):
             raise InputError(f"{name}, line {number} of the block {source[:30]!r}: expected "
                              "an 'A ' line; give one sentence's M2 block per record")
-        edits.append(_parse_edit(line, f"{name} ({source[:30]!r})", number, n_tokens))
+        edits.append(parse_edit(line, f"{name} ({source[:30]!r})", number, n_tokens))
     return M2Sentence(source, tuple(edits))
 
 
@@ -155,32 +148,8 @@ def count_partition(records: Sequence[Mapping[str, Any]], metrics: Sequence[Metr
     records = list(records)
     if not records:
         return PartitionCounts(0, tuple(None for _ in metrics))
-    corpus = _corpus(records, systems, any(_is_edit_metric(m) for m in metrics))
-    chunked = [m for m in metrics if is_chunked(m)]
-    counted = iter(count_chunk(((corpus.sources, corpus.references, corpus.hypotheses),
-                                chunked)) if chunked else [])
-    out: list[Any] = []
-    for metric in metrics:
-        if is_chunked(metric):
-            out.append(next(counted))
-        else:
-            from .edits_metric import gold_of
-
-            gold_of(corpus)  # the check of EditMetric.statistics: M2 sentences match sources
-            out.append(metric.edit_counts(corpus))  # type: ignore[attr-defined]
-    return PartitionCounts(len(records), tuple(out))
-
-
-def _statistics(metric: Metric, systems: tuple[str, ...], counts: Any) -> Any:
-    """The metric's statistics from counts, bound to the instance's beta as
-    :meth:`Metric.statistics` binds them."""
-    if is_chunked(metric):
-        stats = metric.from_counts(systems, counts)  # type: ignore[attr-defined]
-    else:
-        from .edits_stats import EditStatistics
-
-        stats = EditStatistics(counts, metric.choice_rule)  # type: ignore[attr-defined]
-    return stats.bound(metric.default_beta) if metric.has_beta else stats
+    corpus = _corpus(records, systems, any(counting_of(m).needs_gold for m in metrics))
+    return PartitionCounts(len(records), tuple(count_corpus(corpus, metrics)))
 
 
 def _columns(metrics: Sequence[Metric], systems: Sequence[str],
@@ -209,7 +178,7 @@ def sentence_scores(part: PartitionCounts, metrics: Sequence[Metric], systems: S
     data: dict[str, Any] = {}
     names = iter(columns)
     for metric, counts, metric_betas in zip(metrics, part.counts, beta_lists, strict=True):
-        stats = _statistics(metric, systems, counts) if part.size else None
+        stats = statistics_of(metric, systems, counts) if part.size else None
         for beta in metric_betas:
             values = stats.sentence(beta) if stats is not None else np.zeros((len(systems), 0))
             for h in range(len(systems)):
@@ -232,15 +201,24 @@ def partial_sums(part: PartitionCounts, metrics: Sequence[Metric], systems: Sequ
         if not part.size:
             out.append([None for _ in metric_betas])
             continue
-        stats = _statistics(metric, systems, counts)
+        stats = statistics_of(metric, systems, counts)
         sums: list[np.ndarray | None] = []
         for beta in metric_betas:
-            per, _ = stats.sentence_statistics(beta)
+            per, _ = _sums_view(stats, metric, beta)
             if not np.issubdtype(per.dtype, np.integer):  # pragma: no cover - guard
                 raise AssertionError(f"{metric.spec}: sentence statistics are not integers")
             sums.append(per.sum(axis=1, dtype=np.int64))
         out.append(sums)
     return out
+
+
+def _sums_view(stats: Statistics, metric: Metric, beta: float | None
+               ) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+    """The sentence statistics and corpus formula of an additive metric."""
+    view = stats.sentence_statistics(beta)
+    if view is None:  # pragma: no cover - check_metrics admits additive countings only
+        raise AssertionError(f"{metric.spec}: additive statistics without sentence sums")
+    return view
 
 
 def add_sums(parts: Sequence[list[list[np.ndarray | None]]]) -> list[list[np.ndarray | None]]:
@@ -253,45 +231,18 @@ def add_sums(parts: Sequence[list[list[np.ndarray | None]]]) -> list[list[np.nda
     return total
 
 
-def _join_counts(parts: Sequence[PartitionCounts]) -> PartitionCounts:
-    """Counts of consecutive partitions as one, in order (empty ones dropped)."""
+def _join_counts(parts: Sequence[PartitionCounts], metrics: Sequence[Metric]
+                 ) -> PartitionCounts:
+    """Counts of consecutive partitions as one, in order (empty ones dropped), each
+    metric's joined by its counting."""
     parts = [p for p in parts if p.size]
     if not parts:
         return PartitionCounts(0, ())
     if len(parts) == 1:
         return parts[0]
-    joined = []
-    for i, first in enumerate(parts[0].counts):
-        pieces = [p.counts[i] for p in parts]
-        if isinstance(first, SentenceCounts):
-            joined.append(SentenceCounts.concat(pieces))
-        else:
-            joined.append(_concat_edit_counts(pieces))
+    joined = [counting_of(metric).join([p.counts[i] for p in parts])
+              for i, metric in enumerate(metrics)]
     return PartitionCounts(sum(p.size for p in parts), tuple(joined))
-
-
-def _concat_edit_counts(pieces: Sequence[Any]) -> Any:
-    """EditCounts of consecutive partitions as one: annotator columns aligned on the
-    sorted union of annotator ids (an id absent from a partition is not present
-    there, so it is never chosen, as in a whole-corpus count)."""
-    from .edits_stats import EditCounts
-
-    annotators = tuple(sorted({a for p in pieces for a in p.annotators}))
-    col = {a: k for k, a in enumerate(annotators)}
-    arrays: dict[str, list[np.ndarray]] = {"tp": [], "fp": [], "fn": [], "present": []}
-    for p in pieces:
-        where = [col[a] for a in p.annotators]
-        for name in arrays:
-            src = getattr(p, name)
-            shape = src.shape[:-1] + (len(annotators),)
-            wide = np.zeros(shape, dtype=src.dtype)
-            wide[..., where] = src
-            arrays[name].append(wide)
-    return EditCounts(pieces[0].systems, tp=np.concatenate(arrays["tp"], axis=1),
-                      fp=np.concatenate(arrays["fp"], axis=1),
-                      fn=np.concatenate(arrays["fn"], axis=1),
-                      present=np.concatenate(arrays["present"], axis=0),
-                      annotators=annotators)
 
 
 def _tree(items: list[Any], combine: Any, fan_in: int = 8) -> Any:
@@ -310,7 +261,7 @@ def _corpus_gather(joined: PartitionCounts, metrics: Sequence[Metric], systems: 
         raise InputError("the collection is empty: no sentence to score")
     results: list[SystemResult] = []
     for metric, counts, metric_betas in zip(metrics, joined.counts, betas, strict=True):
-        stats = _statistics(metric, systems, counts)
+        stats = statistics_of(metric, systems, counts)
         given = [b for b in metric_betas if b is not None] or None  # [None]: no beta
         results.extend(metric.evaluate_statistics(stats, "corpus", given))
     return results
@@ -330,12 +281,12 @@ def corpus_from_sums(total: list[list[np.ndarray | None]], metrics: Sequence[Met
     template = _head(example)
     results: list[SystemResult] = []
     for m, (metric, metric_betas) in enumerate(zip(metrics, beta_lists, strict=True)):
-        stats = _statistics(metric, systems, template.counts[m])
+        stats = statistics_of(metric, systems, template.counts[m])
         for b, beta in enumerate(metric_betas):
             sums = total[m][b]
             if sums is None:
                 raise InputError("the collection is empty: no sentence to score")
-            _, formula = stats.sentence_statistics(beta)
+            _, formula = _sums_view(stats, metric, beta)
             scores = np.asarray(formula(sums), dtype=np.float64)
             for h, name in enumerate(systems):
                 results.append(SystemResult(metric.display_name, metric.spec, name, beta,
@@ -345,7 +296,7 @@ def corpus_from_sums(total: list[list[np.ndarray | None]], metrics: Sequence[Met
 
 def _head(part: PartitionCounts) -> PartitionCounts:
     """The counts of the first sentence of a non-empty partition (for the formula;
-    ``corpus="sum"`` takes n-gram metrics only, whose counts are SentenceCounts)."""
+    ``corpus="sum"`` takes additive metrics only, whose counts are SentenceCounts)."""
     return PartitionCounts(1, tuple(
         SentenceCounts({k: np.take(a, [0], axis=c.axes[k]) for k, a in c.arrays.items()},
                        c.axes) for c in part.counts))
@@ -422,7 +373,7 @@ def _score(parts: list[Any], indexes: list[Any] | None, meta_index: Any,
                   for c, idx in zip(counted, indexes, strict=True)]
     sentence = dd.from_delayed(frames, meta=meta, divisions=divisions, verify_meta=False)
     if corpus == "gather":
-        joined = _tree(counted, _join_counts)
+        joined = _tree(counted, functools.partial(_join_counts, metrics=metrics))
         result = delayed(_corpus_gather)(joined, metrics, names, beta_lists)
     else:
         partial = [delayed(partial_sums)(c, metrics, names, betas) for c in counted]

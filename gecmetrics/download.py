@@ -2,28 +2,39 @@
 
 Every file a benchmark needs is recorded in ``gecmetrics/data/downloads.json``
 with its relative path (the layout of the upstream archives and repositories),
-its size, its SHA-256 and its upstream address. :func:`download` fetches the
-missing files of one or more benchmarks into a data directory:
+its size, its SHA-256 and its upstream address, pinned to a commit.
+:func:`download` fetches the missing files of one or more benchmarks into a
+data directory. The libraries do the usual work:
 
-* each file is streamed into a hidden temporary file next to its destination,
-  hashed on the fly, and renamed into place only when its size and SHA-256 are
-  right; a failed, corrupted or interrupted transfer leaves nothing at the
-  destination path (and the temporary file is removed);
-* files already present with the right checksum are skipped, so a second run
-  continues where the first stopped; a present file with a wrong checksum is
-  fetched again;
-* a lock file per data directory (``fcntl.flock``) makes a second concurrent
-  run wait for the first, after which it finds the files present and verified;
-* a transfer that makes no progress for ``stall_timeout`` seconds (a server
-  that stops sending, or trickles) is given up with an error naming the file
-  and its address, so a download never hangs;
-* a run that fails or is interrupted (Ctrl-C, or SIGTERM, which the CLI turns
-  into an exception) removes what it made: the temporary file, the lock file
-  and the folders it created that are still empty; finished files stay.
+* :mod:`pooch` (:meth:`pooch.Pooch.fetch`) skips a file already present with
+  the right SHA-256 and fetches it again if the checksum is wrong; it streams
+  each transfer into a temporary file next to the destination, checks its
+  SHA-256 and moves it into place only then, and removes the temporary file
+  on any failure, Ctrl-C included, so the destination never holds half a file;
+* :mod:`requests` speaks HTTP, with ``--timeout`` for connecting and
+  ``--stall-timeout`` as the read timeout, so a server that stops sending is
+  given up on (headers or body);
+* :mod:`tqdm` draws the progress bar (:mod:`gecmetrics.progress`).
 
-Only the standard library is used (``urllib``). :func:`missing_files` and
-:func:`ensure_benchmark_files` let other commands (``meta-eval``) name the
-missing file and the command that fetches it.
+What is kept by hand, because pooch does not do it:
+
+* the **lock** (:func:`data_dir_lock`): pooch has none, and two runs on one
+  folder would fetch every file twice and race on the renames;
+* **taking back what a run made**: pooch creates folders and leaves them; a
+  failed or interrupted run (Ctrl-C, or SIGTERM, which the CLI turns into an
+  exception) removes the lock file and the folders it created that are still
+  empty, and a temporary file left by a killed run (``kill -9``, which no
+  ``finally`` survives) is removed by the next one;
+* the **transfer** itself (:class:`_Transfer`, a pooch downloader): pooch's
+  HTTP downloader reads fixed-size chunks, each of which blocks until it is
+  full, so a server that trickles a byte at a time would never trip the read
+  timeout nor let a stall be noticed; ours reads what has arrived and gives up
+  when less than :data:`STALL_BYTES` arrive in ``stall_timeout`` seconds. It
+  also serves ``file://`` mirrors, for which pooch has no downloader;
+* **one-line errors** naming the file, its address and what to do.
+
+:func:`missing_files` and :func:`ensure_benchmark_files` let other commands
+(``meta-eval``) name the missing file and the command that fetches it.
 """
 
 from __future__ import annotations
@@ -31,31 +42,32 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import os
-import socket
-import sys
-import threading
+import re
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Any, TextIO
 
-from . import paths
+from . import paths, progress
 from .errors import ConfigError, GecMetricsError, InputError
 
 MANIFEST = "downloads.json"
 ENV_MIRROR = "GECMETRICS_MIRROR"
 LOCK_NAME = ".gecmetrics-download.lock"
-PART_SUFFIX = ".gecmetrics-part"
+#: the name pooch gives a transfer's temporary file (:func:`tempfile.NamedTemporaryFile`)
+TEMPORARY = re.compile(r"tmp[a-z0-9_]{8}")
 CHUNK = 64 * 1024
 DEFAULT_STALL_TIMEOUT = 60.0  # seconds without progress before a transfer is given up
-STALL_BYTES = 1024  # what counts as progress for the stall timeout (see _Watchdog)
-USER_AGENT = "gecmetrics-download/1 (python urllib)"
+STALL_BYTES = 1024  # what counts as progress for the stall timeout (see _Transfer)
+#: identity encoding: the bytes on the wire are the file, as its SHA-256 expects
+HEADERS = {"User-Agent": "gecmetrics-download/2 (python requests)",
+           "Accept-Encoding": "identity"}
 
 
 class DownloadError(GecMetricsError):
@@ -83,6 +95,15 @@ class DownloadReport:
     bytes_fetched: int = 0
 
 
+@dataclass(frozen=True)
+class TransferOptions:
+    """How each file is fetched: the mirror (or None for upstream) and the time limits."""
+
+    mirror: str | None = None
+    timeout: float = 60.0
+    stall_timeout: float = DEFAULT_STALL_TIMEOUT
+
+
 # -- manifest ----------------------------------------------------------------
 
 
@@ -93,8 +114,8 @@ def load_manifest() -> dict:
     return json.loads(text)
 
 
-def benchmark_names() -> list[str]:
-    """The downloadable benchmarks (``conll14``, ``seeda``, ``gmeg``)."""
+def download_names() -> list[str]:
+    """The downloadable benchmarks (``conll14``, ``seeda``, ``gmeg``, ``tmu-gfm``)."""
     return list(load_manifest()["benchmarks"])
 
 
@@ -116,11 +137,6 @@ def benchmark_files(benchmark: str) -> list[FileEntry]:
     return [FileEntry(path=p, **files[p]) for p in manifest["benchmarks"][name]["files"]]
 
 
-def default_data_dir() -> Path:
-    """``$GECMETRICS_DATA`` if set, else the cache root (:mod:`gecmetrics.paths`)."""
-    return paths.data_dir()
-
-
 def resolve_data_dir(data_dir: str | os.PathLike[str] | None = None) -> Path:
     """``data_dir`` if given, else the default (see :func:`gecmetrics.paths.data_dir`)."""
     return paths.data_dir(data_dir)
@@ -129,21 +145,15 @@ def resolve_data_dir(data_dir: str | os.PathLike[str] | None = None) -> Path:
 # -- checking what is there ---------------------------------------------------
 
 
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def _is_valid(path: Path, entry: FileEntry) -> bool:
+    import pooch
+
     try:
         if path.stat().st_size != entry.size:
             return False
     except OSError:
         return False
-    return sha256_file(path) == entry.sha256
+    return pooch.file_hash(str(path), alg="sha256") == entry.sha256
 
 
 def missing_files(
@@ -213,6 +223,23 @@ def _remove_empty(created: list[Path]) -> None:
     for folder in sorted(created, key=lambda p: len(p.parts), reverse=True):
         with contextlib.suppress(OSError):  # not empty (or gone): keep it
             folder.rmdir()
+
+
+def _remove_stale_temporaries(root: Path, entries: Iterable[FileEntry]) -> None:
+    """Remove pooch's temporary files from the folders of ``entries`` (and ``root``):
+    those a killed run left, or one a signal kept pooch from removing.
+
+    Only names pooch gives its temporaries, only in folders the manifest fills,
+    never a manifest file; called under the lock, so no live transfer owns them.
+    """
+    known = set(load_manifest()["files"])
+    folders = {(root / e.path).parent for e in entries} | {root}
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            for path in folder.iterdir():
+                rel = path.relative_to(root).as_posix()
+                if TEMPORARY.fullmatch(path.name) and rel not in known and path.is_file():
+                    path.unlink()
 
 
 @contextlib.contextmanager
@@ -298,57 +325,6 @@ def data_dir_lock(
             os.unlink(lock_path)
 
 
-# -- progress -------------------------------------------------------------------
-
-
-class Progress:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
-
-    def __init__(self, total: int, label: str, enabled: bool, stream=None) -> None:
-        self.stream = stream or sys.stderr
-        self.enabled = enabled and hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.total = max(total, 1)
-        self.done = 0
-        self.label = label
-        self.current = ""
-        self._last = 0.0
-
-    def start_file(self, name: str) -> None:
-        self.current = name
-        self._draw(force=True)
-
-    def advance(self, n: int) -> None:
-        self.done += n
-        self._draw()
-
-    def rewind(self, n: int) -> None:
-        """Forget ``n`` bytes of a transfer that failed."""
-        self.done = max(0, self.done - n)
-
-    def _draw(self, force: bool = False) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if not force and now - self._last < 0.1 and self.done < self.total:
-            return
-        self._last = now
-        frac = min(1.0, self.done / self.total)
-        width = 24
-        bar = "#" * int(frac * width) + "." * (width - int(frac * width))
-        name = self.current if len(self.current) <= 40 else "…" + self.current[-39:]
-        line = (
-            f"\r{self.label} [{bar}] {frac * 100:3.0f}% "
-            f"{self.done / 1e6:.1f}/{self.total / 1e6:.1f} MB {name}"
-        )
-        self.stream.write(line.ljust(100)[:100])
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\r" + " " * 100 + "\r")
-            self.stream.flush()
-
-
 # -- fetching -------------------------------------------------------------------
 
 
@@ -361,204 +337,173 @@ def source_url(entry: FileEntry, mirror: str | None) -> str:
     return mirror_url(mirror, entry.path) if mirror else entry.url
 
 
-def _part_path(dest: Path) -> Path:
-    return dest.with_name("." + dest.name + PART_SUFFIX)
-
-
 def _retry_hint(mirror: str | None) -> str:
     return "try again" + ("" if mirror else " or use --mirror URL")
 
 
-class _Watchdog:
-    """Ends a transfer that makes no progress for ``stall`` seconds.
+class _Stalled(Exception):
+    """Less than :data:`STALL_BYTES` arrived in ``stall_timeout`` seconds."""
 
-    Why a separate thread: a server that trickles a byte now and then never
-    trips the socket timeout (every ``recv`` returns before it expires), so the
-    transfer loop itself may stay blocked for hours inside one read, or inside
-    the reading of the response headers. A blocked ``recv`` can only be ended
-    from outside, by shutting its socket down; the thread does that. (Not a
-    signal alarm: :func:`download` must also work off the main thread.)
 
-    Progress means at least :data:`STALL_BYTES` new bytes (or the end of the
-    file), so a 1 byte/s trickle counts as stalled, while any connection that
-    is merely slow (over ``STALL_BYTES / stall`` bytes a second) goes on.
+class _Truncated(Exception):
+    """The body ended before its declared ``Content-Length``."""
+
+    def __init__(self, declared: int) -> None:
+        super().__init__(declared)
+        self.declared = declared
+
+
+class _Transfer:
+    """A pooch downloader for one file: ``__call__(url, output_file, pooch)``.
+
+    Written by hand (see the module docstring) because pooch's HTTP downloader
+    cannot notice a trickling server: it iterates fixed-size chunks, and each
+    read blocks until its chunk is full. This one reads whatever has arrived
+    (``read1``), so every return gives the stall check a chance, and a server
+    that stops sending trips requests' read timeout. It records the bytes and
+    the SHA-256 it received, for the error message when pooch finds the
+    checksum wrong, and serves ``file://`` addresses (mirrors on disk).
     """
 
-    def __init__(self, stall: float) -> None:
-        self.stall = stall
-        self.fired = False
-        self._last = time.monotonic()
-        self._pending = 0
-        self._sock: socket.socket | None = None
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._watch, name="gecmetrics-stall",
-                                        daemon=True)
+    def __init__(self, options: TransferOptions, bar: progress.Bar) -> None:
+        self.options = options
+        self.bar = bar
+        self.received = 0
+        self.digest = hashlib.sha256()
+        self.complete = False  # every byte received: a failure after it is pooch's hash check
 
-    def __enter__(self) -> _Watchdog:
-        self._thread.start()
-        return self
+    def __call__(self, url: str, output_file: str, _pooch: Any) -> None:
+        with open(output_file, "wb") as out:
+            if urllib.parse.urlsplit(url).scheme == "file":
+                from urllib.request import url2pathname
 
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
+                with open(url2pathname(urllib.parse.urlsplit(url).path), "rb") as source:
+                    while chunk := source.read(CHUNK):
+                        self._write(out, chunk)
+            else:
+                self._http(url, out)
+        self.complete = True
 
-    def attach(self, sock: socket.socket) -> None:
-        with self._lock:
-            self._sock = sock
-        if self.fired:  # fired before the connection existed
-            self._abort()
+    def _http(self, url: str, out: Any) -> None:
+        import requests
+        import urllib3.exceptions
 
-    def received(self, n: int) -> None:
-        self._pending += n
-        if self._pending >= STALL_BYTES:
-            self._pending = 0
-            self._last = time.monotonic()
+        limits = (self.options.timeout, min(self.options.timeout, self.options.stall_timeout))
+        with requests.get(url, headers=HEADERS, stream=True, timeout=limits) as response:
+            response.raise_for_status()
+            declared = response.headers.get("Content-Length", "")
+            expected = int(declared) if declared.isdigit() else None
+            last, pending = time.monotonic(), 0
+            try:
+                while chunk := response.raw.read1(CHUNK):
+                    self._write(out, chunk)
+                    pending += len(chunk)
+                    now = time.monotonic()
+                    if pending >= STALL_BYTES:
+                        last, pending = now, 0
+                    elif now - last > self.options.stall_timeout:
+                        raise _Stalled
+            except urllib3.exceptions.ProtocolError:  # the connection broke off
+                if expected is None or self.received >= expected:
+                    raise
+            if expected is not None and self.received != expected:
+                raise _Truncated(expected)
 
-    def _watch(self) -> None:
-        tick = min(1.0, self.stall / 10)
-        while not self._stop.wait(tick):
-            if time.monotonic() - self._last > self.stall:
-                self.fired = True
-                self._abort()
-                return
-
-    def _abort(self) -> None:
-        with self._lock:
-            sock = self._sock
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)  # the blocked read returns or raises
-
-
-def _watched_opener(watchdog: _Watchdog) -> urllib.request.OpenerDirector:
-    """A urllib opener whose HTTP(S) connections report their socket to ``watchdog``
-    (redirects, proxies and ``file://`` work as with :func:`urllib.request.urlopen`)."""
-
-    def watched(http_class: type) -> type:
-        class Watched(http_class):  # type: ignore[misc, valid-type]
-            def connect(self) -> None:
-                super().connect()
-                watchdog.attach(self.sock)
-
-        return Watched
-
-    class HTTP(urllib.request.HTTPHandler):
-        def do_open(self, http_class, req, **kwargs):  # type: ignore[override]
-            return super().do_open(watched(http_class), req, **kwargs)
-
-    class HTTPS(urllib.request.HTTPSHandler):
-        def do_open(self, http_class, req, **kwargs):  # type: ignore[override]
-            return super().do_open(watched(http_class), req, **kwargs)
-
-    return urllib.request.build_opener(HTTP, HTTPS)
+    def _write(self, out: Any, chunk: bytes) -> None:
+        out.write(chunk)
+        self.digest.update(chunk)
+        self.received += len(chunk)
+        self.bar.update(len(chunk))
 
 
-def fetch_file(
-    entry: FileEntry,
-    dest: Path,
-    url: str,
-    *,
-    timeout: float = 60.0,
-    stall_timeout: float = DEFAULT_STALL_TIMEOUT,
-    progress: Progress | None = None,
-    mirror: str | None = None,
-    created: list[Path] | None = None,
-) -> int:
-    """Download ``url`` to ``dest`` atomically and check it against ``entry``.
+def fetch_file(entry: FileEntry, root: Path, options: TransferOptions,
+               bar: progress.Bar | None = None, created: list[Path] | None = None) -> int:
+    """Download ``entry`` into ``root`` atomically, checked against its SHA-256.
 
     Returns the number of bytes written. On any failure (an exception of any
-    kind, Ctrl-C and SIGTERM included) the temporary file is removed and
-    ``dest`` is untouched; user-fixable failures raise :class:`DownloadError`
-    saying what to do. ``timeout`` bounds each wait on the socket;
-    ``stall_timeout`` ends a transfer that makes no progress for that long
-    (see :class:`_Watchdog`). Folders made for ``dest`` are appended to ``created``.
+    kind, Ctrl-C and SIGTERM included) the temporary file is removed and the
+    destination is untouched; user-fixable failures raise
+    :class:`DownloadError` saying what to do. Folders made for the file are
+    appended to ``created``. Called under the lock (:func:`data_dir_lock`):
+    any temporary file in the destination folder is this call's.
     """
-    part = _part_path(dest)
-    hint = _retry_hint(mirror)
-    digest = hashlib.sha256()
-    received = 0
-    request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
-    watchdog = _Watchdog(stall_timeout)
+    import pooch
+
+    url = source_url(entry, options.mirror)
+    transfer = _Transfer(options, bar or progress.bar(0, "", enabled=False))
+    store = pooch.Pooch(path=root, base_url="", registry={entry.path: f"sha256:{entry.sha256}"},
+                        urls={entry.path: url})
     try:
-        _make_dirs(dest.parent, [] if created is None else created)
-        with watchdog, _watched_opener(watchdog).open(request, timeout=timeout) as response:
-            declared = response.headers.get("Content-Length")
-            expected = int(declared) if declared and declared.isdigit() else None
-            read = getattr(response, "read1", response.read)  # whatever has arrived
-            with open(part, "wb") as out:
-                while True:
-                    chunk = read(CHUNK)
-                    if not chunk:
-                        break
-                    out.write(chunk)
-                    digest.update(chunk)
-                    received += len(chunk)
-                    watchdog.received(len(chunk))
-                    if progress:
-                        progress.advance(len(chunk))
-                out.flush()
-                os.fsync(out.fileno())
-        if watchdog.fired and received < entry.size:
-            raise DownloadError(_stalled(entry, url, stall_timeout, received, hint))
-        if expected is not None and received != expected:
-            raise DownloadError(
-                f"transfer of {entry.path} from {url} stopped after {received} of {expected} "
-                f"bytes; nothing was kept; {hint} (finished files are kept)"
-            )
-        got = digest.hexdigest()
-        if received != entry.size or got != entry.sha256:
-            raise DownloadError(
-                f"checksum mismatch for {entry.path} from {url}: expected sha256 "
-                f"{entry.sha256} ({entry.size} bytes), got {got} ({received} bytes); "
-                f"nothing was kept; {hint}"
-            )
-        os.replace(part, dest)
+        _make_dirs((root / entry.path).parent, [] if created is None else created)
+        store.fetch(entry.path, downloader=transfer)
     except BaseException as err:
-        with contextlib.suppress(OSError):
-            part.unlink()
-        if progress:
-            progress.rewind(received)
-        if watchdog.fired and not isinstance(err, (DownloadError, KeyboardInterrupt, SystemExit)):
-            message: str | None = _stalled(entry, url, stall_timeout, received, hint)
-        else:
-            message = _describe_failure(err, entry, url, hint)
+        # pooch removes its temporary file in a `finally`, but a signal between the file's
+        # creation and that `try` (the CLI turns SIGTERM into an exception) would leave it
+        _remove_stale_temporaries(root, [entry])
+        transfer.bar.update(-transfer.received)
+        message = _describe_failure(err, entry, url, options, transfer)
         if message is None:
             raise  # Ctrl-C, SIGTERM, programming errors: temporary file already gone
         raise DownloadError(message) from None
-    return received
+    return transfer.received
 
 
-def _stalled(entry: FileEntry, url: str, stall: float, received: int, hint: str) -> str:
+def _stalled(entry: FileEntry, url: str, options: TransferOptions, received: int) -> str:
     return (
-        f"download of {entry.path} from {url} stalled: no progress for {stall:g} s "
-        f"({received} of {entry.size} bytes received); nothing was kept; {hint} "
-        f"(or raise --stall-timeout)"
+        f"download of {entry.path} from {url} stalled: no progress for "
+        f"{options.stall_timeout:g} s ({received} of {entry.size} bytes received); "
+        f"nothing was kept; {_retry_hint(options.mirror)} (or raise --stall-timeout)"
     )
 
 
-def _describe_failure(err: BaseException, entry: FileEntry, url: str, hint: str) -> str | None:
-    """One actionable line for a failed transfer, or None to re-raise ``err``."""
-    import http.client
+def _reason(err: BaseException) -> str:
+    """The innermost operating-system reason in ``err``'s chain ("Connection refused"),
+    else ``err`` itself: requests wraps it in three layers of pool messages."""
+    reason, seen = "", set()
+    probe: BaseException | None = err
+    while probe is not None and id(probe) not in seen:
+        seen.add(id(probe))
+        if isinstance(probe, OSError) and probe.strerror:
+            reason = probe.strerror
+        probe = probe.__cause__ or probe.__context__
+    return reason or str(err) or type(err).__name__
 
+
+def _describe_failure(err: BaseException, entry: FileEntry, url: str,
+                      options: TransferOptions, transfer: _Transfer) -> str | None:
+    """One actionable line for a failed transfer, or None to re-raise ``err``."""
+    import requests
+    import urllib3.exceptions
+
+    hint = _retry_hint(options.mirror)
+    kept = "nothing was kept"
     if isinstance(err, DownloadError):
         return str(err)
-    if isinstance(err, urllib.error.HTTPError):
-        return (
-            f"download of {entry.path} failed: HTTP {err.code} {err.reason} from {url}; "
-            f"nothing was kept; check the address or use --mirror URL"
-        )
-    if isinstance(err, urllib.error.URLError):
-        return (
-            f"cannot reach {url} for {entry.path} ({err.reason}); nothing was kept; "
-            f"check the network or use --mirror URL"
-        )
-    if isinstance(err, (OSError, http.client.HTTPException)):
-        # timeouts, connection resets, malformed responses, local write errors
-        detail = str(err) or type(err).__name__
-        return (
-            f"transfer of {entry.path} from {url} failed ({detail}); nothing was kept; {hint}"
-        )
+    if isinstance(err, _Stalled):
+        return _stalled(entry, url, options, transfer.received)
+    if isinstance(err, _Truncated):
+        return (f"transfer of {entry.path} from {url} stopped after {transfer.received} of "
+                f"{err.declared} bytes; {kept}; {hint} (finished files are kept)")
+    if isinstance(err, ValueError) and transfer.complete:  # pooch: the checksum is wrong
+        return (f"checksum mismatch for {entry.path} from {url}: expected sha256 "
+                f"{entry.sha256} ({entry.size} bytes), got {transfer.digest.hexdigest()} "
+                f"({transfer.received} bytes); {kept}; {hint}")
+    if isinstance(err, requests.HTTPError) and err.response is not None:
+        return (f"download of {entry.path} failed: HTTP {err.response.status_code} "
+                f"{err.response.reason} from {url}; {kept}; check the address or use "
+                f"--mirror URL")
+    if isinstance(err, (requests.ReadTimeout, urllib3.exceptions.ReadTimeoutError)):
+        if options.stall_timeout <= options.timeout:
+            return _stalled(entry, url, options, transfer.received)
+        return f"transfer of {entry.path} from {url} failed (timed out); {kept}; {hint}"
+    if isinstance(err, (requests.ConnectionError, requests.Timeout)) or (
+            isinstance(err, OSError) and urllib.parse.urlsplit(url).scheme == "file"
+            and transfer.received == 0):
+        return (f"cannot reach {url} for {entry.path} ({_reason(err)}); {kept}; "
+                f"check the network or use --mirror URL")
+    if isinstance(err, (OSError, requests.RequestException, urllib3.exceptions.HTTPError)):
+        # connection resets, malformed responses, local write errors
+        return f"transfer of {entry.path} from {url} failed ({_reason(err)}); {kept}; {hint}"
     return None
 
 
@@ -570,7 +515,7 @@ def download(
     quiet: bool = False,
     timeout: float = 60.0,
     stall_timeout: float = DEFAULT_STALL_TIMEOUT,
-    progress_stream=None,
+    progress_stream: TextIO | None = None,
     on_wait: Callable[[], None] | None = None,
 ) -> DownloadReport:
     """Fetch the missing or corrupt files of ``benchmarks`` (default: all) into ``data_dir``.
@@ -582,7 +527,7 @@ def download(
     removes what it made and did not finish: the temporary file, the lock file
     and the folders it created that are still empty.
     """
-    names = list(benchmarks) if benchmarks else benchmark_names()
+    names = list(benchmarks) if benchmarks else download_names()
     resolved: list[str] = []
     for name in names:
         canonical = resolve_benchmark(name)
@@ -594,6 +539,7 @@ def download(
         raise ConfigError(
             f"--mirror {mirror!r} is not a URL; give e.g. https://host/path or file:///path"
         )
+    options = TransferOptions(mirror=mirror, timeout=timeout, stall_timeout=stall_timeout)
     root = resolve_data_dir(data_dir)
     entries: dict[str, FileEntry] = {}
     for name in resolved:
@@ -611,9 +557,12 @@ def download(
     try:
         with data_dir_lock(root, on_wait=on_wait, created=created):
             try:
-                _fetch_missing(entries, root, resolved, report, mirror=mirror, quiet=quiet,
-                               timeout=timeout, stall_timeout=stall_timeout,
-                               progress_stream=progress_stream, created=created)
+                todo = _classify(entries.values(), root, report)
+                with contextlib.closing(progress.bar(
+                        sum(e.size for e in todo), f"download {'+'.join(resolved)}",
+                        enabled=not quiet, stream=progress_stream, unit="B",
+                        leave=False)) as bar:
+                    _fetch_all(todo, root, report, options, bar, created)
             finally:  # while locked: a waiting run may need these folders next
                 _remove_empty([p for p in created if p != root])
     finally:
@@ -621,32 +570,36 @@ def download(
     return report
 
 
-def _fetch_missing(entries: dict[str, FileEntry], root: Path, resolved: list[str],
-                   report: DownloadReport, *, mirror: str | None, quiet: bool,
-                   timeout: float, stall_timeout: float, progress_stream,
-                   created: list[Path]) -> None:
-    """The body of :func:`download`, run under the lock."""
+def _classify(entries: Iterable[FileEntry], root: Path, report: DownloadReport) -> list[FileEntry]:
+    """The entries to fetch; present and correct ones go to ``report.present``, present
+    and wrong ones to ``report.replaced`` (and are fetched). Run under the lock."""
+    entries = list(entries)
+    _remove_stale_temporaries(root, entries)
     todo: list[FileEntry] = []
-    for entry in entries.values():
+    for entry in entries:
         dest = root / entry.path
-        with contextlib.suppress(OSError):
-            _part_path(dest).unlink()  # left by a killed run
         if dest.is_file():
             if _is_valid(dest, entry):
                 report.present.append(entry.path)
                 continue
             report.replaced.append(entry.path)
         todo.append(entry)
-    label = "+".join(resolved)
-    progress = Progress(sum(e.size for e in todo), f"download {label}", not quiet, progress_stream)
+    return todo
+
+
+def _fetch_all(todo: list[FileEntry], root: Path, report: DownloadReport,
+               options: TransferOptions, bar: progress.Bar, created: list[Path]) -> None:
+    """Fetch ``todo`` in order, under the lock; pooch's log lines are silenced meanwhile
+    (its logger writes "Downloading file ..." to stderr at INFO level)."""
+    import pooch
+
+    log = pooch.get_logger()
+    level = log.level
+    log.setLevel(logging.WARNING)
     try:
         for entry in todo:
-            progress.start_file(entry.path)
-            url = source_url(entry, mirror)
-            report.bytes_fetched += fetch_file(
-                entry, root / entry.path, url, timeout=timeout, stall_timeout=stall_timeout,
-                progress=progress, mirror=mirror, created=created,
-            )
+            bar.set_postfix_str(entry.path)
+            report.bytes_fetched += fetch_file(entry, root, options, bar, created)
             report.fetched.append(entry.path)
     finally:
-        progress.close()
+        log.setLevel(level)

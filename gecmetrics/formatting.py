@@ -74,7 +74,7 @@ def signature_lines(signatures: Sequence[str], fmt: str) -> str:
 
 # One strict encoder for all objects (sweeps print many): allow_nan=False makes a NaN
 # that escaped json_safe an error instead of the invalid token NaN in the output.
-_JSON = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+JSON_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 
 
 def finite_or_none(value: Any) -> Any:
@@ -114,9 +114,9 @@ def to_json(objects: Sequence[dict[str, Any]], notes: list[str] | None = None) -
     lines = []
     for obj in objects:
         try:
-            lines.append(_JSON.encode(obj))
+            lines.append(JSON_ENCODER.encode(obj))
         except ValueError:  # a NaN or Infinity somewhere: the rare slow path
-            lines.append(_JSON.encode(json_safe(obj, replaced)))
+            lines.append(JSON_ENCODER.encode(json_safe(obj, replaced)))
     if replaced[0] and notes is not None:
         notes.append(f"note: {replaced[0]} undefined value(s) (NaN or infinite) written as "
                      "null in the JSON")

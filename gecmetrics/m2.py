@@ -38,9 +38,9 @@ import os
 import re
 from dataclasses import dataclass
 
+from .edits.span import SpanEdit
 from .errors import InputError
 from .readers import display_name, read_lines
-from .span_edit import SpanEdit
 
 
 @dataclass(frozen=True)
@@ -167,7 +167,7 @@ def read_m2(path: str | os.PathLike[str]) -> M2File:
                              "another 'A' line")
             if n_tokens < 0:
                 n_tokens = len(source.split())  # as the M2 scorer counts tokens
-            edits.append(_parse_edit(line, name, number, n_tokens))
+            edits.append(parse_edit(line, name, number, n_tokens))
         elif line.strip() == "":
             if source is not None:
                 sentences.append(M2Sentence(source, tuple(edits)))
@@ -197,7 +197,7 @@ def _bad_edit(name: str, number: int, message: str) -> InputError:
     return _error(name, number, f"malformed edit line: {message}")
 
 
-def _parse_edit(line: str, name: str, number: int, n_tokens: int) -> Edit:
+def parse_edit(line: str, name: str, number: int, n_tokens: int) -> Edit:
     """One ``A`` line, checked field by field against a sentence of ``n_tokens`` tokens."""
     fields = line[2:].split("|||")
     if len(fields) != 6:

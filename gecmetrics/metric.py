@@ -202,6 +202,53 @@ class Statistics(ABC):
 
 
 @dataclass(frozen=True)
+class SentenceCounts:
+    """Named integer arrays of per-sentence statistics; ``axes[name]`` is the
+    axis of ``arrays[name]`` that runs over sentences."""
+
+    arrays: Mapping[str, np.ndarray]
+    axes: Mapping[str, int]
+
+    @classmethod
+    def concat(cls, parts: Sequence[SentenceCounts]) -> SentenceCounts:
+        """The counts of consecutive chunks as one."""
+        first = parts[0]
+        if len(parts) == 1:
+            return first
+        arrays = {name: np.concatenate([p.arrays[name] for p in parts], axis=axis)
+                  for name, axis in first.axes.items()}
+        return cls(arrays, first.axes)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(int(a.nbytes) for a in self.arrays.values())
+
+
+@dataclass(frozen=True)
+class Counting:
+    """How a metric's statistics are made a part of the sentences at a time.
+
+    ``count`` turns a part's corpus into its per-sentence counts; ``join``
+    turns the counts of consecutive parts, in order, into one (by default
+    :meth:`SentenceCounts.concat`); ``statistics`` builds the metric's
+    statistics from the system names and joined counts. ``needs_gold``: a
+    part's corpus must carry its M2 gold edits (so files cannot be streamed
+    by lines). ``not_additive``: why the corpus score is not a formula of the
+    parts' sums of sentence statistics, each sentence with its own reference
+    choice (None: it is, so parts can be reduced to sums);
+    ``additive_variant``: the spec of an option of the metric whose
+    statistics are additive, if one exists.
+    """
+
+    count: Callable[[Corpus], Any]
+    statistics: Callable[[tuple[str, ...], Any], Statistics]
+    join: Callable[[Sequence[Any]], Any] = SentenceCounts.concat
+    needs_gold: bool = False
+    not_additive: str | None = None
+    additive_variant: str | None = None
+
+
+@dataclass(frozen=True)
 class MetricConfig:
     """Base of every metric's options. Subclasses add fields and checks."""
 
@@ -278,6 +325,19 @@ class Metric(ABC, Generic[C]):
 
         Asked before any file is read; a metric whose statistics return None from
         :meth:`Statistics.sentence_statistics` overrides it with the reason.
+        """
+        return None
+
+    def counting(self) -> Counting | None:
+        """The optional capability of scoring by parts: how this metric's statistics
+        are made from per-sentence counts of parts of the corpus, joined in order
+        (:class:`~gecmetrics.chunked.Counting`); None (the default): only from a
+        whole corpus.
+
+        A metric that has it is counted by chunks when ``score`` reads files
+        (bounded memory, ``--jobs`` processes) and can be scored on a Dask
+        cluster (:mod:`gecmetrics.distributed`); its counting says whether its
+        statistics are additive over parts.
         """
         return None
 
@@ -367,8 +427,6 @@ class Metric(ABC, Generic[C]):
             return [None]
         out: list[float | None] = [check_beta(b) for b in betas] if betas is not None else []
         return out or [self.default_beta]
-
-    _betas = resolve_betas  # the name used before it was public
 
     def _result(self, name: str, beta: float | None, level: str, sc: Score) -> SystemResult:
         return SystemResult(self.display_name, self.spec, name, beta, level, sc.score,

@@ -5,9 +5,8 @@ hypothesis file with the first one (the baseline) under every metric of the
 run, with sacrebleu's conventions (so that GEC and MT numbers read alike):
 
 * **paired bootstrap** (Koehn 2004): N resamples of the test sentences with
-  replacement, the same for all systems (``numpy.random.default_rng(seed)``,
-  drawn as :func:`gecmetrics.meta_eval.significance.resample_indices` draws
-  them, which is the stream of sacrebleu's ``rng.choice(D, (N, D))``). With
+  replacement, the same for all systems (:func:`gecmetrics.stats.resampling.resample_indices`,
+  which is the stream of sacrebleu's ``rng.choice(D, (N, D))``). With
   d_b = |score_b(system) - score_b(baseline)| and the observed difference
   d = |score(system) - score(baseline)|, the p-value is
   ``(#{b : d_b - mean(d) > d} + 1) / (N + 1)`` (the resampled differences are
@@ -15,7 +14,8 @@ run, with sacrebleu's conventions (so that GEC and MT numbers read alike):
 * **approximate randomization** (Riezler & Maxwell 2005): N trials, each
   swapping every sentence's statistics between the two systems with
   probability 1/2 (one mask of ``rng.integers(2, size=(N, D), dtype=bool)``,
-  sacrebleu's draw, for all compared systems); p = ``(#{t : |A_t - B_t| > d} + 1)
+  sacrebleu's draw, for all compared systems:
+  :func:`gecmetrics.stats.resampling.swap_masks`); p = ``(#{t : |A_t - B_t| > d} + 1)
   / (N + 1)``. The +1 counts the observed assignment, so p is never 0 and a
   test at level alpha rejects falsely at most with probability alpha.
 
@@ -26,9 +26,9 @@ bootstrap with :data:`AR_CI_RESAMPLES` resamples under the same seed).
 Resampling is done on the cached per-sentence statistics
 (:meth:`~gecmetrics.metric.Statistics.sentence_statistics`): a block of
 resamples is one matrix product of sentence counts with the statistics, and
-an AR trial is a masked sum. Metrics without that view are bootstrapped
-through :meth:`~gecmetrics.metric.Statistics.corpus_scores` gathers. See
-docs/paired.md.
+an AR trial is a masked sum (:mod:`gecmetrics.stats.significance`). Metrics
+without that view are bootstrapped through
+:meth:`~gecmetrics.metric.Statistics.corpus_scores` gathers. See docs/paired.md.
 """
 
 from __future__ import annotations
@@ -41,16 +41,17 @@ import numpy as np
 
 from .errors import ConfigError
 from .metric import Statistics
+from .stats import DEFAULT_SEED
+from .stats.intervals import percentile_interval
+from .stats.resampling import BLOCK_ELEMENTS, draw_counts, resample_indices
+from .stats.significance import ar_p_value, ar_scores, bootstrap_p_value, weighted_scores
 from .validate import check_paired
 
 PairedTestName = Literal["bs", "ar"]
-DEFAULT_SEED = 12345  # sacrebleu's SACREBLEU_SEED default, and meta-evaluation's
 #: Resamples of the bootstrap that gives the 95% interval of an AR comparison
 #: (sacrebleu's default ``--paired-ar-confidence-n``).
 AR_CI_RESAMPLES = 1000
 CONFIDENCE = 0.95
-#: Elements of one block of the resample-by-sentence weight matrix (32 MiB of float64).
-BLOCK_ELEMENTS = 1 << 22
 
 
 @dataclass(frozen=True)
@@ -113,34 +114,16 @@ def _finite(value: float | None) -> float | None:
 # -- resampled scores ----------------------------------------------------------------
 
 
-def _as_sums(stats: np.ndarray, sums: np.ndarray) -> np.ndarray:
-    """Sums back to integers when the statistics are counts (exact: float64 holds them)."""
-    if np.issubdtype(stats.dtype, np.integer):
-        return np.rint(sums).astype(np.int64)
-    return sums
-
-
-def _weighted_scores(stats: np.ndarray, formula: Callable[[np.ndarray], np.ndarray],
-                     weights: np.ndarray) -> np.ndarray:
-    """formula(sum_d weights[t, d] * stats[h, d, ...]) for every row t: (T, H)."""
-    H, D = stats.shape[:2]
-    flat = stats.reshape(H, D, -1).transpose(1, 0, 2).reshape(D, -1).astype(np.float64)
-    sums = (weights @ flat).reshape((weights.shape[0], H) + stats.shape[2:])
-    return np.asarray(formula(_as_sums(stats, sums)), dtype=np.float64)
-
-
 def bootstrap_scores(stats: Statistics, level: str, beta: float | None, samples: int,
                      seed: int) -> np.ndarray:
     """Scores of every system on ``samples`` sentence resamples: (samples, H).
 
     The resamples are those of
-    :func:`~gecmetrics.meta_eval.significance.resample_indices` (same seed, same
+    :func:`~gecmetrics.stats.resampling.resample_indices` (same seed, same
     indices). Corpus level with :meth:`Statistics.sentence_statistics`: a block of
     resamples becomes a matrix of sentence counts times the statistics; otherwise
     one :meth:`Statistics.corpus_scores` (or :meth:`Statistics.mean`) gather each.
     """
-    from .meta_eval.significance import resample_indices
-
     view = _view(stats, level, beta)
     if view is None:  # corpus level only: the mean level always has a view
         return np.vstack([np.asarray(stats.corpus_scores(beta, idx), dtype=np.float64)
@@ -155,9 +138,8 @@ def bootstrap_scores(stats: Statistics, level: str, beta: float | None, samples:
     while done < samples:
         count = min(rows, samples - done)
         idx = np.vstack([next(draws) for _ in range(count)])
-        flat = (idx + D * np.arange(count)[:, None]).ravel()
-        weights = np.bincount(flat, minlength=count * D).reshape(count, D).astype(np.float64)
-        out.append(_weighted_scores(per, formula, weights))
+        weights = draw_counts(idx, D).astype(np.float64)
+        out.append(weighted_scores(per, formula, weights))
         done += count
     return np.vstack(out)
 
@@ -176,58 +158,6 @@ def _view(stats: Statistics, level: str, beta: float | None
     return stats.sentence_statistics(beta)
 
 
-def ar_scores(per: np.ndarray, formula: Callable[[np.ndarray], np.ndarray], baseline: int,
-              samples: int, seed: int) -> np.ndarray:
-    """|A_t - B_t| for every trial t and system: (samples, H).
-
-    Trial t draws one mask row (sacrebleu's ``rng.integers(2, size=(N, D),
-    dtype=bool)``, drawn in blocks of a multiple of 32 rows, which is the same
-    stream); pseudo-system A takes the baseline's statistics where the mask is
-    set and the system's elsewhere, B the opposite. The baseline's column is 0.
-    """
-    D = per.shape[1]
-    rng = np.random.default_rng(seed)
-    rows = max(32, (BLOCK_ELEMENTS // D) // 32 * 32)
-    out = []
-    done = 0
-    while done < samples:
-        count = min(rows, samples - done)
-        mask = rng.integers(2, size=(count, D), dtype=bool)
-        out.append(ar_diffs(per, formula, baseline, mask))
-        done += count
-    return np.vstack(out)
-
-
-def ar_diffs(per: np.ndarray, formula: Callable[[np.ndarray], np.ndarray], baseline: int,
-             masks: np.ndarray) -> np.ndarray:
-    """|A - B| for given swap masks (trials, sentences): True keeps the baseline's
-    sentence in A (and the system's in B). (trials, H); 0 for the baseline."""
-    H, D = per.shape[:2]
-    flat = per.reshape(H, D, -1).astype(np.float64)
-    totals = flat.sum(axis=1)  # (H, F)
-    weights = np.asarray(masks, dtype=np.float64)
-    F = flat.shape[2]
-    by_sentence = flat.transpose(1, 0, 2).reshape(D, H * F)
-    picked = (weights @ by_sentence).reshape(len(weights), H, F)  # sums where the mask is set
-    a = picked[:, baseline][:, None] + (totals[None] - picked)
-    b = (totals[baseline][None, None] - picked[:, baseline][:, None]) + picked
-    shape = (len(weights), H) + per.shape[2:]
-    score_a = np.asarray(formula(_as_sums(per, a.reshape(shape))), dtype=np.float64)
-    score_b = np.asarray(formula(_as_sums(per, b.reshape(shape))), dtype=np.float64)
-    return np.abs(score_a - score_b)
-
-
-def bootstrap_p_value(system: np.ndarray, baseline: np.ndarray, observed: float) -> float:
-    """sacrebleu's paired-bootstrap p: shifted absolute resampled differences above |d|."""
-    diffs = np.abs(system - baseline)
-    return float((np.sum(diffs - diffs.mean() > abs(observed)) + 1) / (len(diffs) + 1))
-
-
-def ar_p_value(trial_diffs: np.ndarray, observed: float) -> float:
-    """sacrebleu's AR p: trials whose |A - B| exceeds |d| (strictly), +1 over N + 1."""
-    return float((np.sum(trial_diffs > abs(observed)) + 1) / (len(trial_diffs) + 1))
-
-
 def compare_with_baseline(stats: Statistics, scores: Sequence[float], level: str,
                           beta: float | None, options: PairedOptions,
                           baseline: int = 0) -> list[PairedResult]:
@@ -236,8 +166,6 @@ def compare_with_baseline(stats: Statistics, scores: Sequence[float], level: str
     ``scores`` are the systems' reported scores at ``level`` (the observed
     differences are theirs).
     """
-    from .meta_eval.significance import percentile_interval
-
     systems = stats.systems
     if len(systems) < 2:
         raise ConfigError("a paired test needs at least 2 hypothesis files: the first is the "

@@ -1,12 +1,13 @@
 """Where gecmetrics keeps files on the user's disk: the one place that decides.
 
-Two folders, one rule, so ``gecmetrics download``, ``meta-eval`` and the ERRANT
-parse cache can never disagree about where things are:
+One rule, so ``gecmetrics download``, ``meta-eval`` and the caches can never
+disagree about where things are:
 
-* the **cache root**: ``$XDG_CACHE_HOME/gecmetrics``, else ``~/.cache/gecmetrics``
-  (the XDG base-directory convention; as that convention says, a relative
-  ``XDG_CACHE_HOME`` is ignored, since it would name a different folder from
-  every working directory);
+* the **cache root**: the platform's user cache folder for ``gecmetrics``, from
+  :mod:`platformdirs` (on Linux ``$XDG_CACHE_HOME/gecmetrics``, else
+  ``~/.cache/gecmetrics``, a relative ``XDG_CACHE_HOME`` being ignored as the
+  XDG base-directory convention says; on macOS ``~/Library/Caches/gecmetrics``;
+  on Windows the local application data folder);
 * the **data folder** (benchmark files fetched by ``gecmetrics download`` and
   read by ``meta-eval``): an explicit ``--data-dir``, else ``$GECMETRICS_DATA``,
   else the cache root itself (the layout of the upstream data under it);
@@ -30,17 +31,14 @@ from pathlib import Path
 
 ENV_DATA = "GECMETRICS_DATA"
 ENV_PARSE_CACHE = "GECMETRICS_CACHE"
-ENV_XDG_CACHE = "XDG_CACHE_HOME"
 APP = "gecmetrics"
 
 
 def cache_root() -> Path:
-    """``$XDG_CACHE_HOME/gecmetrics`` (if absolute), else ``~/.cache/gecmetrics``."""
-    xdg = os.environ.get(ENV_XDG_CACHE, "")
-    base = Path(xdg).expanduser() if xdg else None
-    if base is None or not base.is_absolute():
-        base = Path.home() / ".cache"
-    return base / APP
+    """The user cache folder of ``gecmetrics`` (:func:`platformdirs.user_cache_path`)."""
+    import platformdirs  # at call time: the environment may have changed since import
+
+    return platformdirs.user_cache_path(APP, appauthor=False)
 
 
 def data_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
@@ -53,25 +51,22 @@ def data_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     return cache_root()
 
 
+def _explicit_cache() -> Path | None:
+    """``$GECMETRICS_CACHE`` (user-expanded) if set, else None."""
+    env = os.environ.get(ENV_PARSE_CACHE)
+    return Path(env).expanduser() if env else None
+
+
 def parse_cache_dir() -> Path:
     """``$GECMETRICS_CACHE``, else ``parses/`` under :func:`cache_root`."""
-    env = os.environ.get(ENV_PARSE_CACHE)
-    if env:
-        return Path(env).expanduser()
-    return cache_root() / "parses"
+    return _explicit_cache() or cache_root() / "parses"
 
 
 def edit_cache_dir() -> Path:
     """``$GECMETRICS_CACHE/edits``, else ``edits/`` under :func:`cache_root`."""
-    env = os.environ.get(ENV_PARSE_CACHE)
-    if env:
-        return Path(env).expanduser() / "edits"
-    return cache_root() / "edits"
+    return (_explicit_cache() or cache_root()) / "edits"
 
 
 def output_cache_dir() -> Path:
     """``$GECMETRICS_CACHE/outputs``, else ``outputs/`` under :func:`cache_root`."""
-    env = os.environ.get(ENV_PARSE_CACHE)
-    if env:
-        return Path(env).expanduser() / "outputs"
-    return cache_root() / "outputs"
+    return (_explicit_cache() or cache_root()) / "outputs"

@@ -65,7 +65,7 @@ def read_lines(path: str | os.PathLike[str], role: str = "input") -> list[str]:
         ) from None
     if text.startswith("\ufeff"):
         text = text[1:]  # a byte-order mark is not part of the first sentence
-    lone_cr = _LONE_CR.search(text)
+    lone_cr = LONE_CR.search(text)
     if lone_cr:
         # Without this check a file with old Mac line ends is one long line and
         # the user sees only a line-count mismatch, with no hint why.
@@ -80,7 +80,7 @@ def read_lines(path: str | os.PathLike[str], role: str = "input") -> list[str]:
 
 # A CR that does not end a CRLF pair; a CR that ends the text is a harmless
 # final terminator and is stripped like the CR of CRLF.
-_LONE_CR = re.compile(r"\r(?!\n|\Z)")
+LONE_CR = re.compile(r"\r(?!\n|\Z)")
 
 
 def _lone_cr_message(what: str, name: str, text: str, at: int) -> str:
@@ -133,3 +133,26 @@ def check_same_length(named: Sequence[tuple[str, Sequence[str]]]) -> None:
                 f"{name} has {len(lines)} lines but {first_name} has {len(first)}; "
                 "every file must have one line per source sentence"
             )
+
+
+def check_inputs(source: str, references: Sequence[str], hypotheses: Sequence[str],
+                 m2: str | None) -> None:
+    """The checks of a scoring run's file arguments that need no file read."""
+    check_one_stdin([("-s/--source", source), ("--m2", m2),
+                     *(("-r/--reference", path) for path in references),
+                     *(("-c/--hypothesis", path) for path in hypotheses)])
+    if not references and m2 is None:
+        raise InputError("no reference given; pass reference files with -r/--reference "
+                         "or an M2 file with --m2")
+    if not hypotheses:
+        raise InputError("no hypothesis file given; pass one or more with -c/--hypothesis")
+    seen: set[str] = set()
+    for path in hypotheses:
+        if path in seen:
+            raise InputError(f"hypothesis file {path} is given twice; list each file once")
+        seen.add(path)
+
+
+def line_count_error(name: str, lines: int, source_name: str, source_lines: int) -> InputError:
+    return InputError(f"{name} has {lines} lines but {source_name} has {source_lines}; "
+                      "every file needs one line per source sentence")

@@ -1,29 +1,278 @@
-"""``gecmetrics score``: read files, score with several metrics, format the results.
+"""Scoring files with several metrics: the library behind ``gecmetrics score``.
 
-Kept apart from the CLI so that scripts can call :func:`score_corpus` and get
-the same :class:`~gecmetrics.metric.SystemResult` objects the CLI prints.
+:class:`ScoreOptions` says what to score and is checked once, when made (the
+CLI builds it from its flags, scripts build it directly); :func:`score`
+returns typed :class:`ScoreResults`, and :func:`stream_sentence_scores` the
+sentence scores of files too large to hold, a chunk at a time. Rendering them
+(tables, TSV, JSON, Markdown, LaTeX) is :mod:`gecmetrics.score_report`'s job.
+
+How a run is executed is decided in one place, :func:`plan`, from the
+metrics' declared capability (:meth:`~gecmetrics.metric.Metric.counting`) and
+the inputs: the whole corpus in memory, or files read and counted by chunks
+(:mod:`gecmetrics.streaming`, :mod:`gecmetrics.chunked`); either way counting
+uses ``jobs`` processes (:mod:`gecmetrics.parallel`). The numbers never depend
+on that choice. :func:`score_corpus` scores a :class:`~gecmetrics.corpus.Corpus`
+already in memory.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import warnings
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TextIO
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
 
 from .alignment import find_shift, token_sets
 from .corpus import Corpus
-from .errors import ConfigError, InputError
-from .formatting import fixed, percent, render, to_json
+from .errors import ConfigError
 from .metric import Metric, SystemResult
-from .readers import check_one_stdin, describe, read_lines
-from .registry import metric_from_spec
+from .readers import check_inputs, describe, line_count_error, read_lines
 from .signature import score_signature
-from .validate import beta_options_apply
+from .validate import LEVELS, Level
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from .breakdown import Breakdown
     from .paired import PairedOptions
+
+#: How a run is executed: ``"corpus"``, every file read whole into one corpus;
+#: ``"chunked"``, files read and counted a chunk of lines at a time.
+Strategy = Literal["corpus", "chunked"]
+
+#: The key of a result: (spec, hypothesis, beta).
+ResultKey = tuple[str, str, "float | None"]
+
+
+@dataclass(frozen=True)
+class ScoreOptions:
+    """What one scoring run computes: files, metrics, betas, level and extras.
+
+    ``metrics`` are specs (``"green:tokenize=char"``) or :class:`Metric`
+    objects; ``betas`` apply to the metrics that have one (empty: each
+    metric's own); ``m2`` is an M2 file of gold edits (without
+    ``references``, the text references are derived from it);
+    ``breakdown`` one of :data:`gecmetrics.breakdown.KINDS`; ``paired`` a
+    paired test against the first hypothesis file. ``jobs`` and
+    ``chunk_size`` (None: the settings in force,
+    :func:`gecmetrics.parallel.execution`) change speed and memory, never a
+    number. Every value is checked when the object is made, before any file
+    is read; errors name the CLI flag. ``notes`` holds the lines meant for
+    stderr that the checks produced (e.g. ``-b`` ignored by GLEU).
+    """
+
+    source: str
+    references: Sequence[str] = ()
+    hypotheses: Sequence[str] = ()
+    metrics: Sequence[str | Metric] = ("green",)
+    m2: str | None = None
+    betas: Sequence[float] = ()
+    level: Level = "corpus"
+    breakdown: str | None = None
+    paired: PairedOptions | None = None
+    jobs: int | None = None
+    chunk_size: int | None = None
+    metric_objects: tuple[Metric, ...] = field(init=False, repr=False, compare=False)
+    notes: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        from .registry import metric_from_spec
+        from .validate import (
+            beta_options_apply,
+            check_beta,
+            check_chunk_size,
+            check_jobs,
+            check_paired_use,
+        )
+
+        def set_(name: str, value: Any) -> None:
+            object.__setattr__(self, name, value)
+
+        set_("references", tuple(self.references))
+        set_("hypotheses", tuple(self.hypotheses))
+        set_("metrics", tuple(self.metrics))
+        set_("betas", tuple(check_beta(b, "-b/--beta") for b in self.betas))
+        if self.jobs is not None:
+            check_jobs(self.jobs, "-j/--jobs")
+        if self.chunk_size is not None:
+            check_chunk_size(self.chunk_size)
+        if self.level not in LEVELS:
+            raise ConfigError(f"unknown level {self.level!r}; choose one of: "
+                              f"{', '.join(LEVELS)}")
+        if self.paired is not None:
+            check_paired_use(self.paired.test, len(self.hypotheses), self.level)
+        # bad specs fail before any file is read
+        metrics = tuple(m if isinstance(m, Metric) else metric_from_spec(m)
+                        for m in self.metrics)
+        notes: list[str] = []
+        beta_options_apply(metrics, notes, **{"-b/--beta": bool(self.betas)})
+        if self.breakdown is not None:
+            from . import breakdown as bd
+
+            if self.level != "corpus":
+                raise ConfigError(f"--breakdown splits corpus scores; drop --level "
+                                  f"{self.level} or --breakdown")
+            bd.check(metrics, self.breakdown)
+        check_paired_metrics(metrics, self.paired)
+        set_("metric_objects", metrics)
+        set_("notes", tuple(notes))
+
+
+def plan(options: ScoreOptions) -> Strategy:
+    """The one choice of how ``options`` are executed.
+
+    ``"chunked"`` where every metric can be counted by parts without gold
+    edits (its :meth:`~gecmetrics.metric.Metric.counting`), every input is a
+    file read by lines (:func:`gecmetrics.streaming.files_only`), and no
+    breakdown or paired test (which need the whole corpus) is asked for;
+    ``"corpus"`` otherwise.
+    """
+    from .streaming import files_only
+
+    countings = [m.counting() for m in options.metric_objects]
+    if (options.breakdown is None and options.paired is None and countings
+            and all(c is not None and not c.needs_gold for c in countings)
+            and files_only(options.source, options.references, options.hypotheses,
+                           options.m2)):
+        return "chunked"
+    return "corpus"
+
+
+@dataclass(frozen=True)
+class ScoreResults:
+    """What a scoring run computed.
+
+    ``results``: one :class:`SystemResult` per (metric, beta, system), metrics
+    in the order given; ``signatures``: each result's signature (same order);
+    ``breakdowns``: the edit metrics' :class:`~gecmetrics.breakdown.Breakdown`
+    by (spec, hypothesis, beta) when a breakdown was asked for; ``notes``:
+    lines meant for stderr.
+    """
+
+    results: tuple[SystemResult, ...]
+    signatures: tuple[str, ...]
+    breakdowns: Mapping[ResultKey, Breakdown] = field(
+        default_factory=lambda: MappingProxyType({}))
+    notes: tuple[str, ...] = ()
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """The JSON objects of ``gecmetrics score --format json``."""
+        rows = []
+        for r, sig in zip(self.results, self.signatures, strict=True):
+            row = {**r.to_json(), "signature": sig}
+            split = self.breakdowns.get((r.spec, r.hypothesis, r.beta))
+            if split is not None:
+                row["breakdown"] = split.to_json()
+            rows.append(row)
+        return rows
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per result (sentence level: per result and sentence, with a
+        0-based ``sentence`` column), the JSON keys as columns (0-1 floats)."""
+        import pandas as pd
+
+        rows: list[dict[str, Any]] = []
+        for row in self.to_json():
+            row.pop("breakdown", None)
+            scores = row.pop("scores", None)
+            if scores is None:
+                rows.append(row)
+                continue
+            signature = row.pop("signature")
+            rows.extend({**row, "sentence": i, "score": v, "signature": signature}
+                        for i, v in enumerate(scores))
+        return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class SentenceStream:
+    """Sentence scores of files read by chunks: the columns are known at once, the
+    scores come chunk by chunk as :attr:`chunks` is iterated (in input order).
+
+    ``columns``: one :class:`SystemResult` without scores per (metric, beta,
+    system), with its signature in ``signatures``; ``lines``: the number of
+    sentences; each item of ``chunks`` holds, per column, the chunk's scores.
+    """
+
+    columns: tuple[SystemResult, ...]
+    signatures: tuple[str, ...]
+    lines: int
+    chunks: Iterator[list[np.ndarray]]
+    notes: tuple[str, ...] = ()
+
+
+def score(options: ScoreOptions, warn: Callable[[str], None] | None = None) -> ScoreResults:
+    """Score the files of ``options``; every result carries its signature.
+
+    A reference or hypothesis file that looks shifted by a line against the
+    source is reported through ``warn`` (default: a :class:`MisalignmentWarning`)
+    and still scored.
+    """
+    from .parallel import execution
+
+    metrics = options.metric_objects
+    corpus = None
+    with execution(jobs=options.jobs, chunk_size=options.chunk_size):
+        if plan(options) == "chunked":
+            results = _chunked_results(options, warn)
+            num_refs = len(options.references)
+        else:  # edit metrics, stdin, breakdowns and paired tests need the whole corpus
+            corpus = load_corpus(options.source, options.references, options.hypotheses,
+                                 options.m2, warn)
+            if options.breakdown is not None:
+                from . import breakdown as bd
+
+                bd.check(metrics, options.breakdown, corpus)
+            results = score_corpus(corpus, metrics, options.level, options.betas,
+                                   options.paired)
+            num_refs = len(corpus.references)
+    by_spec = {metric.spec: metric for metric in metrics}
+    refs_from = "text" if options.references else "m2-lenient"
+    extra = options.paired.signature_fields() if options.paired is not None else {}
+    signatures = tuple(str(score_signature(by_spec[r.spec], num_refs, refs_from, r.level,
+                                           r.beta, corpus).extend(**extra)) for r in results)
+    split = (_breakdowns(corpus, by_spec, results, signatures, options.breakdown)
+             if options.breakdown is not None and corpus is not None else {})
+    return ScoreResults(tuple(results), signatures, MappingProxyType(split), options.notes)
+
+
+def stream_sentence_scores(options: ScoreOptions, warn: Callable[[str], None] | None = None
+                           ) -> SentenceStream | None:
+    """The sentence scores of ``options``' files, a chunk of lines at a time; None
+    where the run is not at sentence level or cannot be read by chunks
+    (:func:`plan`). The files are checked at once; counting starts when
+    :attr:`SentenceStream.chunks` is iterated."""
+    from .streaming import scan_inputs
+
+    if options.level != "sentence" or plan(options) != "chunked":
+        return None
+    metrics = options.metric_objects
+    inputs = scan_inputs(options.source, options.references, options.hypotheses)
+    beta_lists = [metric.resolve_betas(options.betas or None) for metric in metrics]
+    columns = tuple(SystemResult(metric.display_name, metric.spec, name, beta, "sentence")
+                    for metric, metric_betas in zip(metrics, beta_lists, strict=True)
+                    for beta in metric_betas for name in inputs.hypotheses)
+    signatures = tuple(str(score_signature(metric, len(options.references), "text",
+                                           "sentence", beta))
+                       for metric, metric_betas in zip(metrics, beta_lists, strict=True)
+                       for beta in metric_betas for _ in inputs.hypotheses)
+
+    def chunks() -> Iterator[list[np.ndarray]]:
+        from .chunked import sentence_chunks
+        from .parallel import current, execution
+        from .streaming import line_chunks, shift_reporter
+
+        with execution(jobs=options.jobs, chunk_size=options.chunk_size):
+            parts = line_chunks(inputs, current().chunk_size)
+            for chunk in sentence_chunks(parts, metrics, beta_lists,
+                                         shift_reporter(inputs, warn)):
+                yield [row for per_beta in chunk for array in per_beta for row in array]
+
+    return SentenceStream(columns, signatures, inputs.lines, chunks(), options.notes)
 
 
 def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str],
@@ -61,29 +310,6 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
             raise line_count_error(name, len(lines), source_name, len(src))
     _warn_shifted(src, texts, warn)
     return Corpus(src, refs, hyps, m2=gold)
-
-
-def check_inputs(source: str, references: Sequence[str], hypotheses: Sequence[str],
-                 m2: str | None) -> None:
-    """The checks of a scoring run's file arguments that need no file read."""
-    check_one_stdin([("-s/--source", source), ("--m2", m2),
-                     *(("-r/--reference", path) for path in references),
-                     *(("-c/--hypothesis", path) for path in hypotheses)])
-    if not references and m2 is None:
-        raise InputError("no reference given; pass reference files with -r/--reference "
-                         "or an M2 file with --m2")
-    if not hypotheses:
-        raise InputError("no hypothesis file given; pass one or more with -c/--hypothesis")
-    seen: set[str] = set()
-    for path in hypotheses:
-        if path in seen:
-            raise InputError(f"hypothesis file {path} is given twice; list each file once")
-        seen.add(path)
-
-
-def line_count_error(name: str, lines: int, source_name: str, source_lines: int) -> InputError:
-    return InputError(f"{name} has {lines} lines but {source_name} has {source_lines}; "
-                      "every file needs one line per source sentence")
 
 
 class MisalignmentWarning(UserWarning):
@@ -149,86 +375,13 @@ def _with_paired(metric: Metric, corpus: Corpus, results: list[SystemResult], le
     return out
 
 
-def score_files(specs: Sequence[str], source: str, references: Sequence[str],
-                hypotheses: Sequence[str], betas: Sequence[float], level: str, fmt: str,
-                digits: int, verbose: bool = False, m2: str | None = None,
-                notes: list[str] | None = None,
-                warn: Callable[[str], None] | None = None,
-                breakdown: str | None = None,
-                paired: PairedOptions | None = None) -> str:
-    """The output of ``gecmetrics score``; every result carries its signature.
-
-    JSON objects get a ``signature`` key; tables get one ``signature: ...`` line
-    per distinct signature under the table (a LaTeX comment in LaTeX). TSV stays
-    a bare table for programs; its signature lines are appended to ``notes``
-    (the CLI prints them on stderr). ``notes`` (if given) receives every line
-    meant for stderr. ``breakdown`` (a :data:`gecmetrics.breakdown.KINDS`)
-    adds per-annotator or per-type counts of the edit metrics: a
-    ``breakdown`` object in their JSON rows, a table per system otherwise.
-
-    With ``paired`` (a paired test against the first hypothesis file), JSON
-    objects also get ``baseline``, ``paired_test``, ``delta``, ``delta_ci`` and
-    ``p_value``, tables three more columns per metric (docs/paired.md), and the
-    signatures the test, its N and its seed.
-    """
-    notes = [] if notes is None else notes
-    metrics = [metric_from_spec(spec) for spec in specs]  # bad specs fail before reading
-    beta_options_apply(metrics, notes, **{"-b/--beta": bool(betas)})
-    if breakdown is not None:
-        from . import breakdown as bd
-
-        if level != "corpus":
-            raise ConfigError(f"--breakdown splits corpus scores; drop --level {level} or "
-                              "--breakdown")
-        bd.check(metrics, breakdown)
-    check_paired_metrics(metrics, paired)  # before reading the files
-    from .streaming import can_stream
-
-    corpus = None
-    if (breakdown is None and paired is None
-            and can_stream(metrics, source, references, hypotheses, m2)):
-        results, num_refs = _chunked_results(metrics, source, references, hypotheses, level,
-                                             betas, warn)
-    else:  # edit metrics, stdin, breakdowns and paired tests need the whole corpus
-        corpus = load_corpus(source, references, hypotheses, m2, warn)
-        if breakdown is not None:
-            bd.check(metrics, breakdown, corpus)
-        results = score_corpus(corpus, metrics, level, betas, paired)
-        num_refs = len(corpus.references)
-    by_spec = {metric.spec: metric for metric in metrics}
-    refs_from = "text" if references else "m2-lenient"
-    extra = paired.signature_fields() if paired is not None else {}
-    signatures = [str(score_signature(by_spec[r.spec], num_refs, refs_from,
-                                      r.level, r.beta, corpus).extend(**extra)) for r in results]
-    split = (_breakdowns(corpus, by_spec, results, signatures, breakdown)
-             if breakdown is not None and corpus is not None else {})
-    if fmt == "json":
-        rows = []
-        for r, sig in zip(results, signatures, strict=True):
-            row = {**r.to_json(), "signature": sig}
-            if (r.spec, r.hypothesis, r.beta) in split:
-                row["breakdown"] = split[(r.spec, r.hypothesis, r.beta)].to_json()
-            rows.append(row)
-        return to_json(rows, notes)
-    text = format_results(results, fmt, digits) + signature_block(signatures, fmt, notes)
-    if verbose and level == "corpus":
-        text += "\n\n" + format_breakdowns(results, fmt, digits)
-    if split:
-        from .breakdown import format_breakdown
-
-        text += "\n\n" + "\n\n".join(
-            format_breakdown(split[key], fmt, digits, f"{r.hypothesis}  {_column(r)}")
-            for r in results if (key := (r.spec, r.hypothesis, r.beta)) in split)
-    return text
-
-
 def _breakdowns(corpus: Corpus, by_spec: dict[str, Metric], results: Sequence[SystemResult],
-                signatures: Sequence[str], kind: str) -> dict[tuple, Breakdown]:
+                signatures: Sequence[str], kind: str) -> dict[ResultKey, Breakdown]:
     """{(spec, hypothesis, beta): Breakdown} of the edit metrics' results."""
     from .breakdown import breakdowns
-    from .edits_metric import EditMetric
+    from .edits.metric import EditMetric
 
-    out: dict[tuple, Breakdown] = {}
+    out: dict[ResultKey, Breakdown] = {}
     sig = {(r.spec, r.hypothesis, r.beta): s for r, s in zip(results, signatures, strict=True)}
     for spec, beta in dict.fromkeys((r.spec, r.beta) for r in results):
         metric = by_spec[spec]
@@ -238,42 +391,18 @@ def _breakdowns(corpus: Corpus, by_spec: dict[str, Metric], results: Sequence[Sy
         for b in breakdowns(metric, corpus, kind, beta, names):
             out[(spec, b.hypothesis, beta)] = b
     return out
-def stream_sentence_scores(out: TextIO, specs: Sequence[str], source: str,
-                           references: Sequence[str], hypotheses: Sequence[str],
-                           betas: Sequence[float], level: str, fmt: str, digits: int,
-                           m2: str | None = None, notes: list[str] | None = None,
-                           warn: Callable[[str], None] | None = None) -> bool:
-    """Write what :func:`score_files` returns at sentence level to ``out``, a chunk
-    of lines at a time; False (nothing written) where the inputs cannot be read
-    by chunks (:func:`gecmetrics.streaming.can_stream`)."""
-    from .parallel import current
-    from .streaming import can_stream, scan_inputs, write_sentence_scores
-
-    notes = [] if notes is None else notes
-    metrics = [metric_from_spec(spec) for spec in specs]
-    if level != "sentence" or not can_stream(metrics, source, references, hypotheses, m2):
-        return False
-    beta_options_apply(metrics, notes, **{"-b/--beta": bool(betas)})
-    inputs = scan_inputs(source, references, hypotheses)
-
-    def signature(metric: Metric, beta: float | None) -> str:
-        return str(score_signature(metric, len(references), "text", level, beta))
-
-    write_sentence_scores(out, inputs, metrics, betas, fmt, digits, signature, notes,
-                          current().chunk_size, warn)
-    return True
 
 
-def _chunked_results(metrics: Sequence[Metric], source: str, references: Sequence[str],
-                     hypotheses: Sequence[str], level: str, betas: Sequence[float] | None,
-                     warn: Callable[[str], None] | None) -> tuple[list[SystemResult], int]:
-    """Results of n-gram metrics from files read and counted by chunks
+def _chunked_results(options: ScoreOptions, warn: Callable[[str], None] | None
+                     ) -> list[SystemResult]:
+    """Results of metrics counted by parts from files read and counted by chunks
     (:mod:`gecmetrics.streaming`): only the per-sentence counts are kept."""
     from .chunked import count_chunks, statistics_of_parts
     from .parallel import current
     from .streaming import line_chunks, scan_inputs, shift_reporter
 
-    inputs = scan_inputs(source, references, hypotheses)
+    metrics = options.metric_objects
+    inputs = scan_inputs(options.source, options.references, options.hypotheses)
     chunks = line_chunks(inputs, current().chunk_size)
     shifts = shift_reporter(inputs, warn or (
         lambda message: warnings.warn(message, MisalignmentWarning, stacklevel=4)))
@@ -281,7 +410,7 @@ def _chunked_results(metrics: Sequence[Metric], source: str, references: Sequenc
 
     def evaluate(i: int) -> list[SystemResult]:
         stats = statistics_of_parts(metrics[i], inputs.hypotheses, parts[i])
-        return metrics[i].evaluate_statistics(stats, level, betas or None)
+        return metrics[i].evaluate_statistics(stats, options.level, options.betas or None)
 
     # After the counting, each metric's statistics and scores are built
     # independently: with --jobs N, N metrics at a time in threads (their
@@ -295,101 +424,4 @@ def _chunked_results(metrics: Sequence[Metric], source: str, references: Sequenc
 
         with ThreadPoolExecutor(threads) as pool:
             per_metric = list(pool.map(evaluate, range(len(metrics))))
-    return [r for results in per_metric for r in results], len(references)
-
-
-def signature_block(signatures: Sequence[str], fmt: str, notes: list[str]) -> str:
-    """What follows a table: one signature line per distinct signature (TSV: to ``notes``)."""
-    lines = [f"signature: {sig}" for sig in dict.fromkeys(signatures)]
-    if fmt == "tsv":
-        notes.extend(lines)
-        return ""
-    if fmt == "latex":
-        return "\n" + "\n".join(f"% {line}" for line in lines)
-    if fmt == "markdown":
-        return "\n\n" + "  \n".join(f"`{line}`" for line in lines)
-    return "\n" + "\n".join(lines)
-
-
-def _column(result: SystemResult) -> str:
-    """Column label: display name, the spec's options, beta.
-
-    ``tokenize=X`` is left out only where the display name already says it
-    (``charGREEN``); BLEU's name does not, so ``bleu`` and
-    ``bleu:tokenize=none`` keep two columns instead of one overwriting the other.
-    """
-    options = [o for o in result.spec.partition(":")[2].split(",")
-               if o and not o.startswith("beta=")
-               and not (o.startswith("tokenize=")
-                        and result.metric.startswith(o.partition("=")[2]))]
-    label = result.metric + (f"({','.join(options)})" if options else "")
-    return label if result.beta is None else f"{label} b={result.beta:g}"
-
-
-def format_results(results: Sequence[SystemResult], fmt: str, digits: int) -> str:
-    """Systems as rows, one column group per (metric, beta); percent, rounded half up."""
-    if not results:
-        raise ConfigError("nothing to show")
-    if results[0].level == "sentence":
-        columns: dict[tuple[str, str], list[float]] = {}
-        for r in results:
-            columns[(_column(r), r.hypothesis)] = r.scores or []
-        headers = ["#"] + [f"{c} {h}" for c, h in columns]
-        length = len(next(iter(columns.values())))
-        rows = [[str(i + 1)] + [percent(v[i], digits) for v in columns.values()]
-                for i in range(length)]
-        return render(headers, rows, fmt, ["right"] * len(headers))
-    groups: dict[str, dict[str, SystemResult]] = {}
-    for r in results:
-        groups.setdefault(_column(r), {})[r.hypothesis] = r
-    systems = list(dict.fromkeys(r.hypothesis for r in results))
-    with_pr = {g: any(r.precision is not None for r in rs.values()) for g, rs in groups.items()}
-    paired = any(r.paired is not None for r in results)
-    headers = ["hypothesis"]
-    for g in groups:
-        headers += [f"{g} P", f"{g} R", f"{g} F"] if with_pr[g] else [g]
-        if paired:
-            headers += [f"{g} delta", f"{g} 95% CI", f"{g} p"]
-    rows = []
-    for name in systems:
-        row = [name]
-        for g, rs in groups.items():
-            res = rs.get(name)
-            width = (3 if with_pr[g] else 1) + (3 if paired else 0)
-            if res is None:
-                row += ["-"] * width
-                continue
-            values = [res.precision, res.recall, res.score] if with_pr[g] else [res.score]
-            row += [percent(v, digits) for v in values]
-            if paired:
-                row += _paired_cells(res, digits)
-        rows.append(row)
-    return render(headers, rows, fmt, ["left"] + ["right"] * (len(headers) - 1))
-
-
-def _paired_cells(result: SystemResult, digits: int) -> list[str]:
-    """delta, its 95% interval (percent) and p of a compared system; 'baseline' for the baseline."""
-    c = result.paired
-    if c is None or c.delta is None or c.delta_ci is None or c.p_value is None:
-        return ["baseline", "-", "-"]
-    low, high = (percent(v, digits) for v in c.delta_ci)
-    return [percent(c.delta, digits), f"[{low}, {high}]", fixed(c.p_value, 4)]
-
-
-def format_breakdowns(results: Sequence[SystemResult], fmt: str, digits: int) -> str:
-    """Per-n tables (the official GREEN tool's ``-v`` view) for results that have one."""
-    blocks = []
-    for r in results:
-        per_n = r.details.get("per_n") if r.details else None
-        if not per_n:
-            continue
-        count_keys = [k for k in per_n[0] if k not in ("n", "precision", "recall", "f")]
-        headers = ["n", *count_keys, "P", "R", "F"]
-        rows = [[str(row["n"]), *(str(row[k]) for k in count_keys),
-                 percent(row["precision"], digits), percent(row["recall"], digits),
-                 percent(row["f"], digits)] for row in per_n]
-        rows.append(["all", *([""] * len(count_keys)), percent(r.precision, digits),
-                     percent(r.recall, digits), percent(r.score, digits)])
-        title = f"{r.hypothesis}  {_column(r)}"
-        blocks.append(title + "\n" + render(headers, rows, fmt, ["right"] * len(headers)))
-    return "\n\n".join(blocks)
+    return [r for results in per_metric for r in results]

@@ -53,7 +53,7 @@ class Signature:
         return dict(self.fields)[key]
 
     def __str__(self) -> str:
-        from . import __version__
+        from .version import __version__
 
         parts = [self.name, *(f"{key}:{value}" for key, value in self.fields)]
         return "|".join([*parts, f"version:{__version__}"])

@@ -1,6 +1,6 @@
 """One SQLite key-value file with checked rows: the part every disk cache shares.
 
-Both the ERRANT edit cache (:mod:`gecmetrics.edit_cache`) and the cache of
+Both the ERRANT edit cache (:mod:`gecmetrics.edits.edit_cache`) and the cache of
 model outputs (:mod:`gecmetrics.neural.cache`) keep *derived* data that can
 always be recomputed, so both want the same guarantees, written once here:
 

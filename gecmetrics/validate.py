@@ -110,21 +110,31 @@ def check_paired(samples: int, seed: int, option: str) -> None:
     check_seed(seed)
 
 
-def check_paired_request(bootstrap: int | None, ar: int | None, hypotheses: int,
-                         level: str) -> tuple[Literal["bs", "ar"], int] | None:
-    """``score --paired-bootstrap N`` / ``--paired-ar N``: at most one of them, with
-    at least two hypothesis files (the first is the baseline) and a level with one
-    score per system. Returns the test and its N, or None when neither is given."""
+def check_paired_request(bootstrap: int | None, ar: int | None
+                         ) -> tuple[Literal["bs", "ar"], int] | None:
+    """``score --paired-bootstrap N`` / ``--paired-ar N``: at most one of them, with a
+    valid N. Returns the test and its N, or None when neither is given."""
     if bootstrap is not None and ar is not None:
         raise ConfigError("--paired-bootstrap and --paired-ar are two tests of the same "
                           "question; give one of them")
     if bootstrap is None and ar is None:
         return None
     test: Literal["bs", "ar"] = "bs" if bootstrap is not None else "ar"
-    option = "--paired-bootstrap" if test == "bs" else "--paired-ar"
     n = bootstrap if bootstrap is not None else ar
     assert n is not None
-    check_resamples(n, option)
+    check_resamples(n, paired_option(test))
+    return test, n
+
+
+def paired_option(test: str) -> str:
+    """The ``score`` flag of a paired test (``bs`` or ``ar``)."""
+    return "--paired-bootstrap" if test == "bs" else "--paired-ar"
+
+
+def check_paired_use(test: str, hypotheses: int, level: str) -> None:
+    """A paired test needs at least two hypothesis files (the first is the
+    baseline) and a level with one score per system."""
+    option = paired_option(test)
     if hypotheses < 2:
         raise ConfigError(f"{option} compares hypothesis files with the first one (the "
                           f"baseline) and needs at least 2 after -c/--hypothesis "
@@ -132,7 +142,8 @@ def check_paired_request(bootstrap: int | None, ar: int | None, hypotheses: int,
     if level == "sentence":
         raise ConfigError(f"{option} compares one score per system: use --level corpus or "
                           "mean, not sentence")
-    return test, n
+
+
 #: ``--jobs`` above this is surely a typo (each job is a process holding a chunk).
 MAX_JOBS = 1024
 

@@ -41,20 +41,24 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.stats.correlation import correlate, correlation_rows
+from gecmetrics.stats.resampling import permutations
 
-from .correlation import correlate, correlation_rows
+from .defaults import AGGREGATE_ITEMS, DEFAULT_TRUESKILL_RUNS
+from .levels import AGGREGATION_LEVELS
 from .results import MetaResult
+from .rows import num, num_list
+from .score_files import ScoresMetric
+from .trueskill import draw_margin, two_player
 
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
-    from .correlate import Selection
+    from .options import MetaEvalOptions
+    from .selection import Selection
 
-AGGREGATION_LEVELS = ("ew", "trueskill")
-AGGREGATE_ITEMS = ("judged", "all")
 AGGREGATION_TIES = ("seeda", "neutral", "exclude")
 DEFAULT_ITEMS = "judged"
-DEFAULT_TRUESKILL_RUNS = 10
 MAX_TRUESKILL_RUNS = 10_000
 
 # TrueSkill environment of gec-metrics' run_trueskill (and of the WMT/GJG15 scripts):
@@ -83,12 +87,6 @@ class Comparisons:
         return len(self.column)
 
 
-def _sentence_columns(selection: Selection) -> dict[int, int]:
-    from .analyses import _sentence_columns as columns
-
-    return columns(selection)
-
-
 def comparisons(selection: Selection, items: str = DEFAULT_ITEMS) -> Comparisons:
     """The pairs of systems to compare (see the module docstring)."""
     if items not in AGGREGATE_ITEMS:
@@ -110,11 +108,11 @@ def comparisons(selection: Selection, items: str = DEFAULT_ITEMS) -> Comparisons
             b.extend(q for _, q in pairs)
         n_items = bench.corpus.num_sentences if pairs else 0
     else:
-        judged = bench.info.get("judgments")
+        judged = bench.judgments.items if bench.judgments is not None else ()
         if not judged:
             raise ConfigError(f"benchmark {bench.name} has no human judgments to aggregate "
                               "on; use --aggregate-items all")
-        columns = _sentence_columns(selection)
+        columns = selection.benchmark.sentence_columns()
         for item in judged:
             names = [n for n in dict.fromkeys(item.systems) if n in index]
             if len(names) < 2:
@@ -190,7 +188,6 @@ def trueskill_mus(n_systems: int, a: np.ndarray, b: np.ndarray, outcome: np.ndar
     package's v/w functions and draw margin, without its per-match factor graph),
     under gec-metrics' settings (``TS_*`` above).
     """
-    from .trueskill import draw_margin, two_player
 
     try:
         import trueskill
@@ -219,8 +216,7 @@ def trueskill_orders(n: int, runs: int, seed: int) -> list[np.ndarray]:
     """``runs`` seeded random orders of ``n`` comparisons (``runs=0``: the data's order)."""
     if runs == 0:
         return [np.arange(n)]
-    rng = np.random.default_rng(seed)
-    return [rng.permutation(n) for _ in range(runs)]
+    return permutations(n, runs, seed)
 
 
 @dataclass(frozen=True)
@@ -254,17 +250,15 @@ class Aggregation:
         return fields
 
     def to_json(self) -> dict[str, Any]:
-        from .results import _num, _pair
-
         out: dict[str, Any] = {"aggregate_items": self.items, "ties": self.ties,
                                "n_comparisons": self.n_comparisons,
                                "n_items": self.n_items}
         if self.method == "trueskill":
             out.update(trueskill_runs=self.runs, trueskill_seed=self.seed,
-                       mu_sd_max=_num(self.mu_sd_max))
+                       mu_sd_max=num(self.mu_sd_max))
             for name in ("pearson", "spearman", "kendall"):
                 values = getattr(self, f"{name}_range")
-                out[f"{name}_runs_range"] = None if values is None else _pair(values)
+                out[f"{name}_runs_range"] = None if values is None else num_list(values)
         return out
 
 
@@ -277,6 +271,15 @@ class AggregateSettings:
     ties: str = "neutral"
     runs: int = DEFAULT_TRUESKILL_RUNS
     seed: int = 12345
+
+    @classmethod
+    def of(cls, options: MetaEvalOptions) -> AggregateSettings:
+        """The settings of ``options`` (``ties``: as given, else ``neutral``)."""
+        # A metric tie is a draw unless --ties says otherwise: the seeda rule (a loss for
+        # the alphabetically earlier system) would rank systems by name wherever outputs
+        # coincide (GJG15's items group identical outputs: AMU would lose them all).
+        ties = options.ties if "ties" in options.explicit else "neutral"
+        return cls(options.aggregate_items, ties, options.trueskill_runs, options.seed_value)
 
 
 def aggregate(metric: Metric, selection: Selection, beta: float | None, level: str,
@@ -315,7 +318,6 @@ def correlate_aggregated(selection: Selection, metrics: Sequence[Metric],
                          betas: Sequence[float] | None, level: str,
                          settings: AggregateSettings) -> list[MetaResult]:
     """One :class:`~.results.MetaResult` per (metric, beta) at an aggregation level."""
-    from .correlate import corpus_label
 
     comps = comparisons(selection, settings.items)
     out = []
@@ -325,14 +327,13 @@ def correlate_aggregated(selection: Selection, metrics: Sequence[Metric],
             corr = correlate(scores, selection.human)
             out.append(MetaResult(
                 selection.benchmark.name, selection.human_kind, selection.system_set,
-                corpus_label(selection.benchmark), metric.display_name, metric.spec, beta,
+                selection.benchmark.corpus_label, metric.display_name, metric.spec, beta,
                 level, corr.n, corr.pearson, corr.spearman, corr.kendall, aggregation=agg))
     return out
 
 
 def check_sentence_scores(metrics: Sequence[Metric], levels: Sequence[str]) -> None:
     """``--scores`` with system scores only cannot be aggregated: say so before the work."""
-    from .score_files import ScoresMetric
 
     asked = [level for level in levels if level in AGGREGATION_LEVELS]
     if not asked:

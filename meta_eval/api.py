@@ -14,13 +14,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from gecmetrics.errors import ConfigError
+from gecmetrics.validate import check_window
+
+from . import correlation_analyses, pair_stats, ratings
+from .aggregate import AggregateSettings, check_sentence_scores, correlate_aggregated
+from .analyses import ANALYSES
+from .analysis import Context
+from .benchmarks import load_benchmark
+from .figures import save_figures
+from .levels import AGGREGATION_LEVELS
 from .options import MetaEvalOptions
 from .results import MetaEvaluation, MetaResult
+from .score_files import check_score_metrics
+from .selection import Selection, correlate_selection
+from .subsets import subset_rows
+from .sweep import parse_grid, sweep
 
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
-    from .correlate import Selection
     from .results import MetaResult
 
 
@@ -30,35 +43,27 @@ def meta_evaluate(benchmarks: str | Sequence[str], metrics: str | Metric | Seque
 
     ``metrics``: spec strings (``"green:tokenize=char,n=6"``) or :class:`Metric`
     objects (:func:`~.score_files.scores_metric` for scores computed elsewhere);
-    ``options``: the fields of :class:`~.options.MetaEvalOptions` (= the flags of
-    ``gecmetrics meta-eval``: ``levels``, ``betas``, ``bootstrap``, ``compare``,
-    ``data_dir`` ...), checked before any data is read (a bad value raises
+    ``options``: the fields of :class:`~.options.MetaEvalOptions` and of the
+    registered analyses' settings (= the flags of ``gecmetrics meta-eval``:
+    ``levels``, ``betas``, ``bootstrap``, ``compare``, ``rank_pairs``, ``data_dir``
+    ...), checked before any data is read (a bad value raises
     :class:`~gecmetrics.errors.ConfigError` with the CLI's one-line message).
     Figures asked for (``plot``, ``window_plot``) are saved before returning.
     """
     if isinstance(metrics, str) or not isinstance(metrics, Sequence):
         metrics = [metrics]
-    opts = MetaEvalOptions(benchmarks=(benchmarks,) if isinstance(benchmarks, str)
-                           else tuple(benchmarks),
-                           metrics=tuple(metrics),
-                           explicit=frozenset(options), **options)
+    names = (benchmarks,) if isinstance(benchmarks, str) else tuple(benchmarks)
+    opts = MetaEvalOptions.from_keywords(benchmarks=names, metrics=tuple(metrics),
+                                         explicit=frozenset(options), **options)
     result = run(opts)
-    result.save_plots(notes=[*opts.notes, *result.notes])
+    save_figures(result, notes=[*opts.notes, *result.notes])
     return result
 
 
 def run(options: MetaEvalOptions) -> MetaEvaluation:
     """Everything ``options`` ask for, computed; figures are not drawn (see
-    :meth:`MetaEvaluation.save_plots`)."""
-    from gecmetrics.validate import check_window
-
-    from . import analyses, pair_analyses, ratings
-    from .aggregate import check_sentence_scores
-    from .benchmarks import load_benchmark
-    from .correlate import Selection
-    from .score_files import check_score_metrics
-    from .sweep import parse_grid, sweep
-
+    :func:`.figures.save_figures`)."""
+    from .selection import Selection
     o = options
     metrics = list(o.metric_objects)
     notes: list[str] = []
@@ -70,34 +75,33 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
         if o.window is not None:  # the data is read, nothing scored yet
             check_window(o.window, len(selections[-1].systems), name)
         if o.subsets is not None and o.subsets > len(selections[-1].systems):
-            from gecmetrics.errors import ConfigError
-
             raise ConfigError(f"--subsets must be between 3 and the number of systems "
                               f"({len(selections[-1].systems)} in {name}); got {o.subsets}")
+    # A benchmark rated per output (its ``rated`` facet) has sentence-level analyses only.
     rated = [sel for sel in selections if ratings.is_rated(sel)]
-    rated_ids = {id(sel) for sel in rated}
     if rated:
         ratings.check_options(o, rated[0].benchmark.name)
         for sel in rated:
             ratings.check_metrics(sel, metrics)
-    system_level = [s for s in selections if id(s) not in rated_ids]
+    system_level = [s for s in selections if not ratings.is_rated(s)]
     check_sentence_scores(metrics, o.levels)
     notes += check_score_metrics(metrics, system_level, o.levels if system_level else (),
                                  bootstrap=o.bootstrap is not None, compare=o.compare,
                                  sentence_level=o.sentence_level)
-    pair_analyses.check_resampled_metrics(metrics, o.spa, o.clusters)
+    pair_stats.check_resampled_metrics(metrics, o.spa, o.clusters)
     chosen = tuple(selections)
 
     if o.mode == "sentence":
         agreements = []
         for sel in selections:
-            pairs = ratings.pairs if id(sel) in rated_ids else analyses.sentence_level
+            pairs = (ratings.pairs if ratings.is_rated(sel)
+                     else correlation_analyses.sentence_level)
             agreements += pairs(sel, metrics, betas, o.ties)
         if o.tie_calibration:
-            agreements = pair_analyses.add_sentence_ties(agreements, system_level, metrics)
-        pooled = _pool(o, agreements, notes)
+            agreements = pair_stats.add_sentence_ties(agreements, system_level, metrics)
+        registered = _registered(Context(o, chosen, tuple(metrics), tuple(agreements), notes))
         return MetaEvaluation(o, chosen, sentences=tuple(agreements), notes=tuple(notes),
-                              pools=pooled)
+                              registered=registered)
 
     if o.mode == "sweep":
         assert o.grid is not None
@@ -111,77 +115,68 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     results: list[MetaResult] = []
     rated_rows: list[MetaResult] = []
     for sel in selections:
-        if id(sel) in rated_ids:
+        if ratings.is_rated(sel):
             rated_rows += ratings.correlations(sel, metrics, betas)
         else:
             results += correlate_levels(sel, metrics, betas, o)
-    cache: dict = {}  # resampled system scores, shared by bootstrap and compare
+    # resampled system scores, shared by bootstrap, compare, SPA and clusters
+    cache: correlation_analyses.ScoreCache = {}
     if o.bootstrap is not None:
-        results = analyses.add_bootstrap(results, selections, metrics, o.bootstrap,
-                                         o.seed_value, cache)
+        results = correlation_analyses.add_bootstrap(results, selections, metrics,
+                                                     o.bootstrap, o.seed_value, cache)
     if o.cv_folds is not None:
-        results = analyses.add_cv_beta(results, selections, metrics,
-                                       parse_grid(o.cv_grid_text, "--cv-grid"), o.cv_folds,
-                                       o.seed_value, o.cv_grid_text)
-    results = analyses.sign(results, selections, metrics)
-    human_cache: dict = {}  # resampled human scores, shared by SPA, clusters, intervals
+        results = correlation_analyses.add_cv_beta(
+            results, selections, metrics, parse_grid(o.cv_grid_text, "--cv-grid"),
+            o.cv_folds, o.seed_value, o.cv_grid_text)
+    results = correlation_analyses.sign(results, selections, metrics)
+    # resampled human scores, shared by SPA, clusters and the human intervals
+    resampling = pair_stats.Resampling(o.stat_resamples, o.seed_value, o.human_unit, cache)
     if o.pairwise or o.tie_calibration or o.spa:
-        results = pair_analyses.add_pair_stats(results, system_level, metrics, o.pairwise,
-                                               o.tie_calibration, o.spa, o.stat_resamples,
-                                               o.seed_value, cache, human_cache,
-                                               o.human_unit)
-    clustered = (pair_analyses.metric_clusters(results, system_level, metrics, o.clusters,
-                                               o.stat_resamples, o.seed_value, cache,
-                                               human_cache, o.human_unit)
+        results = pair_stats.add_pair_stats(results, system_level, metrics, o.pairwise,
+                                            o.tie_calibration, o.spa, resampling)
+    clustered = (pair_stats.metric_clusters(results, system_level, metrics, o.clusters,
+                                            resampling)
                  if o.clusters is not None else [])
-    humans = (pair_analyses.human_intervals(system_level, o.stat_resamples, o.seed_value,
-                                            human_cache, o.human_unit)
+    humans = (pair_stats.human_intervals(system_level, o.stat_resamples, o.seed_value,
+                                         resampling.human_cache, o.human_unit)
               if o.human_intervals else [])
     compared = []
     if o.compare:
         for sel in selections:
-            compared += analyses.compare_metrics(sel, metrics, betas, o.levels,
-                                                 o.compare_resamples, o.seed_value, cache)
-    windowed = (analyses.windows(results, selections, metrics, o.window)
+            compared += correlation_analyses.compare_metrics(
+                sel, metrics, betas, o.levels, o.compare_resamples, o.seed_value, cache)
+    windowed = (correlation_analyses.windows(results, selections, metrics, o.window)
                 if o.window is not None else [])
     subsets = []
     if o.subsets is not None:
-        from .subsets import subset_rows
-
         subsets = subset_rows(results, selections, metrics, o.subsets, o.subsets_max,
                               o.seed_value)
     results += rated_rows  # sentence-level ratings benchmarks (tmu-gfm): correlations only
-    pooled = _pool(o, results, notes)
+    registered = _registered(Context(o, chosen, tuple(metrics), tuple(results), notes))
     return MetaEvaluation(o, chosen, correlations=tuple(results), comparisons=tuple(compared),
                           windows=tuple(windowed), notes=tuple(notes), subsets=tuple(subsets),
                           clusters=tuple(clustered), human_intervals=tuple(humans),
-                          pools=pooled)
+                          registered=registered)
 
 
 def correlate_levels(selection: Selection, metrics: Sequence[Metric],
                      betas: Sequence[float] | None, options: MetaEvalOptions
                      ) -> list[MetaResult]:
     """The correlation rows of every metric, level and beta (in that order): corpus and
-    mean from :mod:`.correlate`, ew and trueskill from :mod:`.aggregate`."""
-    from .aggregate import AGGREGATION_LEVELS, correlate_aggregated
-    from .correlate import meta_evaluate as correlate_selection
-
+    mean from :mod:`.selection`, ew and trueskill from :mod:`.aggregate`."""
     out = []
     for metric in metrics:
         for level in options.levels:
             if level in AGGREGATION_LEVELS:
                 out += correlate_aggregated(selection, [metric], betas, level,
-                                            options.aggregate_settings())
+                                            AggregateSettings.of(options))
             else:
                 out += correlate_selection(selection, [metric], betas, [level])
     return out
 
 
-def _pool(options: MetaEvalOptions, rows: Sequence[Any], notes: list[str]) -> tuple[Any, ...]:
-    """The pooled leaderboard (``--pool``) of ``rows``, or nothing."""
-    if not options.pool:
-        return ()
-    from .pool import parse_weights, pool
-
-    weights = parse_weights(options.pool_weights, options.benchmarks)
-    return tuple(pool(rows, weights, notes))
+def _registered(context: Context) -> dict[str, tuple[Any, ...]]:
+    """The rows of every registered analysis asked for, by name, in registry order."""
+    settings = context.options.settings
+    return {a.name: tuple(a.run(context, settings[a.name])) for a in ANALYSES
+            if a.enabled(settings[a.name])}

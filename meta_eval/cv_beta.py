@@ -21,10 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from .correlation import correlate_one
-from .significance import DEFAULT_SEED
+from gecmetrics.stats import DEFAULT_SEED
+from gecmetrics.stats.correlation import correlate_one
+from gecmetrics.stats.resampling import permutation
 
-DEFAULT_FOLDS = 10
+from .defaults import DEFAULT_FOLDS
 
 Score = Callable[[float, np.ndarray], np.ndarray]
 
@@ -68,7 +69,7 @@ def make_folds(n_sentences: int, k: int, seed: int | None = DEFAULT_SEED) -> lis
         raise ValueError(f"{k} folds but only {n_sentences} sentences")
     order = np.arange(n_sentences)
     if seed is not None:
-        order = np.random.default_rng(seed).permutation(n_sentences)
+        order = permutation(n_sentences, seed)
     return [np.sort(part) for part in np.array_split(order, k)]
 
 

@@ -95,7 +95,7 @@ def rank_pairs(groups: Iterable[tuple[int, Iterable[str]]],
     pairing. Order: better rank first, then the order of the groups and names, so
     the output is deterministic. This is the one expansion of rankings into pairs:
     Expected Wins (:func:`pairwise_wins`) and the sentence-level agreement of
-    :mod:`.pairwise` both use it.
+    :mod:`.sentence_agreement` both use it.
     """
     by_rank: dict[int, list[str]] = defaultdict(list)
     for rank, names in groups:
@@ -143,7 +143,7 @@ def expected_wins(items: Iterable[RankingItem],
     return out
 
 
-def read_scores(path: str | os.PathLike[str], systems: Sequence[str]) -> dict[str, float]:
+def read_score_lines(path: str | os.PathLike[str], systems: Sequence[str]) -> dict[str, float]:
     """A file of one score a line, in the order of ``systems`` (SEEDA's human scores)."""
     from gecmetrics.readers import read_lines
 

@@ -23,14 +23,27 @@ CLI reads too while building ``--help``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
+from .analyses import ANALYSES
 from .benchmarks import registry
-from .pairwise import TIE_POLICIES
+from .defaults import (
+    AGGREGATE_ITEMS,
+    DEFAULT_FOLDS,
+    DEFAULT_GRID,
+    DEFAULT_SUBSETS_MAX,
+    DEFAULT_TRUESKILL_RUNS,
+    DEFAULT_WINDOW,
+    MAX_TRUESKILL_RUNS,
+)
+from .flags import flagged, option
+from .levels import AGGREGATION_LEVELS, LEVELS, Level
+from .sentence_agreement import TIE_POLICIES
 
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
@@ -45,50 +58,15 @@ SystemSet = str
 HumanKind = str
 SeedaCorpus = str
 Split = str
-Level = Literal["corpus", "mean", "ew", "trueskill"]
 AggregateItems = Literal["judged", "all"]
 Ties = Literal["seeda", "discordant", "neutral", "exclude"]
 ClusterStat = Literal["pearson", "spearman", "kendall", "pairwise", "spa"]
 HumanUnit = Literal["items", "comparisons"]
 
-LEVELS: tuple[str, ...] = get_args(Level)
 TIES: tuple[str, ...] = TIE_POLICIES
-AGGREGATE_ITEMS: tuple[str, ...] = get_args(AggregateItems)
-# Levels whose system scores aggregate pairwise comparisons of sentence scores (.aggregate).
-AGGREGATION_LEVELS = ("ew", "trueskill")
 CLUSTER_STATS: tuple[str, ...] = get_args(ClusterStat)
 HUMAN_UNITS: tuple[str, ...] = get_args(HumanUnit)
 
-# The registry-derived names of earlier versions, computed when read (so a
-# benchmark registered later is included): BENCHMARKS, SYSTEM_SETS,
-# HUMAN_KINDS, HUMAN_OF, GMEG, SEEDA, SEEDA_CORPORA, SPLITS.
-_DERIVED = {
-    "BENCHMARKS": lambda: registry.benchmark_names(),
-    "SYSTEM_SETS": lambda: registry.system_set_choices(),
-    "HUMAN_KINDS": lambda: registry.human_kinds(),
-    "HUMAN_OF": lambda: registry.human_of(),
-    "GMEG": lambda: registry.takes("split"),
-    "SEEDA": lambda: registry.takes("seeda_corpus"),
-    "SEEDA_CORPORA": lambda: registry.option("seeda_corpus").values,
-    "SPLITS": lambda: registry.option("split").values,
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _DERIVED:
-        return _DERIVED[name]()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-# Defaults of the options that take an optional value (the CLI flag alone, or True here).
-DEFAULT_RESAMPLES = 1000
-DEFAULT_GRID = "0:5:0.01"
-DEFAULT_WINDOW = 4
-DEFAULT_FOLDS = 10
-DEFAULT_SEED = 12345
-DEFAULT_TRUESKILL_RUNS = 10
-MAX_TRUESKILL_RUNS = 10_000
-DEFAULT_SUBSETS_MAX = 1000
 
 
 def _choice(option: str, value: Any, allowed: Sequence[str]) -> None:
@@ -121,43 +99,178 @@ class MetaEvalOptions:
     """
 
     benchmarks: tuple[str, ...]  # BenchmarkName values (checked: one of BENCHMARKS)
-    metrics: tuple[str | Metric, ...] = ()
-    scores: tuple[str | Metric, ...] = ()
-    system_set: str | None = None  # a name of registry.system_set_choices()
-    human: str | None = None  # a kind of registry.human_kinds()
-    levels: tuple[Level, ...] = ("corpus",)
-    betas: tuple[float, ...] = ()
-    grid: str | None = None
-    plot: str | None = None
-    seeda_corpus: str | None = None  # None: the registry's default (subset)
-    split: str | None = None  # None: the registry's default (test)
-    references: tuple[str, ...] | None = None  # conll14 reference sets; None: ("nucle",)
-    bootstrap: int | None = None
-    seed: int | None = None
-    compare: bool = False
-    sentence_level: bool = False
-    ties: Ties = "seeda"
-    window: int | None = None
-    window_plot: str | None = None
-    cv_folds: int | None = None
-    cv_grid: str | None = None
-    data_dir: str | None = None
-    aggregate_items: AggregateItems = "judged"
-    trueskill_runs: int = DEFAULT_TRUESKILL_RUNS
-    subsets: int | None = None
-    subsets_max: int = DEFAULT_SUBSETS_MAX
-    subsets_plot: str | None = None
-    pairwise: bool = False
-    tie_calibration: bool = False
-    spa: bool = False
-    clusters: ClusterStat | None = None
-    clusters_plot: str | None = None
-    human_intervals: bool = False
-    human_plot: str | None = None
-    human_unit: HumanUnit = "items"
-    pool: bool = False  # pooled leaderboard (meta_eval/pool.py)
-    pool_weights: str | None = None  # "BENCH=W,..."; default 1 per benchmark
-    pool_plot: str | None = None
+    metrics: tuple[str | Metric, ...] = option(
+        (), "-m", "--metric", multiple=True, metavar="SPEC",
+        help="Metric as name[:key=value,...]; repeat for several, e.g. "
+             "-m green -m green:tokenize=char,n=6. At least one -m or --scores.")
+    scores: tuple[str | Metric, ...] = option(
+        (), "--scores", multiple=True, metavar="NAME=PATH[:OPTS]",
+        help="Your own metric's scores computed elsewhere: a system<TAB>score TSV, JSON "
+             "{system: score | [sentence scores]}, a folder of per-system sentence "
+             "scores, or `gecmetrics score --format json` output; shown as NAME. "
+             "Options: order=lower (lower is better), beta=B, spec=SPEC (last). "
+             "Repeatable; see docs/own-metric.md.")
+    system_set: str | None = option(  # a name of registry.system_set_choices()
+        None, "--systems", kind="choice", choices=registry.system_set_choices,
+        help="Systems to correlate. Default: all 13 for conll14 (base = without "
+             "INPUT), base for SEEDA (12: no INPUT, REF-F, GPT-3.5; +INPUT adds "
+             "INPUT, +fluency adds REF-F and GPT-3.5 (no INPUT), all = 15), all 7 for "
+             "GMEG (6 systems + source; base = the 6; +source = +INPUT = all).")
+    human: str | None = option(  # a kind of registry.human_kinds()
+        None, "--human", kind="choice", choices=registry.human_kinds,
+        help="Human system scores: Expected Wins (conll14: recomputed from the "
+             "judgments) or TrueSkill (published); GMEG has only its ratings "
+             "(rating); conll14 also has napoles15-ew/-ts (Napoles et al. 2015; "
+             "see docs/benchmarks.md). [default: ew; GMEG: rating]")
+    levels: tuple[Level, ...] = option(
+        ("corpus",), "--level", kind="choice", choices=LEVELS, multiple=True,
+        help="System score: the metric's corpus score, the mean of its sentence "
+             "scores, or its sentence scores compared pairwise and aggregated as the "
+             "humans' judgments are: Expected Wins (ew) or TrueSkill (trueskill). "
+             "Repeatable. [default: corpus]")
+    aggregate_items: AggregateItems = option(
+        "judged", "--aggregate-items", kind="choice", choices=AGGREGATE_ITEMS,
+        show_default=True,
+        requires=("--level ew or --level trueskill", lambda o: bool(o.aggregation_levels)),
+        help="--level ew/trueskill: compare systems on the ranking items the humans "
+             "judged (judged) or on every sentence and every pair of systems (all).")
+    trueskill_runs: int = option(
+        DEFAULT_TRUESKILL_RUNS, "--trueskill-runs", kind="int", show_default=True,
+        metavar="R", requires=("--level trueskill", lambda o: "trueskill" in o.levels),
+        help="--level trueskill: rate the comparisons in R seeded random orders and "
+             "average (0: once, in the data's order, as gec-metrics).")
+    betas: tuple[float, ...] = option(
+        (), "-b", "--beta", multiple=True, metavar="BETA",
+        help="Beta for every metric that has one (repeat for several; default: each "
+             "metric's own).")
+    grid: str | None = option(
+        None, "--sweep-beta", alone=DEFAULT_GRID, metavar="START:STOP:STEP",
+        help=f"Sweep beta over a grid (STOP included; alone: {DEFAULT_GRID}) and report "
+             "the best beta for r and for rho.")
+    plot: str | None = option(
+        None, "--plot", kind="file", metavar="FILE",
+        help="Plot r and rho against beta for every swept metric (.png, .svg or .pdf). "
+             "Implies --sweep-beta.")
+    seeda_corpus: str | None = option(  # None: the registry's default (subset)
+        None, "--seeda-corpus", kind="choice",
+        choices=lambda: registry.option("seeda_corpus").values,
+        help="SEEDA: score the judged subset (SEEDA's instruction) or all 1,312 "
+             "sentences (as the GREEN paper did). [default: "
+             f"{registry.option('seeda_corpus').default}]")
+    split: str | None = option(  # None: the registry's default (test)
+        None, "--split", kind="choice", choices=lambda: registry.option("split").values,
+        help=f"GMEG: the split to score. [default: {registry.option('split').default}]")
+    references: tuple[str, ...] | None = option(  # conll14 reference sets; None: ("nucle",)
+        None, "--references", kind="choice",
+        choices=lambda: registry.option("references").values, multiple=True, metavar="SET",
+        help="conll14: the reference sets (repeat to combine): nucle (the official M2, "
+             "2 annotators), expert-fluency, expert-minimal, turker-fluency, "
+             "turker-minimal (Sakaguchi et al. 2016, 2 annotators each). [default: "
+             "nucle]")
+    bootstrap: int | None = option(
+        None, "--bootstrap", kind="int", alone=DEFAULT_RESAMPLES, metavar="N",
+        help="Add 95% bootstrap confidence intervals of r, rho and tau: N resamples of "
+             f"the test sentences (alone: {DEFAULT_RESAMPLES}; 100 to 1000000); also the "
+             "resamples of --compare.")
+    seed: int | None = option(
+        None, "--seed", kind="int", metavar="S",
+        requires=("--bootstrap, --compare, --cv-beta, --spa, --clusters, "
+                  "--human-intervals, --level trueskill or --subsets (the analyses that draw "
+                  "at random)",
+                  lambda o: (o.bootstrap is not None or o.compare or o.cv_folds is not None
+                             or o.spa or o.clusters is not None or o.human_intervals
+                             or "trueskill" in o.levels or o.subsets is not None)),
+        help="Seed of the bootstrap resamples and CV folds, 0 to 2**32-1 (recorded). "
+             "[default: 12345]")
+    compare: bool = option(
+        False, "--compare", kind="flag",
+        help="With two or more -m: for every pair of metrics, Williams' test and a "
+             "paired bootstrap test of the difference of their Pearson r.")
+    sentence_level: bool = option(
+        False, "--sentence-level", kind="flag",
+        help="Sentence-level meta-evaluation over the raw pairwise human judgments "
+             "(SEEDA, conll14/GJG15; GMEG: its segment ratings): accuracy and "
+             "Kendall-like tau.")
+    ties: Ties = option(
+        "seeda", "--ties", kind="choice", choices=TIES, show_default=True,
+        requires=("--sentence-level or --level ew/trueskill",
+                  lambda o: o.sentence_level or bool(o.aggregation_levels)),
+        help="--sentence-level and --level ew/trueskill: how a metric tie counts "
+             "(seeda: a loss for the system earlier in alphabetical order, as SEEDA's "
+             "corr_sentence.py; neutral: a draw, the default at ew/trueskill).")
+    window: int | None = option(
+        None, "--window", kind="int", alone=DEFAULT_WINDOW, metavar="W",
+        help="Window analysis: r and rho within each run of W systems of similar human "
+             "score (alone: 4, as SEEDA).")
+    window_plot: str | None = option(
+        None, "--window-plot", kind="file", metavar="FILE",
+        requires=("--window W", lambda o: o.window is not None),
+        help="Plot the window analysis (.png, .svg or .pdf); needs --window.")
+    cv_folds: int | None = option(
+        None, "--cv-beta", kind="int", alone=DEFAULT_FOLDS, metavar="K",
+        help="Cross-validated beta*: optimum of r on each of K training parts (alone: "
+             "10; 2 to 100), beta* = their mean, with r and rho at beta*.")
+    cv_grid: str | None = option(
+        None, "--cv-grid", metavar="START:STOP:STEP",
+        requires=("--cv-beta K", lambda o: o.cv_folds is not None),
+        help="--cv-beta: the beta grid. [default: 0:5:0.01]")
+    subsets: int | None = option(
+        None, "--subsets", kind="int", metavar="K",
+        help="System-set robustness: each correlation over every subset of K systems "
+             "(or --subsets-max random ones): quartiles and the share of subsets in "
+             "which each metric is best.")
+    subsets_max: int = option(
+        DEFAULT_SUBSETS_MAX, "--subsets-max", kind="int", show_default=True, metavar="N",
+        requires=("--subsets K", lambda o: o.subsets is not None),
+        help="--subsets: draw N seeded random subsets when there are more than N.")
+    subsets_plot: str | None = option(
+        None, "--subsets-plot", kind="file", metavar="FILE",
+        requires=("--subsets K", lambda o: o.subsets is not None),
+        help="Box plot of the --subsets correlations per metric (.png, .svg or .pdf).")
+    pairwise: bool = option(
+        False, "--pairwise", kind="flag",
+        help="Add pairwise_accuracy: the share of system pairs the metric orders as "
+             "the humans (a tie agrees only with a tie; Kocmi et al. 2021).")
+    tie_calibration: bool = option(
+        False, "--tie-calibration", kind="flag",
+        help="Add acc_eq and epsilon (Deutsch et al. 2023): metric differences "
+             "|d| <= epsilon are ties, epsilon maximises acc_eq. System level, and "
+             "with --sentence-level over the human ranking items (recommended over "
+             "--ties).")
+    spa: bool = option(
+        False, "--spa", kind="flag",
+        help="Add soft pairwise accuracy (Thompson et al. 2024): mean over system "
+             "pairs of 1 - |p_human - p_metric|, p-values from resampling sentences "
+             "(metric) and judgments (humans); --bootstrap N resamples (default 1000).")
+    clusters: ClusterStat | None = option(
+        None, "--clusters", kind="choice", choices=CLUSTER_STATS,
+        help="Rank the metrics by this statistic into significance clusters: paired "
+             "bootstrap over systems and sentences; a new cluster starts when a "
+             "metric is significantly (p < 0.05) worse than the top of the current one.")
+    clusters_plot: str | None = option(
+        None, "--clusters-plot", kind="file", metavar="FILE",
+        requires=("--clusters STAT", lambda o: o.clusters is not None),
+        help="Plot the --clusters ranking with 95% intervals (.png, .svg or .pdf).")
+    human_intervals: bool = option(
+        False, "--human-intervals", kind="flag",
+        help="Bootstrap the human judgments: each system's Expected Wins (GMEG: "
+             "rating) with a 95% interval, rank range and cluster.")
+    human_plot: str | None = option(
+        None, "--human-plot", kind="file", metavar="FILE",
+        requires=("--human-intervals", lambda o: o.human_intervals),
+        help="Plot the --human-intervals (.png, .svg or .pdf).")
+    human_unit: HumanUnit = option(
+        "items", "--human-unit", kind="choice", choices=HUMAN_UNITS, show_default=True,
+        requires=("--spa, --clusters spa or --human-intervals (the analyses that resample "
+                  "the human judgments)",
+                  lambda o: o.spa or o.clusters == "spa" or o.human_intervals),
+        help="What the human bootstrap draws: ranking items, or single pairwise "
+             "comparisons (as GJG15 did; reproduces their Table 3b).")
+    data_dir: str | None = option(
+        None, "--data-dir", kind="folder", metavar="DIR", trailing=True,
+        help="Folder with the benchmark data (laid out as upstream). Default: "
+             "$GECMETRICS_DATA, else $XDG_CACHE_HOME/gecmetrics, else ~/.cache/gecmetrics.")
+    settings: Mapping[str, Any] = field(default_factory=dict)  # analysis name -> its settings
     explicit: frozenset[str] = frozenset()
     metric_objects: tuple[Metric, ...] = field(init=False, repr=False, compare=False)
     notes: tuple[str, ...] = field(init=False, repr=False, compare=False)
@@ -184,19 +297,22 @@ class MetaEvalOptions:
             set_("seed", _count("--seed", self.seed, DEFAULT_SEED))
         if self.grid is None and self.plot is not None:  # --plot implies a sweep
             set_("grid", DEFAULT_GRID)
-        unknown = self.explicit - {f.name for f in fields(self)}
+        set_("settings", {a.name: self.settings.get(a.name) or a.settings() for a in ANALYSES})
+        known = [f.name for f in fields(self) if f.init] + [
+            f.name for a in ANALYSES for f in fields(a.settings)]
+        unknown = self.explicit - set(known)
         if unknown:
             raise ConfigError(f"unknown meta-evaluation option {sorted(unknown)[0]!r}; "
-                              f"known: {', '.join(f.name for f in fields(self) if f.init)}")
-        for name, option in registry.benchmark_options().items():
+                              f"known: {', '.join(known)}")
+        for name, spec in registry.benchmark_options().items():
             if not hasattr(self, name):
                 raise ConfigError(f"benchmark option {name!r} (a benchmark description's "
                                   "\"options\") has no field in MetaEvalOptions")
             if getattr(self, name) is None or getattr(self, name) == ():
-                set_(name, option.default)
-            elif option.multiple and isinstance(getattr(self, name), str):
+                set_(name, spec.default)
+            elif spec.multiple and isinstance(getattr(self, name), str):
                 set_(name, (getattr(self, name),))
-            elif option.multiple:
+            elif spec.multiple:
                 set_(name, tuple(dict.fromkeys(getattr(self, name))))
         notes: list[str] = []
         self._check_choices()
@@ -204,7 +320,23 @@ class MetaEvalOptions:
         set_("metric_objects", self._resolve_metrics())
         self._check_values(notes)
         self._check_pair_stats()
+        for analysis in ANALYSES:
+            settings = self.settings[analysis.name]
+            self._check_requirements(settings)
+            if analysis.check is not None:
+                analysis.check(settings, self)
         set_("notes", tuple(notes))
+
+    @classmethod
+    def from_keywords(cls, **keywords: Any) -> MetaEvalOptions:
+        """Options from flat keywords: this class's fields, and the fields of the
+        registered analyses' settings (``rank_pairs=True`` ...), as the CLI's flags."""
+        settings = {}
+        for analysis in ANALYSES:
+            names = [f.name for f in fields(analysis.settings)]
+            mine = {name: keywords.pop(name) for name in names if name in keywords}
+            settings[analysis.name] = analysis.settings(**mine)
+        return cls(**keywords, settings=settings)
 
     # -- the checks, in the order the CLI has always run them -----------------------------
 
@@ -222,36 +354,27 @@ class MetaEvalOptions:
             _choice("--systems", self.system_set, registry.system_set_choices())
         if self.human is not None:
             _choice("--human", self.human, registry.human_kinds())
-        for name, option in registry.benchmark_options().items():
+        for name, spec in registry.benchmark_options().items():
             value = getattr(self, name)
-            for one in (value if option.multiple else (value,)):
-                _choice(option.flag, one, option.values)
+            for one in (value if spec.multiple else (value,)):
+                _choice(spec.flag, one, spec.values)
         _choice("--ties", self.ties, TIES)
         _choice("--aggregate-items", self.aggregate_items, AGGREGATE_ITEMS)
 
     def _check_explicit(self, notes: list[str]) -> None:
         """Options given explicitly must apply to something chosen."""
-        from gecmetrics.validate import applies_to, needs
+        from gecmetrics.validate import applies_to
 
         given, benchmarks = self.explicit, list(self.benchmarks)
-        for name, option in registry.benchmark_options().items():
+        for name, spec in registry.benchmark_options().items():
             if name in given:
-                applies_to(option.flag, benchmarks, registry.takes(name), option.label, notes)
+                applies_to(spec.flag, benchmarks, registry.takes(name), spec.label, notes)
+        self._check_requirements(self)
         aggregated = self.aggregation_levels
-        if "ties" in given:
-            needs("--ties", "--sentence-level or --level ew/trueskill",
-                  self.sentence_level or bool(aggregated))
         if aggregated and self.ties == "discordant":
             raise ConfigError(f"--ties discordant does not apply to --level {aggregated[0]} "
                               "(a metric tie has no human judgment to disagree with); choose "
                               "seeda, neutral or exclude")
-        if "aggregate_items" in given:
-            needs("--aggregate-items", "--level ew or --level trueskill", bool(aggregated))
-        if "trueskill_runs" in given:
-            needs("--trueskill-runs", "--level trueskill", "trueskill" in self.levels)
-        for flag, name in (("--subsets-max", "subsets_max"), ("--subsets-plot", "subsets_plot")):
-            if name in given:
-                needs(flag, "--subsets K", self.subsets is not None)
         if "levels" in given and self.sentence_level:
             raise ConfigError("--level does not apply to --sentence-level (it scores "
                               "sentences); drop --level")
@@ -269,6 +392,19 @@ class MetaEvalOptions:
                 sets = registry.spec(wrong[0]).system_sets
                 raise ConfigError(f"benchmark {wrong[0]} has no system set "
                                   f"{self.system_set!r}; choose one of: {', '.join(sets)}")
+
+    def _check_requirements(self, owner: Any) -> None:
+        """Each option of ``owner`` (these options or an analysis's settings) given
+        (explicitly, or set when its default is None) that only means something with
+        another (its flag's ``requires``) has that other."""
+        from gecmetrics.validate import needs
+
+        for f, flag in flagged(type(owner)):
+            if flag.requires is None:
+                continue
+            value = getattr(owner, f.name)
+            if f.name in self.explicit or (f.default is None and value is not None):
+                needs(flag.name, flag.requires[0], flag.requires[1](owner))
 
     def benchmark_options(self, name: str) -> dict[str, Any]:
         """The options benchmark ``name`` takes, as its loader's keywords."""
@@ -304,7 +440,6 @@ class MetaEvalOptions:
             check_resamples,
             check_seed,
             check_window,
-            needs,
             parse_beta_grid,
         )
 
@@ -332,17 +467,7 @@ class MetaEvalOptions:
             check_window(self.window)
         if self.cv_folds is not None:
             check_folds(self.cv_folds)
-        if self.window_plot is not None:
-            needs("--window-plot", "--window W", self.window is not None)
-        if self.cv_grid is not None:
-            needs("--cv-grid", "--cv-beta K", self.cv_folds is not None)
         if self.seed is not None:
-            needs("--seed", "--bootstrap, --compare, --cv-beta, --spa, --clusters, "
-                  "--human-intervals, --level trueskill or --subsets (the analyses that draw "
-                  "at random)",
-                  self.bootstrap is not None or self.compare or self.cv_folds is not None
-                  or self.spa or self.clusters is not None or self.human_intervals
-                  or "trueskill" in self.levels or self.subsets is not None)
             check_seed(self.seed)
         self._check_aggregation_and_subsets(asked)
         if self.grid is not None:
@@ -353,22 +478,6 @@ class MetaEvalOptions:
             check_plot_file(self.plot, "--plot")  # fail before the work, not after
         if self.window_plot is not None:
             check_plot_file(self.window_plot, "--window-plot")
-        self._check_pool()
-
-    def _check_pool(self) -> None:
-        from gecmetrics.validate import check_plot_file, needs
-
-        from .pool import parse_weights
-
-        needs("--pool-weights", "--pool", self.pool or self.pool_weights is None)
-        needs("--pool-plot", "--pool", self.pool or self.pool_plot is None)
-        if self.pool and self.grid is not None:
-            raise ConfigError("--pool ranks metrics at the given betas; it cannot be combined "
-                              "with --sweep-beta/--plot")
-        if self.pool:
-            parse_weights(self.pool_weights, self.benchmarks)
-        if self.pool_plot is not None:
-            check_plot_file(self.pool_plot, "--pool-plot")
 
     def _check_aggregation_and_subsets(self, asked: list[str]) -> None:
         """--level ew/trueskill rebuild system scores from sentence comparisons: the
@@ -408,15 +517,11 @@ class MetaEvalOptions:
     def _check_pair_stats(self) -> None:
         """--pairwise, --tie-calibration, --spa, --clusters, --human-intervals (docs:
         docs/meta-eval.md, "Pairwise accuracy, SPA, clusters, human intervals")."""
-        from gecmetrics.validate import check_plot_file, needs
+        from gecmetrics.validate import check_plot_file
 
         if self.clusters is not None:
             _choice("--clusters", self.clusters, CLUSTER_STATS)
         _choice("--human-unit", self.human_unit, HUMAN_UNITS)
-        if "human_unit" in self.explicit:
-            needs("--human-unit", "--spa, --clusters spa or --human-intervals (the analyses "
-                  "that resample the human judgments)",
-                  self.spa or self.clusters == "spa" or self.human_intervals)
         system_only = {"--pairwise": self.pairwise, "--spa": self.spa,
                        "--clusters": self.clusters is not None,
                        "--human-intervals": self.human_intervals}
@@ -428,10 +533,8 @@ class MetaEvalOptions:
             raise ConfigError(f"{(asked or ['--tie-calibration'])[0]} works at the given "
                               "betas; it cannot be combined with --sweep-beta/--plot")
         if self.clusters_plot is not None:
-            needs("--clusters-plot", "--clusters STAT", self.clusters is not None)
             check_plot_file(self.clusters_plot, "--clusters-plot")
         if self.human_plot is not None:
-            needs("--human-plot", "--human-intervals", self.human_intervals)
             check_plot_file(self.human_plot, "--human-plot")
 
     # -- derived values ------------------------------------------------------------------
@@ -440,18 +543,6 @@ class MetaEvalOptions:
     def aggregation_levels(self) -> list[str]:
         """The levels asked for that aggregate comparisons (ew, trueskill)."""
         return [level for level in self.levels if level in AGGREGATION_LEVELS]
-
-    def aggregate_settings(self) -> Any:
-        """The :class:`~.aggregate.AggregateSettings` of these options (``ties``: as
-        given, else ``neutral``)."""
-        from .aggregate import AggregateSettings
-
-        # A metric tie is a draw unless --ties says otherwise: the seeda rule (a loss for
-        # the alphabetically earlier system) would rank systems by name wherever outputs
-        # coincide (GJG15's items group identical outputs: AMU would lose them all).
-        ties = self.ties if "ties" in self.explicit else "neutral"
-        return AggregateSettings(self.aggregate_items, ties, self.trueskill_runs,
-                                 self.seed_value)
 
     @property
     def seed_value(self) -> int:

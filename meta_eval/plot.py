@@ -5,7 +5,7 @@ and return a matplotlib :class:`~matplotlib.figure.Figure`, so that users can
 restyle or combine them; with ``ax=`` they draw into Axes the caller already
 has. They use matplotlib's object API only: no pyplot state, and no change of
 the global backend (an application that embeds gecmetrics keeps its own). The
-file writers (:func:`plot_sweeps` here, ``window.plot_windows``) are thin
+file writers (:func:`plot_sweeps`, :func:`plot_windows`) are thin
 wrappers that save such a figure.
 
 One style across figures, for a paper: the colour says which metric (the same
@@ -24,13 +24,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 from gecmetrics.errors import ConfigError
 
+from .window import WindowResult
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
     from .results import WindowRow
     from .sweep import Sweep
-    from .window import WindowResult
 
 FORMATS = (".png", ".svg", ".pdf")
 DPI = 150
@@ -93,7 +94,7 @@ def benchmark_style(benchmark: str) -> Any:
     return SPARE_STYLES[zlib.crc32(benchmark.encode()) % len(SPARE_STYLES)]
 
 
-def _new_figure(width: float, height: float) -> Figure:
+def new_figure(width: float, height: float) -> Figure:
     try:
         from matplotlib.figure import Figure
     except ImportError:
@@ -102,11 +103,11 @@ def _new_figure(width: float, height: float) -> Figure:
     return Figure(figsize=(width, height), layout="constrained")
 
 
-def _axes_for(ax: Axes | Sequence[Axes] | None, panels: int, width: float,
+def axes_for(ax: Axes | Sequence[Axes] | None, panels: int, width: float,
               height: float) -> tuple[Figure, list[Axes], bool]:
     """(figure, one Axes per panel, whether we made the figure)."""
     if ax is None:
-        fig = _new_figure(width, height)
+        fig = new_figure(width, height)
         axes = fig.subplots(1, panels, sharex=True, sharey=True, squeeze=False)[0]
         return fig, list(axes), True
     given = [ax] if not isinstance(ax, Sequence) else list(ax)
@@ -186,7 +187,7 @@ def sweep_figure(sweeps: Sequence[Sweep], title: str | None = None,
     sweeps = [s for s in sweeps if s.metric.has_beta]
     if not sweeps:
         raise ConfigError("nothing to plot: no metric with a beta was swept")
-    fig, axes, made = _axes_for(ax, len(which), 4.6 * len(which) + 0.6, 4.4)
+    fig, axes, made = axes_for(ax, len(which), 4.6 * len(which) + 0.6, 4.4)
     from matplotlib.lines import Line2D
 
     names = _names([(s.metric.spec, s.metric.display_name) for s in sweeps])
@@ -256,7 +257,7 @@ def window_figure(results: Mapping[str, Sequence[WindowResult]], title: str | No
     benchmark's line style and the metric's colour; a label of one word is a
     metric name. ``ax``: two Axes to draw into; without it a new figure is made.
     """
-    fig, axes, made = _axes_for(ax, 2, 10.0, 4.4)
+    fig, axes, made = axes_for(ax, 2, 10.0, 4.4)
     from matplotlib.lines import Line2D
     from matplotlib.ticker import MaxNLocator
 
@@ -294,11 +295,19 @@ def plot_sweeps(sweeps: Sequence[Sweep], path: str | os.PathLike[str],
     return path
 
 
+def plot_windows(
+    results: Mapping[str, Sequence[WindowResult]], path: str, title: str | None = None
+) -> None:
+    """Write :func:`window_figure` (Pearson left, Spearman right, one line a metric) to
+    ``path``; the format follows its extension (png, pdf, svg). Needs matplotlib
+    (``pip install gecmetrics[plot]``).
+    """
+    window_figure(results, title).savefig(path, dpi=DPI)
+
+
 def plot_window_rows(rows: Sequence[WindowRow], path: str) -> str:
     """The window analysis of ``gecmetrics meta-eval --window``: one line per benchmark
     and metric (labelled by spec when two specs share a display name)."""
-    from .window import WindowResult, plot_windows
-
     grouped: dict[str, list[WindowResult]] = {}
     specs: dict[str, set[str]] = {}
     for w in rows:

@@ -1,6 +1,6 @@
 """Sentence-level meta-evaluation on rated outputs (TMU-GFM): correlations and pairs.
 
-A ratings benchmark (``info["rated_outputs"]``, see
+A ratings benchmark (``benchmark.rated``, e.g.
 :mod:`.benchmarks.tmu_gfm`) has a human rating per *output*, not a ranking of
 systems, and no references. Its analyses are therefore sentence-level:
 
@@ -28,24 +28,32 @@ import numpy as np
 
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.metric import Metric
+from gecmetrics.stats.correlation import correlate
 
-from .benchmarks.tmu_gfm import ROWS
-from .correlate import Selection, corpus_label
-from .correlation import correlate
+from .benchmarks.base import RatedOutputs
 from .human import RankingItem
-from .pairwise import TIE_POLICIES, pairwise_agreement
 from .results import MetaResult, SentenceAgreement, row_signature
+from .score_files import ScoresMetric
+from .selection import Selection
+from .sentence_agreement import TIE_POLICIES, pairwise_agreement
 
 
 def is_rated(selection: Selection) -> bool:
-    return "rated_outputs" in selection.benchmark.info
+    return selection.benchmark.rated is not None
+
+
+def _rated(selection: Selection) -> RatedOutputs:
+    rated = selection.benchmark.rated
+    if rated is None:  # pragma: no cover - callers check is_rated first
+        raise ConfigError(f"benchmark {selection.benchmark.name} has no ratings per output")
+    return rated
 
 
 def check_metrics(selection: Selection, metrics: Sequence[Metric]) -> None:
     """Before any scoring: only given scores, and they fit the benchmark (one line if not)."""
-    from .score_files import ScoresMetric
-
     bench = selection.benchmark
+    rated = _rated(selection)
+    rows_name = rated.hypotheses
     for metric in metrics:
         if metric.reference_free and not isinstance(metric, ScoresMetric):
             continue  # reads sources and outputs only: scored on the rated rows
@@ -54,19 +62,20 @@ def check_metrics(selection: Selection, metrics: Sequence[Metric]) -> None:
                 f"benchmark {bench.name} has no references, so {metric.display_name} (a "
                 "reference-based metric) cannot run on it; meta-evaluate a reference-free "
                 f"metric's scores with --scores NAME=PATH (one score per CSV row as "
-                f'{{"{ROWS}": [...]}}; see docs/benchmarks.md)')
+                f'{{"{rows_name}": [...]}}; see docs/benchmarks.md)')
         if not metric.sentence_level:
             raise ConfigError(f"--scores {metric.display_name} ({metric.table.source}) has "
                               f"system scores only; {bench.name} is sentence-level: give "
-                              f'one score per CSV row ({{"{ROWS}": [...]}})')
-        n_rows = len(bench.info["rated_outputs"])
-        if set(metric.table.values) != {ROWS}:
+                              f'one score per CSV row ({{"{rows_name}": [...]}})')
+        n_rows = len(rated.rows)
+        if set(metric.table.values) != {rows_name}:
             raise InputError(f"{metric.table.source}: {bench.name} takes one score per rated "
-                             f'output (CSV data row) as {{"{ROWS}": [...]}} or a folder with a '
-                             f"file {ROWS}; got scores of {', '.join(metric.table.values)}")
-        given = len(metric.table.values[ROWS])  # type: ignore[arg-type]
+                             f'output (CSV data row) as {{"{rows_name}": [...]}} or a folder '
+                             f"with a file {rows_name}; got scores of "
+                             f"{', '.join(metric.table.values)}")
+        given = len(metric.table.values[rows_name])  # type: ignore[arg-type]
         if given != n_rows:
-            raise InputError(f"{metric.table.where[ROWS]}: {given} row scores but "
+            raise InputError(f"{metric.table.where[rows_name]}: {given} row scores but "
                              f"{bench.name} has {n_rows} rated outputs (CSV data rows); "
                              "give one score per row, in CSV order")
 
@@ -74,13 +83,14 @@ def check_metrics(selection: Selection, metrics: Sequence[Metric]) -> None:
 def row_scores(metric: Metric, selection: Selection, beta: float | None = None) -> np.ndarray:
     """The metric's score of every rated output, in CSV row order (higher = better)."""
     stats = metric.statistics(selection.benchmark.corpus)  # sign of order=lower applied
-    return np.asarray(stats.sentence(beta), dtype=float)[list(stats.systems).index(ROWS)]
+    position = list(stats.systems).index(_rated(selection).hypotheses)
+    return np.asarray(stats.sentence(beta), dtype=float)[position]
 
 
 def human_rows(selection: Selection) -> np.ndarray:
     """The mean rating of the selection's aspect for every rated output (NaN: unrated)."""
     return np.array([r.ratings[selection.human_kind]
-                     for r in selection.benchmark.info["rated_outputs"]])
+                     for r in _rated(selection).rows])
 
 
 def correlations(selection: Selection, metrics: Sequence[Metric],
@@ -94,7 +104,7 @@ def correlations(selection: Selection, metrics: Sequence[Metric],
             corr = correlate(row_scores(metric, selection, beta)[rated], human[rated])
             out.append(MetaResult(
                 selection.benchmark.name, selection.human_kind, selection.system_set,
-                corpus_label(selection.benchmark), metric.display_name, metric.spec, beta,
+                selection.benchmark.corpus_label, metric.display_name, metric.spec, beta,
                 "sentence", corr.n, corr.pearson, corr.spearman, corr.kendall,
                 signature=row_signature(metric, selection, "sentence", beta)))
     return out
@@ -108,7 +118,7 @@ def items(selection: Selection) -> tuple[list[RankingItem], dict[int, list[int]]
     aspect = selection.human_kind
     keep = set(selection.systems)
     occurrences: dict[int, list[list[int]]] = {}
-    rows = selection.benchmark.info["rated_outputs"]
+    rows = _rated(selection).rows
     for r in rows:
         systems = set(r.systems) & keep
         if not systems or math.isnan(r.ratings[aspect]):
@@ -140,7 +150,7 @@ def pairs(selection: Selection, metrics: Sequence[Metric],
     if ties not in TIE_POLICIES:
         raise ConfigError(f"--ties must be one of {', '.join(TIE_POLICIES)} (got {ties!r})")
     found, members = items(selection)
-    rows = selection.benchmark.info["rated_outputs"]
+    rows = _rated(selection).rows
     keep = set(selection.systems)
     out = []
     for metric in metrics:
@@ -153,7 +163,7 @@ def pairs(selection: Selection, metrics: Sequence[Metric],
             res = pairwise_agreement(found, score, ties=ties)
             out.append(SentenceAgreement(
                 selection.benchmark.name, selection.human_kind, selection.system_set,
-                corpus_label(selection.benchmark), metric.display_name, metric.spec, beta,
+                selection.benchmark.corpus_label, metric.display_name, metric.spec, beta,
                 len(selection.systems), ties, res.accuracy, res.kendall_like, res.n_pairs,
                 res.concordant, res.discordant, res.metric_ties, res.n_items,
                 row_signature(metric, selection, "sentence", beta, ties=ties,

@@ -14,10 +14,12 @@ from collections.abc import Sequence
 
 from gecmetrics.formatting import fixed, render, signature_lines, to_json
 
-from .correlate import Selection
+from .analyses import ANALYSES
+from .pair_stats_tables import cluster_table, human_table, pair_table, sentence_ties_table
 from .results import Comparison, MetaEvaluation, MetaResult, SentenceAgreement, WindowRow
+from .selection import Selection
 from .subsets import SubsetRow
-from .sweep import Sweep
+from .sweep import Sweep, parse_grid
 
 DIGITS = 3
 
@@ -227,13 +229,10 @@ def render_evaluation(result: MetaEvaluation, fmt: str = "table") -> tuple[str, 
         out = _with_head(sentence_preamble(rows, fmt), sentence_table(rows, names, fmt),
                          fmt, notes)
         if any(s.tie_calibration is not None for s in rows):
-            from .stat_report import sentence_ties_table
-
             out = _append_sections(out, [(
                 "Tie calibration (Deutsch et al. 2023): every pair of outputs in an item, "
                 "human ties included; |Δ| <= ε is a metric tie; accuracy under each --ties "
                 "policy for comparison", sentence_ties_table(rows, fmt))], fmt)
-        out = _append_sections(out, _pool_section(result, fmt), fmt)
     elif o.mode == "sweep":
         assert o.grid is not None
         table = sweep_table(result.sweeps, names, fmt)
@@ -241,12 +240,17 @@ def render_evaluation(result: MetaEvaluation, fmt: str = "table") -> tuple[str, 
                              f", β grid {o.grid} ({_grid_points(o.grid)} points)")
     else:
         out = _system_level(result, fmt, notes)
+    out = _append_sections(out, _registered_sections(result, fmt), fmt)
     return _with_signatures(out, result.signatures(), fmt, notes), notes
 
 
-def _grid_points(grid: str) -> int:
-    from .sweep import parse_grid
+def _registered_sections(result: MetaEvaluation, fmt: str) -> list[tuple[str, str]]:
+    """A titled table for each registered analysis that has rows."""
+    return [(a.title(result.options.settings[a.name], rows), a.table(rows, fmt))
+            for a in ANALYSES if (rows := result.analysis_rows(a.name))]
 
+
+def _grid_points(grid: str) -> int:
     return len(parse_grid(grid))
 
 
@@ -276,24 +280,11 @@ def _system_level(result: MetaEvaluation, fmt: str, notes: list[str]) -> str:
     extra = (f", 95% bootstrap intervals ({o.bootstrap} resamples, seed {o.seed_value})"
              if o.bootstrap is not None else "")
     out = _with_preamble(result.selections, table, fmt, notes, extra)
-    return _append_sections(out, [*sections, *_pool_section(result, fmt)], fmt)
-
-
-def _pool_section(result: MetaEvaluation, fmt: str) -> list[tuple[str, str]]:
-    if not result.pools:
-        return []
-    from .pool import pool_table
-
-    weights = ", ".join(f"{c.label}={w:.3g}" for c, w in zip(
-        result.pools[0].columns, result.pools[0].weights, strict=True))
-    return [(f"Pooled leaderboard (values in %; rank 1 = best, ties share the mean rank; "
-             f"weighted = sum w*v / sum w with w: {weights})", pool_table(result.pools, fmt))]
+    return _append_sections(out, sections, fmt)
 
 
 def _stat_sections(result: MetaEvaluation, fmt: str) -> list[tuple[str, str]]:
     """Tables of --pairwise/--tie-calibration/--spa, --clusters and --human-intervals."""
-    from .stat_report import cluster_table, human_table, pair_table
-
     o, sections = result.options, []
     if any(r.pairs is not None for r in result.correlations):
         spa = (f" (SPA: {o.stat_resamples} resamples, seed {o.seed_value})" if o.spa else "")

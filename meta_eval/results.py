@@ -22,24 +22,24 @@ human scores, and seed and resamples where the analysis draws at random).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .pair_stats_rows import ClusterRow, HumanIntervalRow, PairStats, SentenceTies
 from .rows import RowIdentity, num, num_list
-from .stat_results import ClusterRow, HumanIntervalRow, PairStats, SentenceTies
 
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
     from .aggregate import Aggregation
-    from .correlate import Selection
     from .options import MetaEvalOptions
-    from .pool import PoolRow
+    from .selection import Selection
     from .subsets import SubsetRow
     from .sweep import Sweep
 
 
-_num, _pair = num, num_list  # the names this module's rows (and aggregate, pool) use
+_num, _pair = num, num_list  # the names this module's rows (and aggregate) use
 
 
 # -- signatures ---------------------------------------------------------------------------
@@ -67,16 +67,10 @@ def row_signature(metric: Metric, selection: Selection, level: str,
         sig = sig.extend(beta=beta if isinstance(beta, str) else float(beta))
     corpus = selection.benchmark.corpus
     return str(sig.extend(
-        refs=0 if selection.benchmark.info.get("reference_free") else len(corpus.references),
+        refs=0 if selection.benchmark.reference_free else len(corpus.references),
         refs_from=refs_from(selection), level=level,
         benchmark=selection.benchmark.name, systems=selection.system_set,
-        corpus=corpus_label(selection), human=human or selection.human_kind, **analysis))
-
-
-def corpus_label(selection: Selection) -> str:
-    from .correlate import corpus_label as label
-
-    return label(selection.benchmark)
+        corpus=selection.benchmark.corpus_label, human=human or selection.human_kind, **analysis))
 
 
 # -- rows -----------------------------------------------------------------------------------
@@ -301,7 +295,11 @@ class MetaEvaluation:
     subsets: tuple[SubsetRow, ...] = ()  # --subsets K (meta_eval/subsets.py)
     clusters: tuple[ClusterRow, ...] = ()  # --clusters STAT
     human_intervals: tuple[HumanIntervalRow, ...] = ()  # --human-intervals
-    pools: tuple[PoolRow, ...] = ()  # the pooled leaderboard (--pool), best first
+    registered: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)  # by analysis
+
+    def analysis_rows(self, name: str) -> tuple[Any, ...]:
+        """The rows of registered analysis ``name`` (:mod:`.analyses`; empty if not run)."""
+        return tuple(self.registered.get(name, ()))
 
     @property
     def benchmarks(self) -> list[str]:
@@ -311,12 +309,13 @@ class MetaEvaluation:
         """One line per benchmark: human scores, system set, corpus."""
         return [sel.describe() for sel in self.selections]
 
-    def rows(self) -> list[Row | SubsetRow | PoolRow]:
+    def rows(self) -> list[Any]:
         """Every row in the order of the JSON output."""
+        registered = [row for rows in self.registered.values() for row in rows]
         if self.options.mode == "sentence":
-            return [*self.sentences, *self.pools]
+            return [*self.sentences, *registered]
         return [*self.correlations, *self.comparisons, *self.windows, *self.subsets,
-                *self.clusters, *self.human_intervals, *self.pools]
+                *self.clusters, *self.human_intervals, *registered]
 
     def signatures(self) -> list[str]:
         """The distinct signatures of the rows, in order of first appearance."""
@@ -335,16 +334,18 @@ class MetaEvaluation:
         system in ``system``, no metric); a two-element interval ``X_ci`` becomes the
         columns ``X_ci_low`` and ``X_ci_high``; a comparison's metric A fills
         ``metric``, ``spec``, ``beta`` and ``pearson`` (B: ``spec_b`` ...).
-        Sentence-level rows have level ``sentence``. A pooled-leaderboard entry
-        (``analysis`` ``pool``) gives one row per column of the leaderboard: its
-        benchmark, human, level, ``measure``, ``value``, ``rank`` and ``weight``,
-        and the entry's ``mean_rank`` and ``weighted``.
+        Sentence-level rows have level ``sentence``. A row with ``frame_records``
+        gives several frame rows: a pooled-leaderboard entry (``analysis`` ``pool``)
+        one per column of the leaderboard (its benchmark, human, level, ``measure``,
+        ``value``, ``rank`` and ``weight``, and the entry's ``mean_rank`` and
+        ``weighted``).
         """
         import pandas as pd
 
         plain = "sweep" if self.options.mode == "sweep" else "correlation"
         records = []
-        for obj in self.to_json():
+        for row in self.rows():
+            obj = row.to_json()
             rec: dict[str, Any] = {"analysis": obj.get("analysis", plain)}
             for key, value in obj.items():
                 if key == "analysis":
@@ -360,8 +361,8 @@ class MetaEvaluation:
                            pearson=obj["pearson_a"])
             if rec["analysis"] == "sentence":
                 rec["level"] = "sentence"
-            if rec["analysis"] == "pool":
-                records += _pool_records(rec)
+            if hasattr(row, "frame_records"):  # a row that is several frame rows
+                records += row.frame_records(rec)
                 continue
             records.append(rec)
         first = ["benchmark", "human", "systems", "corpus", "metric", "spec", "beta", "level",
@@ -371,69 +372,3 @@ class MetaEvaluation:
             if column not in frame.columns:
                 frame[column] = None
         return frame[first + [c for c in frame.columns if c not in first]]
-
-    def render(self, fmt: str = "table") -> tuple[str, list[str]]:
-        """The CLI's output in ``fmt`` and the lines for stderr (notes; CSV: its preamble)."""
-        from .report import render_evaluation
-
-        return render_evaluation(self, fmt)
-
-    def save_plots(self, output: str = "", notes: list[str] | None = None) -> list[str]:
-        """Draw the figures asked for (``plot``, ``window_plot``, ``clusters_plot``,
-        ``human_plot``); return notes naming them.
-
-        If saving fails after the work (the disk filled up, the folder vanished) a
-        :class:`~gecmetrics.errors.PartialOutputError` carries ``output`` and ``notes``,
-        so the CLI still prints the results (minutes of work) before the one-line error.
-        """
-        from gecmetrics.errors import PartialOutputError
-
-        from .plot import plot_sweeps, plot_window_rows
-        from .pool import plot_pool
-
-        figures: list[tuple[str, str, Any]] = []
-        if self.options.pool_plot is not None:
-            figures.append(("pool plot", self.options.pool_plot,
-                            lambda p: plot_pool(self.pools, p)))
-        if self.options.plot is not None:
-            figures.append(("plot", self.options.plot, lambda p: plot_sweeps(self.sweeps, p)))
-        if self.options.window_plot is not None:
-            figures.append(("window plot", self.options.window_plot,
-                            lambda p: plot_window_rows(self.windows, p)))
-        if self.options.subsets_plot is not None:
-            from .subsets import plot_subsets
-
-            figures.append(("subsets plot", self.options.subsets_plot,
-                            lambda p: plot_subsets(self.subsets, p)))
-        if self.options.clusters_plot is not None:
-            from .stat_plots import plot_clusters
-
-            figures.append(("clusters plot", self.options.clusters_plot,
-                            lambda p: plot_clusters(self.clusters, p)))
-        if self.options.human_plot is not None:
-            from .stat_plots import plot_human
-
-            figures.append(("human plot", self.options.human_plot,
-                            lambda p: plot_human(self.human_intervals, p)))
-        written = []
-        for what, path, draw in figures:
-            try:
-                written.append(f"{what} written to {draw(path)}")
-            except OSError as err:
-                raise PartialOutputError(f"{what} {path} could not be written "
-                                         f"({err.strerror or err}); the results are above",
-                                         output, [*(notes or []), *written]) from None
-        return written
-
-
-def _pool_records(rec: dict[str, Any]) -> list[dict[str, Any]]:
-    """One frame row per column of a pooled-leaderboard entry (see ``to_frame``)."""
-    out = []
-    for label, value in rec["columns"].items():
-        benchmark, human, level, measure = label.split(":")
-        one = {k: v for k, v in rec.items() if k not in ("columns", "ranks", "weights")}
-        one.update(benchmark=benchmark, human=human.partition("(")[0], level=level,
-                   measure=measure, value=value, rank=rec["ranks"][label],
-                   weight=rec["weights"][label])
-        out.append(one)
-    return out

@@ -49,7 +49,8 @@ from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
 from gecmetrics.readers import read_lines
 
-from .correlate import Selection
+from .benchmarks import registry
+from .selection import Selection
 
 Order = Literal["higher", "lower"]
 ORDERS: tuple[Order, ...] = get_args(Order)
@@ -449,7 +450,7 @@ class ScoresMetric(Metric[ScoresConfig]):
         """Fail in one line unless these scores fit the selection's benchmark and systems."""
         bench = selection.benchmark
         hint = (" (scores of the other SEEDA corpus? choose it with --seeda-corpus)"
-                if "seeda_corpus" in bench.info else "")
+                if bench.name in registry.takes("seeda_corpus") else "")
         self._fits(bench.corpus, f"benchmark {bench.name} ({bench.setting})", hint)
         missing = [s for s in selection.systems if s not in self.table.values]
         if missing:
@@ -464,7 +465,8 @@ class ScoresMetric(Metric[ScoresConfig]):
 def scores_metric(name: str, scores: str | os.PathLike[str] | Mapping[str, Any],
                   order: str = "higher", spec: str | None = None,
                   beta: float | None = None) -> ScoresMetric:
-    """A metric from scores computed elsewhere, for ``run_meta_eval(..., scores=[...])``.
+    """A metric from scores computed elsewhere, for ``gecmetrics.meta_evaluate(...,
+    scores=[...])``.
 
     ``scores`` is a path (a file or folder in any format of this module) or an
     in-memory mapping ``{system: float}`` / ``{system: [float per sentence]}``;

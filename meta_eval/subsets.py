@@ -32,8 +32,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.stats.correlation import CORRELATIONS, paired_rows
+from gecmetrics.stats.resampling import random_subsets
 
-from .correlation import CORRELATIONS, paired_rows
+from .defaults import DEFAULT_SUBSETS_MAX
 from .rows import RowIdentity
 
 if TYPE_CHECKING:
@@ -42,14 +44,13 @@ if TYPE_CHECKING:
 
     from gecmetrics.metric import Metric
 
-    from .correlate import Selection
     from .results import MetaResult
+    from .selection import Selection
 
-DEFAULT_MAX_SUBSETS = 1000
 QUANTILES = ("min", "q1", "median", "q3", "max")
 
 
-def subset_indices(n: int, k: int, max_subsets: int = DEFAULT_MAX_SUBSETS,
+def subset_indices(n: int, k: int, max_subsets: int = DEFAULT_SUBSETS_MAX,
                    seed: int = 12345) -> tuple[np.ndarray, bool]:
     """``(idx, exhaustive)``: the subsets as rows of sorted system indices (M, k); all
     C(n, k) in lexicographic order when at most ``max_subsets``, else that many random."""
@@ -58,9 +59,7 @@ def subset_indices(n: int, k: int, max_subsets: int = DEFAULT_MAX_SUBSETS,
                           f"got {k}")
     if math.comb(n, k) <= max_subsets:
         return np.array(list(itertools.combinations(range(n), k)), dtype=np.int64), True
-    rng = np.random.default_rng(seed)
-    keys = rng.random((max_subsets, n))
-    return np.sort(np.argsort(keys, axis=1)[:, :k], axis=1), False
+    return random_subsets(n, k, max_subsets, seed), False
 
 
 @dataclass(frozen=True)
@@ -104,7 +103,7 @@ def _summary(values: np.ndarray) -> dict[str, float | None]:
 
 
 def _row_scores(result: MetaResult, metric: Metric, selection: Selection) -> np.ndarray:
-    from .correlate import system_scores
+    from .selection import system_scores
 
     if result.aggregation is not None:
         return np.asarray(result.aggregation.scores, dtype=float)
@@ -112,13 +111,13 @@ def _row_scores(result: MetaResult, metric: Metric, selection: Selection) -> np.
 
 
 def subset_rows(results: Sequence[MetaResult], selections: Sequence[Selection],
-                metrics: Sequence[Metric], k: int, max_subsets: int = DEFAULT_MAX_SUBSETS,
+                metrics: Sequence[Metric], k: int, max_subsets: int = DEFAULT_SUBSETS_MAX,
                 seed: int = 12345) -> list[SubsetRow]:
     """One :class:`SubsetRow` per correlation row (see the module docstring)."""
-    from .analyses import _metric_for
+    from .correlation_analyses import metric_for
     from .results import row_signature
 
-    by_spec = _metric_for(results, metrics)
+    by_spec = metric_for(results, metrics)
     out: list[SubsetRow] = []
     for sel in selections:
         rows = [r for r in results if r.benchmark == sel.benchmark.name]
@@ -167,12 +166,12 @@ def subsets_figure(rows: Sequence[SubsetRow], correlation: str = "pearson",
     """Box plots of ``correlation`` over the subsets: one panel per benchmark, one box
     per metric row (whiskers at 1.5 IQR, outliers as points, the median as a line)."""
     from .plot import CORRELATIONS as SYMBOLS
-    from .plot import _axes_for, metric_colour
+    from .plot import axes_for, metric_colour
 
     benchmarks = list(dict.fromkeys(r.benchmark for r in rows))
     width = max(5.0, 0.9 * max((sum(r.benchmark == b for r in rows) for b in benchmarks),
                                default=1) * len(benchmarks) + 2)
-    fig, axes, _ = _axes_for(ax, max(1, len(benchmarks)), width, 4.6)
+    fig, axes, _ = axes_for(ax, max(1, len(benchmarks)), width, 4.6)
     specs: dict[str, set[str]] = {}
     for r in rows:
         specs.setdefault(r.metric, set()).add(r.spec)

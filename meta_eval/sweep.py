@@ -14,13 +14,11 @@ import numpy as np
 
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric
+from gecmetrics.stats.correlation import correlation_curves
 from gecmetrics.validate import parse_beta_grid
 
-from .correlate import Selection, corpus_label, system_scores
-from .correlation import correlation_curves
 from .results import MetaResult
-
-DEFAULT_GRID = "0:5:0.01"
+from .selection import Selection, system_scores
 
 
 def parse_grid(text: str, option: str = "--sweep-beta") -> np.ndarray:
@@ -68,7 +66,7 @@ class Sweep:
         signature = row_signature(m, sel, self.level, grid if m.has_beta else None)
         return [
             MetaResult(sel.benchmark.name, sel.human_kind, sel.system_set,
-                       corpus_label(sel.benchmark), m.display_name, m.spec,
+                       sel.benchmark.corpus_label, m.display_name, m.spec,
                        None if b != b else float(b),
                        self.level, len(sel.systems), float(r), float(rho), float(tau),
                        signature=signature)

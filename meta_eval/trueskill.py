@@ -47,6 +47,7 @@ from itertools import combinations
 from typing import Any
 
 from gecmetrics.errors import InputError
+from gecmetrics.stats.resampling import python_random
 
 from .human import RankingItem
 
@@ -155,6 +156,6 @@ def trueskill_scores(items: Iterable[RankingItem], players: Sequence[str], runs:
         raise InputError(f"TrueSkill: the rankings name systems outside the players: {unknown}")
     totals: dict[str, float] = defaultdict(float)
     for run in range(runs):
-        for name, mu in one_run(data, players, random.Random(seed + run)).items():
+        for name, mu in one_run(data, players, python_random(seed + run)).items():
             totals[name] += mu
     return {p: totals[p] / runs for p in players}

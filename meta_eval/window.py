@@ -13,11 +13,11 @@ order of their names.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-DEFAULT_WINDOW = 4
+from .defaults import DEFAULT_WINDOW
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def window_correlations(
     """
     import numpy as np
 
-    from .correlation import pearson, spearman
+    from gecmetrics.stats.correlation import pearson, spearman
 
     ranked = rank_by_human(human)
     if window < 2:
@@ -75,15 +75,3 @@ def window_correlations(
             spearman=spearman(m[sl], h[sl]),
         ))
     return out
-
-
-def plot_windows(
-    results: Mapping[str, Sequence[WindowResult]], path: str, title: str | None = None
-) -> None:
-    """Write :func:`gecmetrics.meta_eval.plot.window_figure` (Pearson left, Spearman
-    right, one line a metric) to ``path``; the format follows its extension (png,
-    pdf, svg). Needs matplotlib (``pip install gecmetrics[plot]``).
-    """
-    from .plot import DPI, window_figure
-
-    window_figure(results, title).savefig(path, dpi=DPI)

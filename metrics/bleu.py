@@ -180,10 +180,8 @@ class BleuStatistics(Statistics):
 
 def bleu_statistics(corpus: Corpus, config: BleuConfig) -> np.ndarray:
     """``[c, r, m_1..m_N, t_1..t_N]`` per (system, sentence), shape (H, D, 2 + 2N)."""
-    if config.lowercase:  # shared with chrF's lowercase option (same cache key)
-        from .chrf import _lowercased
-
-        corpus = corpus.cached(("lowercased",), lambda: _lowercased(corpus))
+    if config.lowercase:  # shared with chrF's lowercase option
+        corpus = corpus.lowercased()
     N = config.max_ngram_order
     x = intersections(corpus, NGRAM_TOKENIZER[config.tokenize], N)
     # int64: the kernel's arrays are compact (int16 for short texts), and the

@@ -22,10 +22,18 @@ from typing import ClassVar
 
 import numpy as np
 
-from gecmetrics.chunked import SentenceCounts
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
-from gecmetrics.metric import LAST_STEP, Metric, MetricConfig, Score, Statistics, check_beta
+from gecmetrics.metric import (
+    LAST_STEP,
+    Counting,
+    Metric,
+    MetricConfig,
+    Score,
+    SentenceCounts,
+    Statistics,
+    check_beta,
+)
 from gecmetrics.ngrams import intersections
 
 EPS = 1e-16  # sacrebleu's smoothing constant
@@ -174,18 +182,10 @@ class ChrfStatistics(Statistics):
                 + [f"word{n}" for n in range(1, c.word_order + 1)])
 
 
-def _lowercased(corpus: Corpus) -> Corpus:
-    return Corpus(
-        [s.lower() for s in corpus.sources],
-        [[r.lower() for r in ref] for ref in corpus.references],
-        {name: [h.lower() for h in hyp] for name, hyp in corpus.hypotheses.items()},
-    )
-
-
 def chrf_counts(corpus: Corpus, config: ChrfConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(hyp, ref, match) counts per order, char orders then word orders."""
     if config.lowercase:
-        corpus = corpus.cached(("lowercased",), lambda: _lowercased(corpus))
+        corpus = corpus.lowercased()
     parts = [intersections(corpus, "char" if config.whitespace else "char-nospace",
                            config.char_order)]
     if config.word_order:
@@ -226,3 +226,6 @@ class Chrf(Metric[ChrfConfig]):
     def from_counts(self, systems: tuple[str, ...], counts: SentenceCounts) -> ChrfStatistics:
         a = counts.arrays
         return ChrfStatistics(systems, a["hyp"], a["ref"], a["match"], self.config)
+
+    def counting(self) -> Counting:
+        return Counting(self.counts, self.from_counts)

@@ -4,14 +4,15 @@ Equal to the authors' implementation (GitHub THUKElab/CLEME, commit e90abea)
 on the 13 CoNLL-2014 outputs; see docs/metrics/cleme.md for the formulas and
 how equality was checked. In short:
 
-* **Edits** are ERRANT's, from this project's ERRANT adapter
-  (:mod:`gecmetrics.metrics.errant`: the same extraction, parse cache and edit
-  cache): hypothesis edits as ``errant_parallel`` writes them, reference edits
-  as ``errant_m2 -gold`` writes them (or, with text references, as
-  ``errant_parallel``). Each target (hypothesis, each reference) is rebuilt
-  from the source by applying its edits left to right, as the reference
-  implementation reads an M2 file; a reference whose rebuilt text is empty
-  is dropped (unless it is the only one).
+* **Edits** are ERRANT's, from the edit layer's ERRANT service
+  (:mod:`gecmetrics.edits.extraction`: the same extraction, parse cache and
+  edit cache as the ``errant`` metric): hypothesis edits as
+  ``errant_parallel`` writes them, reference edits as ``errant_m2 -gold``
+  writes them (or, with text references, as ``errant_parallel``). Each
+  target (hypothesis, each reference) is rebuilt from the source by applying
+  its edits left to right, as the reference implementation reads an M2
+  file; a reference whose rebuilt text is empty is dropped (unless it is
+  the only one).
 * **Chunk partition**: the source spans of all edits of the hypothesis and of
   every reference, sorted by start, are merged wherever they overlap or touch
   (start <= end of the previous span); the merged spans and the unchanged
@@ -56,23 +57,22 @@ from typing import Any, ClassVar, Literal, get_args
 import numpy as np
 
 from gecmetrics.corpus import Corpus
-from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.fscore import prf
-from gecmetrics.metric import LAST_STEP, Metric, MetricConfig, Score, Statistics, check_beta
-
-from .errant import (
+from gecmetrics.edits.extraction import (
     MAX_TOKENS,
-    ErrantEdit,
     Extractor,
     ReferenceSource,
-    _gold_sets,
-    _hyp_key,
-    _lookup,
-    _references,
     check_lengths,
+    hypothesis_pairs,
     m2_corrections,
+    pair_edits,
     parsed_texts,
+    reference_edits,
+    reference_items,
 )
+from gecmetrics.edits.span import ErrantEdit
+from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.fscore import f_beta, prf
+from gecmetrics.metric import LAST_STEP, Metric, MetricConfig, Score, Statistics, check_beta
 
 Variant = Literal["dependent", "independent"]
 Weighting = Literal["length", "none"]
@@ -281,16 +281,11 @@ def chunk_counts(corpus: Corpus, variant: str, weighting: str, model: str,
     use_m2 = corpus.m2 is not None and references != "text"
     gold = m2_corrections(corpus) if use_m2 else None
     check_lengths(parsed_texts(corpus, gold), max_tokens)
-    extractor = Extractor(model, disk=cache)
-    try:
-        ref_pairs, gold_items = _references(corpus, gold)
-        hyp_pairs = [(corpus.sources[d], line) for lines in corpus.hypotheses.values()
-                     for d, line in enumerate(lines)]
-        edits = extractor.extract(ref_pairs + hyp_pairs, gold_items)
-    finally:
-        extractor.edit_cache.close()
-    _annotators, golds = _gold_sets(corpus, gold, edits)
-    hyp_edits = {name: [_lookup(edits, _hyp_key(corpus.sources[d], line))
+    with Extractor(model, disk=cache) as extractor:
+        ref_pairs, gold_items = reference_items(corpus, gold)
+        edits = extractor.extract(ref_pairs + hypothesis_pairs(corpus), gold_items)
+    _annotators, golds = reference_edits(corpus, gold, edits)
+    hyp_edits = {name: [pair_edits(edits, corpus.sources[d], line)
                         for d, line in enumerate(lines)]
                  for name, lines in corpus.hypotheses.items()}
     return counts_from_edits(corpus.sources, [list(g.values()) for g in golds], hyp_edits,
@@ -445,18 +440,13 @@ class ClemeStatistics(Statistics):
     def sentence_statistics(self, beta: float | None
                             ) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
         """Counts of the references chosen on the full corpus, (H, D, 6), and F_beta
-        of their sums with :func:`~gecmetrics.fscore.prf`'s rules, element-wise."""
-        b2 = self.resolve_beta(beta) ** 2
+        of their sums as :func:`~gecmetrics.fscore.prf` computes it, element-wise."""
+        b = self.resolve_beta(beta)
 
         def formula(sums: np.ndarray) -> np.ndarray:
-            tp, fp, fn = sums[..., TP], sums[..., FP], sums[..., FN]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                p = np.where(tp + fp > 0, tp / (tp + fp), 1.0)
-                r = np.where(tp + fn > 0, tp / (tp + fn), 1.0)
-                den = b2 * p + r
-                return np.where(den != 0, (1 + b2) * p * r / den, 0.0)
+            return f_beta(sums[..., TP], sums[..., FP], sums[..., FN], b)
 
-        return _chosen_counts(self.chunks, self._key(self.resolve_beta(beta))), formula
+        return _chosen_counts(self.chunks, self._key(b)), formula
 
     def sentence(self, beta: float | None) -> np.ndarray:
         b = self.resolve_beta(beta)

@@ -42,13 +42,11 @@ from typing import ClassVar, Literal, get_args
 
 import numpy as np
 
-from gecmetrics.chunked import SentenceCounts
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
-from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
+from gecmetrics.fscore import lexicographic_argmax
+from gecmetrics.metric import Counting, Metric, MetricConfig, Score, SentenceCounts, Statistics
 from gecmetrics.ngrams import Intersections, Tokenize, intersections, tokenizer
-
-from .green import lexicographic_argmax
 
 Variant = Literal["official", "paper"]
 Mode = Literal["sampling", "max"]
@@ -452,3 +450,10 @@ class Gleu(Metric[GleuConfig]):
 
     def from_counts(self, systems: tuple[str, ...], counts: SentenceCounts) -> GleuStatistics:
         return GleuStatistics(systems, counts, self.config)
+
+    def counting(self) -> Counting:
+        sampling = self.config.mode != "max"
+        return Counting(self.counts, self.from_counts,
+                        not_additive=("GLEU's sampling mode (a mean over reference draws)"
+                                      if sampling else None),
+                        additive_variant="gleu:mode=max" if sampling else None)

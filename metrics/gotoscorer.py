@@ -29,8 +29,9 @@ weight-file format, ``-gen_w_file``).
 Default (``weights=paper``, ``scoring=gts``) is the authors' scorer,
 github.com/gotutiyan/GTS (``gotoscorer.py`` with a=1, b=c=0): gold chunks
 from the M2 file's annotator ``ref_id``, system edits by ERRANT
-(``errant_parallel``; :mod:`gecmetrics.metrics.errant`'s extractor, so the
-disk edit cache is shared with ``errant``). ``weights=gec-metrics`` and
+(``errant_parallel``; the edit layer's extractor,
+:mod:`gecmetrics.edits.extraction`, so the disk edit cache is shared with
+``errant``). ``weights=gec-metrics`` and
 ``scoring=gec-metrics`` reproduce gec-metrics 0.1.1 instead, whose weight
 generator compares a gold chunk with a system chunk at *any* position (see
 docs/metrics/gotoscorer.md for the difference, with a worked example);
@@ -52,15 +53,22 @@ from typing import Any, ClassVar, Literal, NamedTuple, get_args
 import numpy as np
 
 from gecmetrics.corpus import Corpus
+from gecmetrics.edits.extraction import (
+    MAX_TOKENS,
+    Extractor,
+    ReferenceSource,
+    check_lengths,
+    hypothesis_pairs,
+    pair_edits,
+)
+from gecmetrics.edits.metric import gold_of
+from gecmetrics.edits.span import ErrantEdit
 from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.fscore import prf
+from gecmetrics.fscore import f_beta, prf
 from gecmetrics.metric import LAST_STEP, Metric, MetricConfig, Score, Statistics, check_beta
-
-from .errant import MAX_TOKENS, ErrantEdit
 
 Weights = Literal["paper", "gec-metrics", "none"]
 Scoring = Literal["gts", "gec-metrics"]
-ReferenceSource = Literal["auto", "m2", "text"]
 
 #: Edit types that make no chunk: ERRANT's no-op and detection-only types.
 SKIPPED_TYPES = ("noop", "UNK", "Um")
@@ -226,14 +234,11 @@ class GoToStatistics(Statistics):
         #: Per sentence, per gold chunk: how many weighting systems got it right.
         self.n_correct = n_correct
 
-    def _prf(self, tp: float, fp: float, fn: float, beta: float) -> tuple[float, float, float]:
-        if self.scoring == "gec-metrics":
-            return prf(tp, fp, fn, beta)
-        p = tp / (tp + fp) if tp + fp else 0.0
-        r = tp / (tp + fn) if tp + fn else 0.0
-        b2 = beta * beta
-        f = (1 + b2) * p * r / (b2 * p + r) if b2 * p + r else 0.0
-        return p, r, f
+    @property
+    def empty(self) -> float:
+        """P (R) without TP + FP (TP + FN) at the corpus level: 0 for the
+        authors' scorer, 1 for gec-metrics'."""
+        return 1.0 if self.scoring == "gec-metrics" else 0.0
 
     def totals(self, sentences: np.ndarray | None = None) -> np.ndarray:
         c = self.counts if sentences is None else self.counts[:, np.asarray(sentences,
@@ -244,7 +249,7 @@ class GoToStatistics(Statistics):
         beta = self.resolve_beta(beta)
         out = []
         for tp, fp, fn, tn in self.totals(sentences).tolist():
-            p, r, f = self._prf(tp, fp, fn, beta)
+            p, r, f = prf(tp, fp, fn, beta, self.empty)
             n = self.divisor
             out.append(Score(f, p, r, {"TP": tp / n, "FP": fp / n, "FN": fn / n, "TN": tn / n,
                                        "weight_systems": self.weight_systems}))
@@ -252,30 +257,17 @@ class GoToStatistics(Statistics):
 
     def sentence(self, beta: float | None) -> np.ndarray:
         beta = self.resolve_beta(beta)
-        tp, fp, fn = (self.counts[..., i].astype(np.float64) for i in range(3))
-        return _f(tp, fp, fn, beta, empty=1.0)
+        tp, fp, fn = (self.counts[..., i] for i in range(3))
+        return f_beta(tp, fp, fn, beta)
 
     def sentence_statistics(self, beta: float | None):
         beta = self.resolve_beta(beta)
-        empty = 1.0 if self.scoring == "gec-metrics" else 0.0
+        empty = self.empty
 
         def formula(sums: np.ndarray) -> np.ndarray:
-            tp, fp, fn = (sums[..., i].astype(np.float64) for i in range(3))
-            return _f(tp, fp, fn, beta, empty)
+            return f_beta(sums[..., 0], sums[..., 1], sums[..., 2], beta, empty)
 
         return self.counts[..., :3], formula
-
-
-def _f(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, beta: float, empty: float
-       ) -> np.ndarray:
-    """Element-wise F_beta with the same operations as the scalar rules; P
-    (R) is ``empty`` with no TP + FP (TP + FN)."""
-    b2 = beta * beta
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(tp + fp > 0, tp / (tp + fp), empty)
-        r = np.where(tp + fn > 0, tp / (tp + fn), empty)
-        den = b2 * p + r
-        return np.where(den != 0, (1 + b2) * p * r / den, 0.0)
 
 
 # --------------------------------------------------------------------------
@@ -322,8 +314,6 @@ class GoToScorer(Metric[GoToScorerConfig]):
                                   f"{len(corpus.references)} reference files; ref_id counts "
                                   "from 0")
             return None
-        from gecmetrics.edits_metric import gold_of
-
         gold = gold_of(corpus)
         if not any(cfg.ref_id in g for g in gold):
             ids = sorted({a for g in gold for a in g})
@@ -334,8 +324,6 @@ class GoToScorer(Metric[GoToScorerConfig]):
                  if e.type not in SKIPPED_TYPES] for g in gold]
 
     def _compute(self, corpus: Corpus) -> GoToStatistics:
-        from .errant import Extractor, _hyp_key, _lookup, check_lengths
-
         cfg = self.config
         # Every input check before spaCy is loaded.
         m2_gold = self._m2_gold(corpus)
@@ -350,18 +338,14 @@ class GoToScorer(Metric[GoToScorerConfig]):
         if refs is not None:
             named.append(((f"reference {cfg.ref_id + 1} line ", ""), refs))
         check_lengths(named, cfg.max_tokens)
-        pairs = [(corpus.sources[d], line) for lines in corpus.hypotheses.values()
-                 for d, line in enumerate(lines)]
+        pairs = hypothesis_pairs(corpus)
         if refs is not None:
             pairs += list(zip(corpus.sources, refs, strict=True))
-        extractor = Extractor(cfg.model, disk=cfg.cache)
-        try:
+        with Extractor(cfg.model, disk=cfg.cache) as extractor:
             edits = extractor.extract(pairs, [])
-        finally:
-            extractor.edit_cache.close()
 
         def usable(src: str, other: str) -> list[tuple[int, int, str]]:
-            return _usable(_lookup(edits, _hyp_key(src, other)))
+            return _usable(pair_edits(edits, src, other))
 
         gold = (m2_gold if m2_gold is not None
                 else [usable(s, r) for s, r in zip(corpus.sources, refs or (), strict=True)])

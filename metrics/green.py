@@ -30,16 +30,23 @@ from typing import ClassVar
 
 import numpy as np
 
-from gecmetrics.chunked import SentenceCounts
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
-from gecmetrics.fscore import alpha_of, cumulative_gmean, f_alpha, precision_recall
+from gecmetrics.fscore import (
+    alpha_of,
+    cumulative_gmean,
+    f_alpha,
+    lexicographic_argmax,
+    precision_recall,
+)
 from gecmetrics.metric import (
     LAST_STEP,
+    Counting,
     LazyDetails,
     Metric,
     MetricConfig,
     Score,
+    SentenceCounts,
     Statistics,
     check_beta,
 )
@@ -451,27 +458,6 @@ def _tp_fp_fn(regions: np.ndarray):
     return td + ti + tk, od + oi, ud + ui
 
 
-def lexicographic_argmax(f: np.ndarray) -> np.ndarray:
-    """Index of the best reference per row of ``f`` (rows, K, N).
-
-    Compares F over 1..N first, then 1..N-1, and so on; remaining ties go to
-    the first reference (exactly like Python's ``max`` over reversed lists).
-    """
-    rows, K, N = f.shape
-    best = np.zeros(rows, dtype=np.int64)
-    ar = np.arange(rows)
-    for k in range(1, K):
-        cur = f[ar, best]  # (rows, N)
-        cand = f[:, k]
-        better = np.zeros(rows, dtype=bool)
-        decided = np.zeros(rows, dtype=bool)
-        for n in range(N - 1, -1, -1):
-            better |= ~decided & (cand[:, n] > cur[:, n])
-            decided |= cand[:, n] != cur[:, n]
-        best = np.where(better, k, best)
-    return best
-
-
 class Green(Metric[GreenConfig]):
     """GREEN_beta at word or character level (display names wordGREEN, charGREEN)."""
 
@@ -498,3 +484,6 @@ class Green(Metric[GreenConfig]):
     def from_counts(self, systems: tuple[str, ...], counts: SentenceCounts) -> GreenStatistics:
         stats = GreenStatistics(systems, counts.arrays["regions"])
         return typing.cast(GreenStatistics, stats.bound(self.default_beta))
+
+    def counting(self) -> Counting:
+        return Counting(self.counts, self.from_counts)

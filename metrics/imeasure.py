@@ -41,7 +41,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from gecmetrics.corpus import Corpus
+from gecmetrics.edits.metric import checked_m2
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.fscore import prf
 from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
 
 from .imeasure_align import alignment_counts as _python_counts
@@ -94,19 +96,13 @@ def improvement(wacc_sys: float, wacc_base: float) -> float:
     return wacc_sys / wacc_base - 1.0
 
 
-def _ratio(num: int, den: int) -> float:
-    return num / den if den > 0 else 1.0
-
-
 def breakdown(sys_counts: np.ndarray, base_counts: np.ndarray, w: float) -> dict[str, Any]:
     """The tool's columns for one (2, 5) pair of count arrays (detection, correction)."""
     out: dict[str, Any] = {}
     for a, aspect in enumerate(ASPECTS):
         c, b = sys_counts[a], base_counts[a]
         ws, wb = wacc(c, w), wacc(b, w)
-        p = _ratio(int(c[TP]), int(c[TP] + c[FP]))
-        r = _ratio(int(c[TP]), int(c[TP] + c[FN]))
-        f = 2 * (p * r) / (p + r) if p + r > 0 else 0.0
+        p, r, f = prf(int(c[TP]), int(c[FP]), int(c[FN]), 1.0)
         out[aspect] = {
             "TP": int(c[TP]), "TN": int(c[TN]), "FP": int(c[FP]), "FN": int(c[FN]),
             "FPN": int(c[FPN]), "precision": p, "recall": r, "f1": f,
@@ -190,9 +186,7 @@ def imeasure_counts(corpus: Corpus, weight: float = 2.0, mix: bool = True,
     if m2 is None:
         raise InputError("metric 'imeasure' needs gold edits: give the references as an M2 "
                          "file (`gecmetrics score --m2 FILE.m2` instead of -r)")
-    from gecmetrics.edits_metric import gold_of
-
-    gold_of(corpus)  # checks that the M2 file is the test set of the source
+    checked_m2(corpus)  # the M2 file must be the test set of the source
     H, D = len(corpus.hypotheses), corpus.num_sentences
     sys_out = np.zeros((H, D, 2, 5), dtype=np.int64)
     base_out = np.zeros((H, D, 2, 5), dtype=np.int64)

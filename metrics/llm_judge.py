@@ -163,7 +163,7 @@ class LlmJudge(Metric[LlmJudgeConfig]):
         import importlib.util
 
         if self.config.form == "edits" and importlib.util.find_spec("errant") is None:
-            from .errant import INSTALL_HINT
+            from gecmetrics.edits.extraction import INSTALL_HINT
 
             raise ConfigError(f"llm-judge form=edits shows ERRANT's edits and needs errant; "
                               f"install it with {INSTALL_HINT}")
@@ -179,14 +179,15 @@ class LlmJudge(Metric[LlmJudgeConfig]):
 
     @functools.cached_property
     def backend(self) -> OpenAIBackend | TransformersBackend:
-        from .llm_backends import OpenAIBackend, TransformersBackend
+        from .llm_backends import Endpoint, OpenAIBackend, TransformersBackend
 
         c = self.config
         if c.backend == "openai":
-            return OpenAIBackend(c.base_url, c.model, c.api_key_env, timeout=float(c.timeout),
-                                 retries=c.retries, backoff=float(c.backoff), seed=c.seed,
-                                 temperature=float(c.temperature), max_tokens=c.max_tokens,
-                                 workers=c.workers)
+            return OpenAIBackend(Endpoint(c.base_url, c.model, c.api_key_env,
+                                          timeout=float(c.timeout), retries=c.retries,
+                                          backoff=float(c.backoff), seed=c.seed,
+                                          temperature=float(c.temperature),
+                                          max_tokens=c.max_tokens, workers=c.workers))
         return TransformersBackend(c.model, c.revision or None, device=c.device,
                                    max_tokens=c.max_tokens, batch_size=c.batch_size)
 
@@ -209,15 +210,15 @@ class LlmJudge(Metric[LlmJudgeConfig]):
     def _edit_targets(self, corpus: Corpus) -> dict[tuple[int, str], str]:
         """Each (sentence, hypothesis) as its ERRANT edits (the errant metric's extractor
         and disk edit cache)."""
-        from .errant import Extractor, _hyp_key
+        from gecmetrics.edits.extraction import Extractor, pair_edits
 
         pairs = {(d, h): (src, h) for d, src in enumerate(corpus.sources)
                  for hyps in corpus.hypotheses.values() for h in (hyps[d],)}
-        edits = Extractor(disk=self.config.cache).extract(pairs.values(), [])
+        with Extractor(disk=self.config.cache) as extractor:
+            edits = extractor.extract(pairs.values(), [])
         out = {}
         for (d, h), (src, hyp) in pairs.items():
-            key = _hyp_key(src, hyp)
-            found = edits.get(key, []) if key is not None else []
+            found = pair_edits(edits, src, hyp)
             out[d, h] = edit_target(src, [(e[0], e[1], e[2]) for e in found])
         return out
 

@@ -5,7 +5,7 @@ the edit lattice of source and hypothesis that matches the most gold edits
 (:mod:`gecmetrics.metrics.m2_lattice`); they give (correct, proposed, gold)
 counts, kept per (system, sentence, annotator). The corpus score then picks,
 sentence by sentence, the annotator that maximises the running corpus
-F_beta, with the official tie rules (:mod:`gecmetrics.edits_choice`).
+F_beta, with the official tie rules (:mod:`gecmetrics.edits.choice`).
 
 Options (defaults as the official scorer): ``beta`` (0.5),
 ``max_unchanged_words`` (2), ``ignore_whitespace_casing`` (false); and
@@ -25,11 +25,12 @@ from typing import ClassVar
 
 import numpy as np
 
+from gecmetrics.chunked import join_edit_counts
 from gecmetrics.corpus import Corpus
-from gecmetrics.edits_metric import EditMetric, gold_of
-from gecmetrics.edits_stats import EditCounts
+from gecmetrics.edits.metric import EditMetric, TypeCounts, gold_of
+from gecmetrics.edits.statistics import EditCounts, EditStatistics
 from gecmetrics.errors import ConfigError
-from gecmetrics.metric import LAST_STEP, MetricConfig, check_beta
+from gecmetrics.metric import LAST_STEP, Counting, MetricConfig, check_beta
 
 from .m2_lattice import (
     MAX_LATTICE_EDGES,
@@ -71,6 +72,7 @@ class M2(EditMetric[M2Config]):
     Config = M2Config
     config: M2Config
     choice_rule: ClassVar[str] = "m2"
+    types_from_m2_file: ClassVar[bool] = True
 
     @property
     def display_name(self) -> str:
@@ -81,6 +83,30 @@ class M2(EditMetric[M2Config]):
         assert isinstance(cfg, M2Config)
         return m2_counts(corpus, cfg.max_unchanged_words, cfg.ignore_whitespace_casing,
                          cfg.max_lattice_edges)
+
+    def type_counts(self, corpus: Corpus, stats: EditStatistics, beta: float
+                    ) -> list[TypeCounts]:
+        """TP and FN per type of the M2 file (:func:`m2_type_counts`); the
+        official scorer's hypothesis edits have no type, so every FP is untyped."""
+        cfg = self.config
+        per_m2 = m2_type_counts(corpus, stats.choice(beta), cfg.max_unchanged_words,
+                                cfg.ignore_whitespace_casing, cfg.max_lattice_edges)
+        totals = stats.totals(beta).tolist()
+        return [TypeCounts({t: (tp, None, fn) for t, (tp, fn) in per.items()},
+                           untyped_fp=int(totals[h][1]))
+                for h, per in enumerate(per_m2)]
+
+    def fp_without_gold(self, corpus: Corpus, sentences: list[int]) -> np.ndarray:
+        cfg = self.config
+        return m2_fp_without_gold(corpus, sentences, cfg.max_unchanged_words,
+                                  cfg.ignore_whitespace_casing, cfg.max_lattice_edges)
+
+    def counting(self) -> Counting:
+        return Counting(self.edit_counts,
+                        lambda systems, counts: EditStatistics(counts, self.choice_rule),
+                        join=join_edit_counts, needs_gold=True,
+                        not_additive="M2, whose annotator choice depends on the running "
+                                     "corpus totals")
 
 
 def m2_counts(corpus: Corpus, max_unchanged_words: int = 2,

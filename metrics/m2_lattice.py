@@ -821,7 +821,7 @@ def match_count(seq: Sequence[tuple[int, int, str, str]], gold: Sequence[GoldEdi
     return tp
 
 
-def sentence_counts(lat: Lattice, gold: Sequence[GoldEdit],
+def annotator_counts(lat: Lattice, gold: Sequence[GoldEdit],
                     ignore_whitespace_casing: bool = False) -> tuple[int, int, int]:
     """(correct, proposed, gold) of one sentence against one annotator."""
     return sentence_counts_many(lat, [gold], ignore_whitespace_casing)[0]
@@ -829,7 +829,7 @@ def sentence_counts(lat: Lattice, gold: Sequence[GoldEdit],
 
 def sentence_counts_many(lat: Lattice, golds: Sequence[Sequence[GoldEdit]],
                          ignore_whitespace_casing: bool = False) -> list[tuple[int, int, int]]:
-    """:func:`sentence_counts` of several annotators (one sweep over the lattice)."""
+    """:func:`annotator_counts` of several annotators (one sweep over the lattice)."""
     out = []
     for gold, seq in zip(golds, best_edit_sequences(lat, golds), strict=True):
         if ignore_whitespace_casing:

@@ -3,9 +3,9 @@
 The ERRANT variant of PT-M2 (:mod:`gecmetrics.metrics.ptm2`): the authors'
 ``--base errant`` / ``--base senterrant`` (pygongnlp/PT-M2, commit 67ef575,
 ``errant_score.py``, ``metrics.py``). The edits are ERRANT's instead of the M2
-scorer's, taken from the ERRANT adapter (:mod:`gecmetrics.metrics.errant`,
-its parse and edit caches included), and weighted exactly as PT-M2 weighs
-its own:
+scorer's, taken from the edit layer's ERRANT service
+(:mod:`gecmetrics.edits.extraction`, its parse and edit caches included),
+and weighted exactly as PT-M2 weighs its own:
 
 For each sentence with source S and each reference a:
 
@@ -40,17 +40,18 @@ from typing import Any, ClassVar
 import numpy as np
 
 from gecmetrics.corpus import Corpus
-from gecmetrics.errors import ConfigError
-from gecmetrics.metric import Metric
-
-from .errant import (
+from gecmetrics.edits.extraction import (
     MAX_TOKENS,
-    ErrantEdit,
     Extractor,
     check_lengths,
+    hypothesis_pairs,
     pair_edits,
     parsed_texts,
 )
+from gecmetrics.edits.span import ErrantEdit
+from gecmetrics.errors import ConfigError
+from gecmetrics.metric import Metric
+
 from .ptm2 import (
     BertScoreWeighting,
     Edit,
@@ -123,11 +124,8 @@ class PTErrant(Metric[PTErrantConfig]):
 
             require_transformers(self.name)
         check_lengths(parsed_texts(corpus, None), cfg.max_tokens)
-        extractor = Extractor(cfg.spacy, disk=cfg.cache)
-        try:
+        with Extractor(cfg.spacy, disk=cfg.cache) as extractor:
             edits = extractor.extract(errant_pairs(corpus), [])
-        finally:
-            extractor.edit_cache.close()
         if scorer is None:
             scorer = bert_scorer(cfg)
         return pterrant_counts(corpus, edits, scorer)
@@ -137,8 +135,7 @@ def errant_pairs(corpus: Corpus) -> list[tuple[str, str]]:
     """The (source, other) pairs whose ERRANT edits PT-ERRANT needs: every
     reference, then every hypothesis."""
     return ([(src, ref[d]) for ref in corpus.references for d, src in enumerate(corpus.sources)]
-            + [(corpus.sources[d], line) for lines in corpus.hypotheses.values()
-               for d, line in enumerate(lines)])
+            + hypothesis_pairs(corpus))
 
 
 def as_edits(errant_edits: Sequence[ErrantEdit], tokens: Sequence[str]) -> list[Edit]:

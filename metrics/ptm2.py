@@ -44,8 +44,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from gecmetrics.corpus import Corpus
-from gecmetrics.edits_metric import gold_of
+from gecmetrics.edits.metric import gold_of
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.fscore import f_beta_of_totals, prf_of_totals
 from gecmetrics.metric import LAST_STEP, Metric, Score, Statistics, check_beta
 from gecmetrics.neural.config import NeuralConfig
 
@@ -133,20 +134,6 @@ def bert_scorer(cfg: BertScoreWeighting) -> Any:
                       cache=cfg.cache)
 
 
-def prf_weighted(c: float, e: float, g: float, beta: float) -> tuple[float, float, float]:
-    """PT-M2's ``comp_p``/``comp_r``/``comp_f1`` on weighted (correct, proposed, gold).
-
-    P = c/e and R = c/g, each 1.0 when its denominator is 0; F = 0 when
-    b^2 P + R is 0. The counts are floats, so P divides by ``e`` itself
-    (not ``c + fp``, which rounds differently).
-    """
-    p = c / e if e else 1.0
-    r = c / g if g else 1.0
-    b2 = beta * beta
-    f = (1.0 + b2) * p * r / (b2 * p + r) if b2 * p + r else 0.0
-    return p, r, f
-
-
 @dataclass
 class WeightedCounts:
     """Weighted (correct, proposed, gold) per (system, sentence, annotator).
@@ -185,7 +172,7 @@ def choose(stats: np.ndarray, present: np.ndarray, beta: float, running: bool) -
             lc = (c_run + c) if running else (0.0 + c)
             le = (e_run + e) if running else (0.0 + e)
             lg = (g_run + g) if running else (0.0 + g)
-            f = prf_weighted(lc, le, lg, beta)[2]
+            f = prf_of_totals(lc, le, lg, beta)[2]
             if best is None or f > best[0] or (f == best[0] and lc > best[1]) or (
                     f == best[0] and lc == best[1] and best[2] + b2 * best[3] > le + b2 * lg):
                 best = (f, lc, le, lg)
@@ -235,7 +222,7 @@ class WeightedEditStatistics(Statistics):
                 c += rc
                 e += re_
                 g += rg
-            p, r, f = prf_weighted(c, e, g, beta)
+            p, r, f = prf_of_totals(c, e, g, beta)
             out.append(Score(f, p, r, {"weighted_correct": c, "weighted_proposed": e,
                                        "weighted_gold": g}))
         return out
@@ -246,21 +233,16 @@ class WeightedEditStatistics(Statistics):
         out = np.empty(stats.shape[:2], dtype=np.float64)
         for idx in np.ndindex(out.shape):
             c, e, g = stats[idx].tolist()
-            out[idx] = prf_weighted(c, e, g, beta)[2]
+            out[idx] = prf_of_totals(c, e, g, beta)[2]
         return out
 
     def sentence_statistics(self, beta: float | None):
         """Weighted (c, e, g) of the corpus choice, (H, D, 3), and the F of their sums."""
         beta = self.resolve_beta(beta)
-        b2 = beta * beta
 
         def formula(sums: np.ndarray) -> np.ndarray:
             c, e, g = (sums[..., i].astype(np.float64) for i in range(3))
-            with np.errstate(divide="ignore", invalid="ignore"):
-                p = np.where(e != 0, c / e, 1.0)
-                r = np.where(g != 0, c / g, 1.0)
-                den = b2 * p + r
-                return np.where(den != 0, (1 + b2) * p * r / den, 0.0)
+            return f_beta_of_totals(c, e, g, beta)
 
         return self.chosen(beta), formula
 

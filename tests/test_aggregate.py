@@ -13,16 +13,17 @@ import gecmetrics
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.meta_eval.aggregate import (
+    AggregateSettings,
     comparisons,
     expected_wins_scores,
     outcomes,
     trueskill_mus,
     trueskill_orders,
 )
-from gecmetrics.meta_eval.benchmarks.base import Benchmark
-from gecmetrics.meta_eval.correlate import Selection
+from gecmetrics.meta_eval.benchmarks.base import Benchmark, Judgments
 from gecmetrics.meta_eval.human import RankingItem, expected_wins
 from gecmetrics.meta_eval.score_files import scores_metric
+from gecmetrics.meta_eval.selection import Selection
 
 needs_shared = pytest.mark.real_data
 
@@ -39,7 +40,7 @@ def toy_selection() -> Selection:
     hyps = {"A": ["a", "b"], "B": ["a", "b"], "C": ["a", "b"]}
     corpus = Corpus(["a", "b"], [["a", "b"]], hyps)
     bench = Benchmark("toy", corpus, {"ew": {"A": 0.2, "B": 0.9, "C": 0.5}},
-                      {"all": ["A", "B", "C"]}, "all", info={"judgments": ITEMS})
+                      {"all": ["A", "B", "C"]}, "all", judgments=Judgments(ITEMS, "gjg15"))
     return Selection.make(bench, "all", "ew")
 
 
@@ -155,8 +156,8 @@ def test_ties_default_to_a_draw_unless_given():
     given = MetaEvalOptions(benchmarks=("seeda-s",), metrics=("green",), levels=("ew",),
                             ties="seeda", explicit=frozenset({"levels", "ties"}))
     assert plain.ties == "seeda"  # the option's own default (--sentence-level)
-    assert plain.aggregate_settings().ties == "neutral"
-    assert given.aggregate_settings().ties == "seeda"
+    assert AggregateSettings.of(plain).ties == "neutral"
+    assert AggregateSettings.of(given).ties == "seeda"
 
 
 def test_options_accept_the_aggregation_levels():
@@ -166,7 +167,7 @@ def test_options_accept_the_aggregation_levels():
                         levels=("corpus", "trueskill"), ties="neutral", seed=3, window=4,
                         explicit=frozenset({"levels", "ties", "seed", "window"}))
     assert o.aggregation_levels == ["trueskill"]
-    assert o.aggregate_settings().seed == 3
+    assert AggregateSettings.of(o).seed == 3
 
 
 # -- gec-metrics' own aggregation on SEEDA ----------------------------------------------

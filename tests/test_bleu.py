@@ -261,8 +261,8 @@ def test_clipped_matches_against_counter_oracle(rows, n):
 
 @pytest.mark.real_data
 def test_paired_bleu_uses_summed_statistics(conll_corpus):
-    from gecmetrics.meta_eval.significance import bootstrap_system_scores
     from gecmetrics.paired import bootstrap_scores
+    from gecmetrics.stats.resampling import bootstrap_system_scores
 
     stats = get_metric("bleu").statistics(conll_corpus)
     per, formula = stats.sentence_statistics(None)

@@ -179,16 +179,19 @@ def test_plot_failure_after_the_work_still_prints_results(shared_data, tmp_path,
                                                           monkeypatch, capsys):
     """If saving fails although the checks passed, the results come first."""
     from gecmetrics.errors import PartialOutputError
-    from gecmetrics.meta_eval import plot as plot_module
-    from gecmetrics.meta_eval.run import run_meta_eval
+    from gecmetrics.meta_eval import figures
+    from gecmetrics.meta_eval.api import run
+    from gecmetrics.meta_eval.options import MetaEvalOptions
+    from gecmetrics.meta_eval.report import render_evaluation
 
     def full_disk(sweeps, path, title=None):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(plot_module, "plot_sweeps", full_disk)
+    monkeypatch.setattr(figures, "plot_sweeps", full_disk)
     with pytest.raises(PartialOutputError) as info:
-        run_meta_eval(["seeda-s"], ["green"], grid="1:2:0.5", plot=str(tmp_path / "s.png"),
-                      data_dir=str(shared_data), fmt="json")
+        result = run(MetaEvalOptions(("seeda-s",), ("green",), grid="1:2:0.5",
+                                     plot=str(tmp_path / "s.png"), data_dir=str(shared_data)))
+        figures.save_figures(result, *render_evaluation(result, "json"))
     assert "No space left" in str(info.value)
     rows = json.loads(info.value.output)
     assert [r["beta"] for r in rows] == [1.0, 1.5, 2.0]

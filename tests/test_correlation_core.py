@@ -1,4 +1,4 @@
-"""The one statistics core (meta_eval.correlation): hand cases, scipy, single vs rows,
+"""The one statistics core (gecmetrics.stats.correlation): hand cases, scipy, single vs rows,
 constant vectors, and the pieces consolidated with it (rank pairs, metric betas)."""
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from scipy import stats
 
 from gecmetrics import get_metric
 from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.meta_eval import correlation as corr
-from gecmetrics.meta_eval import significance as sig
-from gecmetrics.meta_eval.correlate import metric_betas
 from gecmetrics.meta_eval.cv_beta import best_beta
 from gecmetrics.meta_eval.human import pairwise_wins, rank_pairs, read_judgments
-from gecmetrics.meta_eval.pairwise import human_pairs
+from gecmetrics.meta_eval.sentence_agreement import human_pairs
 from gecmetrics.meta_eval.window import window_correlations
+from gecmetrics.stats import correlation as corr
+from gecmetrics.stats import intervals
+from gecmetrics.stats import significance as sig
 
 SCIPY = {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}
 SINGLE = {"pearson": corr.pearson, "spearman": corr.spearman, "kendall": corr.kendall}
@@ -112,6 +112,23 @@ def test_kendall_blocks_give_the_same_values(monkeypatch):
     assert np.array_equal(corr.kendall_rows(rows, human), whole)
 
 
+@pytest.mark.parametrize("block", [None, 36 * 4])
+def test_paired_rows_are_the_rows_functions_row_by_row(monkeypatch, block):
+    """paired_rows runs the same kernels: row b against human row b is, to the last bit,
+    the correlation of that one row (blocked or not), constant rows included."""
+    if block is not None:
+        monkeypatch.setattr(corr, "_KENDALL_BLOCK", block)
+    rng = np.random.default_rng(11)
+    x = np.round(rng.random((25, 9)), 1)
+    y = np.round(rng.random((25, 9)), 1)
+    x[3], y[7] = 0.4, 0.2  # constant rows: NaN
+    for name in corr.CORRELATIONS:
+        got = corr.paired_rows(x, y, name)
+        want = np.array([corr.correlate_one(a, b, name) for a, b in zip(x, y, strict=True)])
+        assert np.isnan(got[3]) and np.isnan(got[7])
+        assert got.tobytes() == want.tobytes(), name
+
+
 # -- constant vectors: NaN from every function -----------------------------------------
 
 
@@ -127,12 +144,10 @@ def test_a_constant_vector_has_no_correlation_anywhere(value):
         assert math.isnan(corr.correlation_rows(rows, human, name)[0])
         assert corr.correlation_rows(rows, human, name)[1] == pytest.approx(1.0)
         assert np.isnan(corr.correlation_rows(rows, const, name)).all()
-        assert math.isnan(sig.correlate(const, human, name)[0])  # the older name
         assert math.isnan(corr.correlation_curves(rows, human)[name][0])
     c = corr.correlate(const, human)
     assert math.isnan(c.pearson) and math.isnan(c.spearman) and math.isnan(c.kendall)
-    for function in (corr.pearson_rows, corr.spearman_rows, corr.kendall_rows,
-                     sig.pearson_rows, sig.spearman_rows, sig.kendall_rows):
+    for function in (corr.pearson_rows, corr.spearman_rows, corr.kendall_rows):
         assert math.isnan(function(const, human)[0])
 
 
@@ -142,7 +157,7 @@ def test_analyses_report_constant_scores_as_undefined():
     w = sig.williams_sig_diff(const, human * 0.3, human)
     assert math.isnan(w.r_a) and math.isnan(w.t) and math.isnan(w.p)
     per_sentence = np.full((5, 20), 0.1)
-    ci = sig.bootstrap_ci(lambda idx: per_sentence[:, idx].mean(axis=1), human, 20,
+    ci = intervals.bootstrap_ci(lambda idx: per_sentence[:, idx].mean(axis=1), human, 20,
                           n_resamples=30, seed=1)
     assert math.isnan(ci.pearson) and math.isnan(ci.kendall_ci[0])
     assert ci.n_undefined == {"pearson": 30, "spearman": 30, "kendall": 30}
@@ -205,15 +220,11 @@ def test_expected_wins_and_sentence_pairs_share_the_expansion():
 # -- metric betas: one place -----------------------------------------------------------
 
 
-def test_metric_betas_is_the_metrics_own_rule():
+def test_resolve_betas_is_the_metrics_own_rule():
     green, gleu = get_metric("green"), get_metric("gleu")
     assert green.resolve_betas(None) == [2.0] == green.resolve_betas([])
     assert green.resolve_betas([1, 0.5]) == [1.0, 0.5]
     assert gleu.resolve_betas([1.0]) == [None]
-    for metric in (green, gleu):
-        for betas in (None, [], [3.0, 0.0]):
-            assert metric_betas(metric, betas) == metric.resolve_betas(betas)
-            assert metric._betas(betas) == metric.resolve_betas(betas)
     with pytest.raises(ConfigError, match="beta must be a finite number"):
         green.resolve_betas([-1.0])
 

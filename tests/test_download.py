@@ -1,16 +1,17 @@
 """`gecmetrics download` against a local HTTP server that serves the real data.
 
 The server can corrupt a file, die in the middle of one (Content-Length larger
-than the body, then close), answer 404, or trickle (headers or body, a byte at
-a time), so every failure path is exercised without a network. The trickle
-tests need no real data (the bytes never complete); the others skip without
-it (conftest).
+than the body, then close), answer 404, trickle the body a byte at a time, or
+fall silent (before the headers, or after them), so every failure path is
+exercised without a network. The stall tests need no real data (the bytes never
+complete); the others skip without it (conftest).
 """
 
 from __future__ import annotations
 
 import hashlib
 import http.server
+import io
 import os
 import re
 import signal
@@ -94,15 +95,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def _trickle(self, rel):
-        """One byte every `server.trickle_every` seconds: the headers too, if
-        `server.trickle == "headers"`, else only the body (of the declared size)."""
+        """`server.trickle`: "body" sends the headers, then one byte of the body (of the
+        declared size) every `server.trickle_every` seconds; "silent" sends nothing;
+        "stop" sends the headers and then nothing. Until the client gives up."""
         size = dl.load_manifest()["files"][rel]["size"]
         head = (f"HTTP/1.1 200 OK\r\nContent-Length: {size}\r\n"
                 "Content-Type: application/octet-stream\r\n\r\n").encode()
-        if self.server.trickle == "body":
+        mode = self.server.trickle
+        if mode != "silent":
             self.wfile.write(head)
-            head = b""
-        data = head + b"x" * size
+            self.wfile.flush()
+        data = b"x" * size if mode == "body" else b""
+        if not data:
+            self.server.closing.wait()
         try:
             for i in range(len(data)):
                 if self.server.closing.wait(self.server.trickle_every):
@@ -134,7 +139,8 @@ def server():
 
 
 def leftovers(root: Path) -> list[Path]:
-    return [p for p in root.rglob("*") if p.name.endswith(dl.PART_SUFFIX)]
+    """Temporary files of a transfer (pooch's names) anywhere under ``root``."""
+    return [p for p in root.rglob("*") if dl.TEMPORARY.fullmatch(p.name)]
 
 
 # -- the manifest ---------------------------------------------------------------
@@ -185,7 +191,7 @@ def test_every_file_belongs_to_a_benchmark_and_aliases_resolve():
     manifest = dl.load_manifest()
     listed = {p for b in manifest["benchmarks"].values() for p in b["files"]}
     assert listed == set(manifest["files"])
-    assert dl.benchmark_names() == ["conll14", "seeda", "gmeg", "tmu-gfm"]
+    assert dl.download_names() == ["conll14", "seeda", "gmeg", "tmu-gfm"]
     assert dl.resolve_benchmark("SEEDA-S") == "seeda"
     assert dl.resolve_benchmark("seeda-e") == "seeda"
     assert dl.resolve_benchmark("gmeg-wiki") == "gmeg"
@@ -257,7 +263,7 @@ def test_server_dying_mid_transfer_leaves_nothing(server, tmp_path):
     message = str(info.value)
     assert bad in message and "nothing was kept" in message
     size = (SHARED / bad).stat().st_size
-    # either urllib notices the short body or our byte count does
+    # either urllib3 notices the short body or our byte count does
     assert f"of {size} bytes" in message or "failed (" in message
     assert not (tmp_path / bad).exists()
     assert leftovers(tmp_path) == []
@@ -292,9 +298,12 @@ def created_anything(base: Path) -> list[Path]:
 
 
 @pytest.mark.full
-@pytest.mark.parametrize("where", ["body", "headers"])
-def test_trickling_server_stalls_within_the_timeout_and_leaves_nothing(server, tmp_path, where):
-    server.trickle = where  # 20 bytes/s: "progress" at 1 byte/s forever, before
+@pytest.mark.parametrize("mode", ["body", "silent", "stop"])
+def test_stalled_server_is_given_up_within_the_timeout_and_leaves_nothing(server, tmp_path,
+                                                                         mode):
+    # body: 20 bytes/s, which never trips a read timeout; silent: no headers;
+    # stop: the headers, then nothing (requests' read timeout, before and in the body)
+    server.trickle = mode
     root = tmp_path / "new" / "data"
     start = time.monotonic()
     with pytest.raises(dl.DownloadError) as info:
@@ -368,31 +377,35 @@ def test_signal_mid_transfer_cleans_up_like_ctrl_c(server, tmp_path, sig, code):
 def test_interrupt_during_transfer_removes_the_temporary_file(server, tmp_path):
     entry = next(e for e in dl.benchmark_files("conll14") if e.path == "GJG15/judgments.xml")
 
-    class Interrupting(dl.Progress):
-        def advance(self, n):
-            raise KeyboardInterrupt
+    class Interrupting:
+        def update(self, n=1):
+            if n > 0:
+                raise KeyboardInterrupt
 
     dest = tmp_path / entry.path
     with pytest.raises(KeyboardInterrupt):
-        dl.fetch_file(entry, dest, dl.mirror_url(server.url, entry.path),
-                      progress=Interrupting(1, "x", enabled=False))
+        dl.fetch_file(entry, tmp_path, dl.TransferOptions(mirror=server.url), Interrupting())
+    assert server.requests[entry.path] == 1
     assert not dest.exists() and leftovers(tmp_path) == []
 
 
 @needs_shared
 def test_stale_temporary_file_of_a_killed_run_is_removed(server, tmp_path):
-    stale = tmp_path / "GMEG/data/dev/fce/.amu" f"{dl.PART_SUFFIX}"
+    stale = tmp_path / "GMEG/data/dev/fce/tmpab_cd123"
     stale.parent.mkdir(parents=True)
     stale.write_bytes(b"half a file")
+    mine = tmp_path / "GMEG/data/dev/fce/tmp-notes.txt"  # not a name pooch gives: kept
+    mine.write_bytes(b"the user's")
     dl.download(["gmeg"], tmp_path, mirror=server.url, quiet=True)
     assert not stale.exists() and leftovers(tmp_path) == []
+    assert mine.read_bytes() == b"the user's"
 
 
 @needs_shared
 def test_file_url_mirror_and_environment_variables(tmp_path, monkeypatch):
     monkeypatch.setenv("GECMETRICS_MIRROR", SHARED.as_uri())
     monkeypatch.setenv("GECMETRICS_DATA", str(tmp_path / "cache"))
-    assert dl.default_data_dir() == tmp_path / "cache"
+    assert dl.resolve_data_dir(None) == tmp_path / "cache"
     report = dl.download(["conll14"], quiet=True)
     assert report.data_dir == tmp_path / "cache"
     assert dl.missing_files("conll14", verify=True) == []
@@ -401,10 +414,10 @@ def test_file_url_mirror_and_environment_variables(tmp_path, monkeypatch):
 def test_default_data_dir_follows_xdg(tmp_path, monkeypatch):
     monkeypatch.delenv("GECMETRICS_DATA", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert dl.default_data_dir() == tmp_path / "xdg" / "gecmetrics"
+    assert dl.resolve_data_dir(None) == tmp_path / "xdg" / "gecmetrics"
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert dl.default_data_dir() == tmp_path / "home" / ".cache" / "gecmetrics"
+    assert dl.resolve_data_dir(None) == tmp_path / "home" / ".cache" / "gecmetrics"
     assert dl.resolve_data_dir("~/x") == tmp_path / "home" / "x"
 
 
@@ -474,31 +487,33 @@ def test_missing_files_and_ensure_benchmark_files(tmp_path):
     assert "run `gecmetrics download seeda` or pass --data-dir" in message
 
 
-def test_progress_bar_draws_only_on_a_terminal():
-    class Stream:
+@needs_shared
+def test_progress_bar_draws_only_on_a_terminal(server, tmp_path):
+    class Stream(io.StringIO):
         def __init__(self, tty):
-            self.tty, self.text = tty, ""
+            super().__init__()
+            self.tty = tty
 
         def isatty(self):
             return self.tty
 
-        def write(self, s):
-            self.text += s
+    for tty, quiet in ((True, False), (False, False), (True, True)):
+        stream, root = Stream(tty), tmp_path / f"{tty}-{quiet}"
+        dl.download(["tmu-gfm"], root, mirror=server.url, quiet=quiet, progress_stream=stream)
+        shown = stream.getvalue()
+        if tty and not quiet:  # bytes of the run, the current file, erased at the end
+            assert "download tmu-gfm" in shown and "TMU-GFM-Dataset/tmu-gfm-dataset.csv" in shown
+            size = dl.benchmark_files("tmu-gfm")[0].size
+            assert f"/{size / 1e6:.2f}M" in shown and "\n" not in shown
+        else:
+            assert shown == ""
 
-        def flush(self):
-            pass
 
-    quiet_stream, tty = Stream(False), Stream(True)
-    for stream in (quiet_stream, tty):
-        bar = dl.Progress(1000, "download x", enabled=True, stream=stream)
-        bar.start_file("a/b.txt")
-        bar.advance(1000)
-        bar.close()
-    assert quiet_stream.text == ""
-    assert "100%" in tty.text and "a/b.txt" in tty.text and "\n" not in tty.text
-    disabled = Stream(True)
-    dl.Progress(10, "x", enabled=False, stream=disabled).advance(5)
-    assert disabled.text == ""
+def test_file_mirror_without_the_file_cannot_reach_it(tmp_path):
+    mirror = (tmp_path / "empty").as_uri()
+    with pytest.raises(dl.DownloadError, match=r"^cannot reach file://.*No such file"):
+        dl.download(["tmu-gfm"], tmp_path / "d", mirror=mirror, quiet=True)
+    assert not (tmp_path / "d").exists()
 
 
 # -- the command line ------------------------------------------------------------------

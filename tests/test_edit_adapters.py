@@ -1,4 +1,4 @@
-"""External edit scorers plugged in through gecmetrics.edits_adapters, end to end.
+"""External edit scorers plugged in through gecmetrics.edits.adapters, end to end.
 
 A tiny external M2-style scorer (a Python script run as a subprocess) reads
 the M2 file and one hypothesis file and prints ``SENTENCE ANNOTATOR TP FP FN``
@@ -25,17 +25,17 @@ import pytest
 
 from gecmetrics import get_metric
 from gecmetrics.corpus import Corpus
-from gecmetrics.edits import SpanEdit
-from gecmetrics.edits_adapters import (
+from gecmetrics.edits.adapters import (
     CommandEditMetric,
     SentenceEditMetric,
     annotator_order,
     m2_lines,
     parse_count_lines,
 )
+from gecmetrics.edits.span import SpanEdit
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.m2 import M2File, read_m2
-from gecmetrics.metrics.m2_lattice import GoldEdit, build_lattice, sentence_counts
+from gecmetrics.metrics.m2_lattice import GoldEdit, annotator_counts, build_lattice
 from gecmetrics.readers import read_lines
 from gecmetrics.registry import register_metric
 
@@ -111,7 +111,7 @@ PLUGIN = '''
 import shlex
 from pathlib import Path
 
-from gecmetrics.edits_adapters import CommandEditMetric
+from gecmetrics.edits.adapters import CommandEditMetric
 
 SCORER = shlex.quote(str(Path(__file__).with_name("span_scorer.py")))
 
@@ -172,7 +172,9 @@ def span_scorer_class(folder: Path, rule: str = "m2") -> type[CommandEditMetric]
 
 @pytest.mark.full
 def test_entry_point_command_scorer_through_the_cli(files, plugin_site):
-    env = dict(os.environ, PYTHONPATH=str(plugin_site))
+    # The plug-in's folder in front of the caller's path (which may name the checkout under test).
+    path = os.pathsep.join(p for p in (str(plugin_site), os.environ.get("PYTHONPATH")) if p)
+    env = dict(os.environ, PYTHONPATH=path)
     listed = subprocess.run([SCRIPT, "list"], capture_output=True, text=True, env=env)
     assert "spans" in listed.stdout and "test plug-in" in listed.stdout
     proc = subprocess.run(
@@ -248,7 +250,7 @@ def test_m2_lines_read_back_identically(shared_data, tmp_path):
 
 def test_errant_rule_and_annotator_order(files):
     """With choice_rule = "errant" the adapter chooses as ERRANT's compare_m2."""
-    from gecmetrics.edits_stats import EditStatistics
+    from gecmetrics.edits.statistics import EditStatistics
 
     corpus = corpus_of(files)
     stats = span_scorer_class(files, "errant")().statistics(corpus)
@@ -279,7 +281,7 @@ class LatticeM2(SentenceEditMetric):
                 continue
             golds = [GoldEdit(e.start, e.end, " ".join(src[e.start:e.end]), e.corrections)
                      for e in edits]
-            c, p, g = sentence_counts(lattice, golds, False)
+            c, p, g = annotator_counts(lattice, golds, False)
             out[a] = (c, p - c, g - c)
         return out
 

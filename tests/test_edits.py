@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gecmetrics.edits_stats import EditCounts, EditStatistics
+from gecmetrics.edits.statistics import EditCounts, EditStatistics
 from gecmetrics.fscore import m2_running_f, prf
 
 

@@ -20,11 +20,13 @@ import pytest
 from conftest import require_errant
 
 from gecmetrics.corpus import Corpus
-from gecmetrics.edits_stats import EditCounts, EditStatistics
+from gecmetrics.edits.extraction import apply_gold, load_annotator
+from gecmetrics.edits.parse_cache import ParseCache, sentence_key
+from gecmetrics.edits.statistics import EditCounts, EditStatistics
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.fscore import prf
-from gecmetrics.metrics.errant import Errant, _scored, apply_gold, compare
-from gecmetrics.parse_cache import ParseCache, Progress, cache_root, sentence_key
+from gecmetrics.metrics.errant import Errant, compare, match_keys
+from gecmetrics.paths import parse_cache_dir
 
 SCRIPT = str(Path(sys.executable).with_name("gecmetrics"))
 
@@ -66,7 +68,7 @@ def test_compare_agrees_with_errant_compare_edits():
         theirs_h = cm.process_edits([[s, e, t, c, 0] for s, e, c, t in hyp], args)
         theirs_r = cm.process_edits([[s, e, t, c, 0] for s, e, c, t in ref], args)
         tp, fp, fn, cats = cm.compareEdits(theirs_h[0], theirs_r[0])
-        mine = compare(_scored(hyp), _scored(ref))
+        mine = compare(match_keys(hyp), match_keys(ref))
         assert mine[:3] == (tp, fp, fn)
         assert mine[3] == {k: tuple(v) for k, v in cats.items()}
 
@@ -96,7 +98,8 @@ def test_apply_gold_agrees_with_errant_m2():
 
 @pytest.mark.errant  # skips without the errant extra (conftest)
 def test_module_import_and_list_do_not_import_spacy():
-    code = ("import sys, gecmetrics.metrics.errant, gecmetrics.parse_cache;"
+    code = ("import sys, gecmetrics.metrics.errant, gecmetrics.edits.extraction, "
+            "gecmetrics.edits.parse_cache;"
             "from gecmetrics.registry import list_metrics; d = list_metrics();"
             "assert 'errant' in d and 'unavailable' not in d['errant'];"
             "assert 'spacy' not in sys.modules and 'errant' not in sys.modules, 'imported'")
@@ -162,17 +165,15 @@ def test_text_references_and_model_option(tmp_path, monkeypatch):
 @pytest.fixture(scope="module")
 def nlp():
     require_errant()
-    from gecmetrics.metrics.errant import load_annotator
-
     return load_annotator()[1]
 
 
 def test_cache_root_follows_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path / "c"))
-    assert cache_root() == tmp_path / "c"
+    assert parse_cache_dir() == tmp_path / "c"
     monkeypatch.delenv("GECMETRICS_CACHE")
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
-    assert cache_root() == Path.home() / ".cache" / "gecmetrics" / "parses"
+    assert parse_cache_dir() == Path.home() / ".cache" / "gecmetrics" / "parses"
 
 
 def test_cache_parses_each_distinct_sentence_once_and_rereads_it(nlp, tmp_path):
@@ -195,8 +196,6 @@ def test_cache_parses_each_distinct_sentence_once_and_rereads_it(nlp, tmp_path):
 
 
 def test_cache_parse_equals_errant_parse(nlp, tmp_path):
-    from gecmetrics.metrics.errant import load_annotator
-
     annotator = load_annotator()[0]
     cache = ParseCache(nlp, tmp_path, progress=False)
     text = "Genetic risk refers more to your chance of inheriting a disorder ."
@@ -223,12 +222,13 @@ class _Stream(io.StringIO):
         return self.tty
 
 
-def test_progress_bar_only_on_a_terminal():
-    for tty in (True, False):
+def test_progress_bar_only_on_a_terminal_and_when_asked(nlp, tmp_path, monkeypatch):
+    for tty, asked in ((True, True), (False, True), (True, False)):
         stream = _Stream(tty)
-        bar = Progress(3, "parsing", stream)
-        for _ in range(3):
-            bar.update()
-        bar.close()
-        assert ("3/3" in stream.getvalue()) is tty
-        assert (stream.getvalue() == "") is (not tty)
+        monkeypatch.setattr(sys, "stderr", stream)
+        cache = ParseCache(nlp, tmp_path / f"{tty}-{asked}", progress=asked)
+        cache.parse_all(["One sentence .", "Two sentences here ."])
+        assert cache.parsed == 2
+        shown = tty and asked
+        assert ("parsing 2 sentences with spaCy" in stream.getvalue()) is shown
+        assert (stream.getvalue() == "") is (not shown)

@@ -15,18 +15,18 @@ from pathlib import Path
 
 import pytest
 
-import gecmetrics.metrics.errant as errant_module
+import gecmetrics.edits.extraction as extraction
 from gecmetrics.corpus import Corpus
-from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.m2 import read_m2
-from gecmetrics.metrics.errant import (
+from gecmetrics.edits.extraction import (
     MAX_CHARS,
     MAX_TOKENS,
-    Errant,
     check_lengths,
     m2_corrections,
     parsed_texts,
 )
+from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.m2 import read_m2
+from gecmetrics.metrics.errant import Errant
 from gecmetrics.registry import metric_from_spec
 
 SCRIPT = str(Path(sys.executable).with_name("gecmetrics"))
@@ -38,7 +38,7 @@ def no_spacy(monkeypatch):
     def refuse(model: str = ""):
         raise AssertionError("spaCy was loaded before the length check")
 
-    monkeypatch.setattr(errant_module, "load_annotator", refuse)
+    monkeypatch.setattr(extraction, "load_annotator", refuse)
 
 
 def test_check_lengths_counts_whitespace_tokens_against_the_limit():

@@ -20,9 +20,11 @@ import errant_oracle
 import pytest
 from conftest import CONLL_M2, SUBMISSIONS
 
-from gecmetrics.breakdown import _tier
-from gecmetrics.metrics.errant import MODEL_CANDIDATES, _scored, compare
-from gecmetrics.scoring import score_files
+from gecmetrics.breakdown import category
+from gecmetrics.edits.extraction import MODEL_CANDIDATES
+from gecmetrics.metrics.errant import compare, match_keys
+from gecmetrics.score_report import render_scores
+from gecmetrics.scoring import ScoreOptions, score
 
 pytestmark = pytest.mark.errant  # skips without the errant extra (conftest)
 
@@ -54,7 +56,7 @@ def test_every_mode_counts_as_errant_compare_on_random_edits():
             theirs_h = cm.process_edits([[s, e, t, c, 0] for s, e, c, t in hyp], args)
             theirs_r = cm.process_edits([[s, e, t, c, 0] for s, e, c, t in ref], args)
             tp, fp, fn, cats = cm.compareEdits(theirs_h[0], theirs_r[0])
-            mine = compare(_scored(hyp, mode), _scored(ref, mode))
+            mine = compare(match_keys(hyp, mode), match_keys(ref, mode))
             assert mine[:3] == (tp, fp, fn), (mode, hyp, ref)
             assert mine[3] == {k: tuple(v) for k, v in cats.items()}, (mode, hyp, ref)
 
@@ -68,7 +70,7 @@ def test_category_tiers_are_errant_compare_process_categories():
         theirs = cm.processCategories({k: list(v) for k, v in cats.items()}, level)
         mine: dict[str, list[int]] = {}
         for typ, counts in cats.items():
-            acc = mine.setdefault(_tier(typ, kind), [0, 0, 0])
+            acc = mine.setdefault(category(typ, kind), [0, 0, 0])
             for i in range(3):
                 acc[i] += counts[i]
         assert mine == theirs, kind
@@ -102,9 +104,10 @@ def tools(tmp_path_factory, shared_data):
     try:
         for mode in MODES:
             for kind in ("annotator", "cat1", "cat2", "cat3"):
-                out = score_files([f"errant:mode={mode}"], str(src), [],
-                                  [str(hyps[s]) for s in SYSTEMS], [], "corpus", "json", 2,
-                                  m2=str(m2), breakdown=kind)
+                options = ScoreOptions(str(src), hypotheses=[str(hyps[s]) for s in SYSTEMS],
+                                       metrics=[f"errant:mode={mode}"], m2=str(m2),
+                                       breakdown=kind)
+                out, _ = render_scores(score(options), "json")
                 for row in json.loads(out):
                     name = row["hypothesis"].rsplit("/", 1)[1]
                     mine[(mode, kind, name)] = row

@@ -27,8 +27,9 @@ import errant_oracle
 import pytest
 from conftest import CONLL_M2, SUBMISSIONS, TEAMS
 
+from gecmetrics.edits.extraction import MODEL_CANDIDATES
 from gecmetrics.m2 import read_m2
-from gecmetrics.metrics.errant import MODEL_CANDIDATES, Errant
+from gecmetrics.metrics.errant import Errant
 from gecmetrics.published import load
 from gecmetrics.scoring import load_corpus
 

@@ -1,4 +1,4 @@
-"""The disk cache of ERRANT's edits (gecmetrics.edit_cache): a rerun does no
+"""The disk cache of ERRANT's edits (gecmetrics.edits.edit_cache): a rerun does no
 linguistic work and gives the same numbers; a damaged cache costs time, never
 a wrong number.
 
@@ -16,9 +16,10 @@ import sqlite3
 import pytest
 from conftest import CONLL_M2, SUBMISSIONS
 
-import gecmetrics.metrics.errant as errant_module
-from gecmetrics import edit_cache, paths
+import gecmetrics.edits.extraction as extraction
+from gecmetrics import paths
 from gecmetrics.corpus import Corpus
+from gecmetrics.edits import edit_cache
 from gecmetrics.m2 import read_m2
 from gecmetrics.metrics.errant import Errant
 
@@ -154,7 +155,7 @@ def no_errant_later(monkeypatch):
     def arm():
         from errant.annotator import Annotator
 
-        monkeypatch.setattr(errant_module, "load_annotator", _refuse)
+        monkeypatch.setattr(extraction, "load_annotator", _refuse)
         monkeypatch.setattr(Annotator, "annotate", _refuse)
         monkeypatch.setattr(Annotator, "import_edit", _refuse)
     return arm

@@ -146,8 +146,7 @@ def test_sweep_reference_choice_matches_per_beta_recomputation(num_refs):
     refs = [[" ".join(rng.choice(words, 8)) for _ in range(80)] for _ in range(num_refs)]
     hyps = {f"h{j}": [" ".join(rng.choice(words, 7)) for _ in range(80)] for j in range(3)}
     hyps["src"] = src  # unchanged sentences: many ties at beta = 0
-    from gecmetrics.fscore import alpha_of, f_alpha
-    from gecmetrics.metrics.green import lexicographic_argmax
+    from gecmetrics.fscore import alpha_of, f_alpha, lexicographic_argmax
 
     stats = get_metric("green", n=3).statistics(Corpus(src, refs, hyps))
     betas = [0.0, 0.005, *np.round(np.linspace(0.01, 5, 120), 6).tolist(), 17.0]

@@ -16,7 +16,7 @@ from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.m2 import read_m2
 from gecmetrics.metrics.m2 import M2, m2_counts
-from gecmetrics.metrics.m2_lattice import GoldEdit, build_lattice, sentence_counts
+from gecmetrics.metrics.m2_lattice import GoldEdit, annotator_counts, build_lattice
 from gecmetrics.published import load
 from gecmetrics.readers import read_lines
 from gecmetrics.registry import get_metric
@@ -147,7 +147,7 @@ def test_random_sentences_agree_with_the_oracle():
         src, hyp, golds = random_case(rng)
         mu = rng.choice([0, 1, 2, 3])
         lat = build_lattice(src, hyp, mu)
-        fast = {a: sentence_counts(lat, [GoldEdit(s, e, o, tuple(c)) for s, e, o, c in g])
+        fast = {a: annotator_counts(lat, [GoldEdit(s, e, o, tuple(c)) for s, e, o, c in g])
                 for a, g in golds.items()}
         assert fast == oracle_counts(" ".join(src), " ".join(hyp), golds, mu), (src, hyp, golds)
 

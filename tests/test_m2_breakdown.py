@@ -18,7 +18,8 @@ from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.m2 import read_m2
 from gecmetrics.metrics.m2 import M2
-from gecmetrics.scoring import score_files
+from gecmetrics.score_report import render_scores
+from gecmetrics.scoring import ScoreOptions, score
 
 SCRIPT = str(Path(sys.executable).with_name("gecmetrics"))
 
@@ -89,9 +90,9 @@ def test_breakdown_json_table_and_frame(tmp_path):
     src.write_text("".join(s + "\n" for s in corpus.sources), encoding="utf-8")
     hyp = tmp_path / "sys"
     hyp.write_text("".join(s + "\n" for s in corpus.hypotheses["sys"]), encoding="utf-8")
-    args = [str(src), [], [str(hyp)], [], "corpus"]
-    rows = json.loads(score_files(["m2", "gleu"], *args, "json", 2, m2=str(tmp_path / "tiny.m2"),
-                                  breakdown="cat3"))
+    args = dict(source=str(src), hypotheses=[str(hyp)], m2=str(tmp_path / "tiny.m2"))
+    rows = json.loads(render_scores(score(ScoreOptions(metrics=["m2", "gleu"], breakdown="cat3",
+                                                       **args)), "json")[0])
     m2_row, gleu_row = rows
     assert "breakdown" not in gleu_row
     b = m2_row["breakdown"]
@@ -99,8 +100,8 @@ def test_breakdown_json_table_and_frame(tmp_path):
     assert b["rows"][0] == {"group": "ArtOrDet", "TP": 1, "FP": None, "FN": 0,
                             "precision": None, "recall": 1.0, "f": None}
     assert b["total"]["f"] == m2_row["score"]
-    table = score_files(["m2"], *args, "table", 1, m2=str(tmp_path / "tiny.m2"),
-                        breakdown="annotator")
+    table = render_scores(score(ScoreOptions(metrics=["m2"], breakdown="annotator", **args)),
+                          "table", 1)[0]
     assert "annotator" in table and "\n1 " in table.replace("  ", " ")
     frame = to_frame(breakdowns(M2(), corpus, "annotator"))
     assert list(frame.columns) == ["metric", "spec", "hypothesis", "beta", "kind", "group",

@@ -16,7 +16,7 @@ import pytest
 from meta_data import benchmark
 
 from gecmetrics.formatting import fixed
-from gecmetrics.meta_eval.correlate import Selection, meta_evaluate
+from gecmetrics.meta_eval.selection import Selection, correlate_selection
 from gecmetrics.meta_eval.sweep import parse_grid, sweep
 from gecmetrics.published import load
 from gecmetrics.registry import metric_from_spec
@@ -57,7 +57,7 @@ def test_green_paper_table2(bench, spec, level, r, rho):
     sel = _selection(bench)
     assert sel.system_set == ("all" if bench == "conll14" else "base")
     assert len(sel.systems) == (13 if bench == "conll14" else 12)
-    (result,) = meta_evaluate(sel, [metric_from_spec(spec)], None, [level])
+    (result,) = correlate_selection(sel, [metric_from_spec(spec)], None, [level])
     assert result.beta == metric_from_spec(spec).default_beta
     for which, published, ours in (("r", r, result.pearson), ("rho", rho, result.spearman)):
         expected = DIFFERENCES.get((bench, spec, level, which), published)

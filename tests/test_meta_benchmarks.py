@@ -93,7 +93,7 @@ def test_seeda_subset_corpus_and_sets():
     full = benchmark("conll14").corpus
     assert corpus.sources[0] == full.sources[11]
     assert [ref[0] for ref in corpus.references] == [ref[11] for ref in full.references]
-    items = b.info["judgments"]
+    items = b.judgments.items
     assert {i.sentence for i in items} <= {full.sources.index(s) for s in corpus.sources}
     sizes = {name: len(b.systems(name)) for name in ("base", "+INPUT", "+fluency", "all")}
     assert sizes == {"base": 12, "+INPUT": 13, "+fluency": 14, "all": 15}

@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 from gecmetrics.errors import InputError
-from gecmetrics.meta_eval.correlation import (
+from gecmetrics.stats.correlation import (
     correlate,
     correlation_curves,
     kendall_rows,

@@ -6,7 +6,12 @@ import pytest
 from meta_data import shared_data
 
 from gecmetrics.errors import InputError
-from gecmetrics.meta_eval.human import expected_wins, pairwise_wins, read_judgments, read_scores
+from gecmetrics.meta_eval.human import (
+    expected_wins,
+    pairwise_wins,
+    read_judgments,
+    read_score_lines,
+)
 from gecmetrics.published import load
 
 TINY = """<?xml version="1.0" encoding="UTF-8"?>
@@ -94,7 +99,7 @@ def test_seeda_expected_wins_match_published_files(kind):
     assert min(i.sentence for i in items) >= 0
     ew = expected_wins(items)
     assert sorted(ew) == sorted(SEEDA_ORDER)
-    published = read_scores(root / "scores" / "human" / f"EW_{kind}.txt", SEEDA_ORDER)
+    published = read_score_lines(root / "scores" / "human" / f"EW_{kind}.txt", SEEDA_ORDER)
     for name in SEEDA_ORDER:
         assert ew[name] == pytest.approx(published[name], abs=0.001), name
 
@@ -102,6 +107,6 @@ def test_seeda_expected_wins_match_published_files(kind):
 def test_read_scores_count_mismatch(tmp_path):
     path = tmp_path / "s.txt"
     path.write_text("0.1\n0.2")  # no final newline, as in SEEDA's files
-    assert read_scores(path, ["a", "b"]) == {"a": 0.1, "b": 0.2}
+    assert read_score_lines(path, ["a", "b"]) == {"a": 0.1, "b": 0.2}
     with pytest.raises(InputError, match="2 scores but 3 systems"):
-        read_scores(path, ["a", "b", "c"])
+        read_score_lines(path, ["a", "b", "c"])

@@ -6,6 +6,7 @@ the rest are gated on the neural extra (skip without it, fail in CI).
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
 import sys
@@ -104,6 +105,20 @@ def test_run_batched_dedups_batches_and_a_rerun_calls_nothing(tmp_path):
     assert calls == [] and again.misses == 0 and batching.TOTALS.computed - before == 5
     # without keys: no cache, every item computed
     assert batching.run_batched(items, fn, 3, "test") == out and len(calls) == 3
+
+
+def test_run_batched_progress_bar_only_on_a_terminal_and_when_asked(monkeypatch):
+    class Stream(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    for asked in (True, False):
+        stream = Stream()
+        monkeypatch.setattr(sys, "stderr", stream)
+        assert batching.run_batched(["a", "bb"], lambda b: [len(s) for s in b], 1, "SOME: scoring",
+                                    progress=asked) == [1, 2]
+        assert ("SOME: scoring 2 items" in stream.getvalue()) is asked
+        assert (stream.getvalue() == "") is (not asked)
 
 
 def test_model_ref_of_a_missing_folder_is_one_line():

@@ -1,9 +1,9 @@
 """Installed layout, and the same package from anywhere.
 
-`metrics/` and `meta_eval/` live inside the package, not at top level; and a
-source checkout's `gecmetrics/` folder (which lacks both, and the compiled
-kernels) must not shadow an installed copy when Python runs from the
-repository root (see gecmetrics._from_source_checkout).
+`metrics/`, `meta_eval/` and `data/` sit at the top of the repository and are
+linked into `gecmetrics/`, so they install inside the package (never as generic
+top-level names), and a checkout imported from its root is the whole package:
+the same code and numbers as an installed copy (docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ def test_folders_are_subpackages_and_no_generic_top_level_names():
 
     for module in (gecmetrics.metrics, gecmetrics.meta_eval, gecmetrics.data):
         assert module.__name__.startswith("gecmetrics.")
-    # What the installation adds to sys.path, seen from outside the checkout (-P, another
-    # working directory, no PYTHONPATH: the checkout itself of course has a metrics/ folder).
+    # What the installation adds to sys.path, seen from outside the checkout (-P and
+    # another working directory: the checkout itself of course has a metrics/ folder).
     code = ("import importlib.util as u; import gecmetrics.metrics;"
             "print(u.find_spec('metrics'), u.find_spec('meta_eval'))")
     done = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True,
@@ -88,7 +88,7 @@ def run_python(python: Path | str, code: str, cwd: Path, **env: str) -> str:
 def clone(tmp_path_factory) -> Path:
     """A copy of the checkout as a fresh clone has it (nothing built)."""
     target = tmp_path_factory.mktemp("clone") / "gecmetrics"
-    shutil.copytree(ROOT, target, ignore=NOT_IN_A_CLONE)
+    shutil.copytree(ROOT, target, ignore=NOT_IN_A_CLONE, symlinks=True)
     return target
 
 
@@ -131,17 +131,20 @@ def test_without_an_install_pythonpath_to_the_checkout_gives_the_whole_package(
             "print(m.__file__, e.__file__, b.__file__, n.backend_name(),"
             " (files('gecmetrics.data') / 'conll14.json').is_file())")
     out = run_python(bare_venv, code, cwd=bare_venv.parent, PYTHONPATH=str(clone)).split()
-    assert out == [str(clone / "metrics" / "__init__.py"),
-                   str(clone / "meta_eval" / "__init__.py"),
-                   str(clone / "meta_eval" / "benchmarks" / "__init__.py"),
+    package = clone / "gecmetrics"
+    assert out == [str(package / "metrics" / "__init__.py"),
+                   str(package / "meta_eval" / "__init__.py"),
+                   str(package / "meta_eval" / "benchmarks" / "__init__.py"),
                    "python",  # nothing built in a fresh clone: the pure-Python kernel
                    "True"]
 
 
 @pytest.mark.full
-def test_after_pip_install_the_repository_root_imports_the_installed_copy(clone, bare_venv):
-    """`pip install .` (non-editable), then Python from the repository root: the README
-    API example runs and the compiled kernel is used (the source folder shadowed both)."""
+def test_pip_install_then_the_installed_copy_and_the_checkout_agree(clone, bare_venv):
+    """`pip install .` (non-editable): away from the checkout the installed copy runs,
+    with its compiled kernels; from the repository root the checkout's own folders are
+    the whole package (pure-Python kernels, nothing built there). Both give the README
+    API example's numbers, and so does this test process's own gecmetrics."""
     # Built in isolation, as `pip install .` does: the build requirements of
     # pyproject.toml (setuptools, wheel, Cython) come from the package index, not
     # from this environment (a venv made the README's way has none of them).
@@ -158,10 +161,14 @@ def test_after_pip_install_the_repository_root_imports_the_installed_copy(clone,
                       cwd=bare_venv.parent).strip()
     code = ("import gecmetrics, gecmetrics.ngrams as n, gecmetrics.metrics.m2_lattice as l;"
             "print(gecmetrics.__file__, n.backend_name(), l.HAVE_KERNEL)")
-    out = run_python(bare_venv, code, cwd=clone).split()
-    assert out == [str(Path(site) / "gecmetrics" / "__init__.py"), "compiled", "True"]
+    away = run_python(bare_venv, code, cwd=bare_venv.parent).split()
+    assert away == [str(Path(site) / "gecmetrics" / "__init__.py"), "compiled", "True"]
+    at_root = run_python(bare_venv, code, cwd=clone).split()
+    assert at_root == [str(clone / "gecmetrics" / "__init__.py"), "python", "False"]
     example = readme_api_example()
-    installed = run_python(bare_venv, example, cwd=clone)
-    # the same numbers as this test process's own gecmetrics gives
+    away_from_checkout = ("import os, sys; sys.path.remove(''); "  # as if run elsewhere
+                          f"os.chdir({str(clone)!r})\n")
+    installed = run_python(bare_venv, away_from_checkout + example, cwd=bare_venv.parent)
+    checkout = run_python(bare_venv, example, cwd=clone)
     expected = run_python(sys.executable, example, cwd=ROOT)
-    assert installed == expected and installed.count("\n") >= 4
+    assert installed == checkout == expected and installed.count("\n") >= 4

@@ -9,33 +9,34 @@ import itertools
 import numpy as np
 import pytest
 
-from gecmetrics.meta_eval.clusters import (
-    draw_counts,
+from gecmetrics.meta_eval.human import RankingItem, expected_wins
+from gecmetrics.meta_eval.judgment_arrays import (
+    bootstrap_expected_wins,
+    full_expected_wins,
+    item_comparisons,
+)
+from gecmetrics.meta_eval.sentence_agreement import pairwise_agreement
+from gecmetrics.stats.clusters import (
     greedy_clusters,
     pair_weights,
     paired_p_values,
     weighted_pair_mean,
 )
-from gecmetrics.meta_eval.human import RankingItem, expected_wins
-from gecmetrics.meta_eval.human_bootstrap import (
-    bootstrap_expected_wins,
+from gecmetrics.stats.intervals import (
     bootstrap_ratings,
-    full_expected_wins,
     human_intervals,
     rank_clusters,
     rank_range,
     ranks,
-    resample_counts,
 )
-from gecmetrics.meta_eval.pairwise import pairwise_agreement
-from gecmetrics.meta_eval.pairwise_accuracy import (
+from gecmetrics.stats.pairwise_accuracy import (
     accuracy_at,
-    item_comparisons,
     pair_differences,
     pairwise_accuracy,
     tie_calibrated_accuracy,
 )
-from gecmetrics.meta_eval.spa import p_value_matrix, pair_p_values, soft_pairwise_accuracy
+from gecmetrics.stats.resampling import draw_counts, resample_counts, resample_indices
+from gecmetrics.stats.spa import p_value_matrix, pair_p_values, soft_pairwise_accuracy
 
 # -- pairwise accuracy -------------------------------------------------------------------------
 
@@ -324,8 +325,6 @@ def test_acc_eq_equals_mt_metrics_eval_tau_optimization():
 
 
 def test_spa_equals_mt_metrics_eval_pce_and_bootstrap_p_values_are_close():
-    from gecmetrics.meta_eval.significance import resample_indices
-
     p_human = np.array([0.01, 0.02, 0.4, 0.3, 0.2, 0.9])
     perm = np.array(MME_PERMUTATION_P)
     assert soft_pairwise_accuracy(p_human, perm) == pytest.approx(MME_ONE_MINUS_PCE, abs=1e-12)

@@ -16,6 +16,7 @@ import gecmetrics
 from gecmetrics.cli import main
 from gecmetrics.errors import ConfigError
 from gecmetrics.meta_eval.human import expected_wins, read_judgments
+from gecmetrics.meta_eval.report import render_evaluation
 from gecmetrics.meta_eval.score_files import scores_metric
 
 CONLL = ["AMU", "CAMB", "CUUI", "IITB", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC",
@@ -169,11 +170,11 @@ def test_api_to_frame_and_tables(shared_data, score_files, tmp_path):
     corr = frame[frame["analysis"] == "correlation"].set_index("spec")
     for _, row in clusters.iterrows():
         assert row["value"] == pytest.approx(corr.loc[row["spec"], "spa"])
-    text, _ = result.render("table")
+    text, _ = render_evaluation(result, "table")
     assert "Pairwise statistics" in text and "Metric clusters by spa" in text
     assert "Human scores: 95% bootstrap intervals" in text
     for fmt in ("markdown", "latex", "csv"):
-        assert result.render(fmt)[0]
+        assert render_evaluation(result, fmt)[0]
     assert (tmp_path / "c.png").stat().st_size > 0 and (tmp_path / "h.svg").stat().st_size > 0
 
 
@@ -194,7 +195,7 @@ def test_sentence_level_tie_calibration(shared_data, score_files):
     assert not math.isnan(tc.acc_eq) and tc.epsilon >= 0
     obj = result.to_json()[0]
     assert {"acc_eq", "epsilon", "accuracy_by_ties", "human_ties"} <= set(obj)
-    assert "Tie calibration" in result.render("table")[0]
+    assert "Tie calibration" in render_evaluation(result, "table")[0]
 
 
 def test_gmeg_human_resamples_are_segment_ratings(shared_data):

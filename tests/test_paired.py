@@ -18,19 +18,13 @@ import numpy as np
 import pytest
 
 from gecmetrics.corpus import Corpus
-from gecmetrics.edits_stats import EditCounts, EditStatistics
+from gecmetrics.edits.statistics import EditCounts, EditStatistics
 from gecmetrics.errors import ConfigError
 from gecmetrics.fscore import prf
-from gecmetrics.paired import (
-    PairedOptions,
-    ar_diffs,
-    ar_p_value,
-    bootstrap_p_value,
-    bootstrap_scores,
-    compare_with_baseline,
-)
+from gecmetrics.paired import PairedOptions, bootstrap_scores, compare_with_baseline
 from gecmetrics.registry import get_metric, metric_from_spec
 from gecmetrics.scoring import score_corpus
+from gecmetrics.stats.significance import ar_diffs, ar_p_value, bootstrap_p_value
 
 SCRIPT = str(Path(sys.executable).with_name("gecmetrics"))
 
@@ -87,7 +81,7 @@ SPECS = ["green", "chrf", "gleu:mode=max", "chrf:word_order=2"]
 def test_sentence_statistics_sum_to_corpus_scores(small_conll, spec):
     """The summable view gives corpus_scores exactly, and its bootstrap equals
     bootstrap by corpus_scores gathers on the same resamples."""
-    from gecmetrics.meta_eval.significance import bootstrap_system_scores
+    from gecmetrics.stats.resampling import bootstrap_system_scores
 
     metric = metric_from_spec(spec)
     stats = metric.statistics(small_conll)
@@ -112,7 +106,7 @@ def test_m2_sentence_statistics(conll, shared_data):
     stats = get_metric("m2").statistics(corpus)
     per, formula = stats.sentence_statistics(None)
     assert np.array_equal(formula(per.sum(axis=1)), stats.corpus_scores(None))
-    from gecmetrics.meta_eval.significance import bootstrap_system_scores
+    from gecmetrics.stats.resampling import bootstrap_system_scores
 
     slow = bootstrap_system_scores(lambda idx: stats.corpus_scores(None, idx),
                                    corpus.num_sentences, 100, 3)

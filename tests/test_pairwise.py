@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from conftest import SHARED_DATA as SHARED
 
-from gecmetrics.meta_eval.pairwise import human_pairs, pairwise_agreement
+from gecmetrics.meta_eval.sentence_agreement import human_pairs, pairwise_agreement
 
 needs_shared = pytest.mark.real_data  # skips without the data (conftest)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gecmetrics import download, parse_cache, paths
+from gecmetrics import download, paths
 from gecmetrics.meta_eval.benchmarks import data_root
 
 VARS = ("GECMETRICS_DATA", "GECMETRICS_CACHE", "XDG_CACHE_HOME")
@@ -27,20 +27,19 @@ def env(monkeypatch, tmp_path):
 
 def every_data_dir() -> set[Path]:
     """What each caller that needs the data folder resolves it to."""
-    return {paths.data_dir(), download.default_data_dir(), download.resolve_data_dir(None),
-            data_root(None)}
+    return {paths.data_dir(), download.resolve_data_dir(None), data_root(None)}
 
 
 def test_defaults_under_home(env, tmp_path):
     home = tmp_path / "home"
     assert every_data_dir() == {home / ".cache" / "gecmetrics"}
-    assert parse_cache.cache_root() == home / ".cache" / "gecmetrics" / "parses"
+    assert paths.parse_cache_dir() == home / ".cache" / "gecmetrics" / "parses"
 
 
 def test_xdg_cache_home_moves_both(env, tmp_path):
     env.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert every_data_dir() == {tmp_path / "xdg" / "gecmetrics"}
-    assert parse_cache.cache_root() == tmp_path / "xdg" / "gecmetrics" / "parses"
+    assert paths.parse_cache_dir() == tmp_path / "xdg" / "gecmetrics" / "parses"
 
 
 def test_relative_xdg_cache_home_is_ignored(env, tmp_path):
@@ -54,9 +53,9 @@ def test_specific_variables_win_and_are_independent(env, tmp_path):
     env.setenv("GECMETRICS_DATA", str(tmp_path / "data"))
     assert every_data_dir() == {tmp_path / "data"}
     # the parse cache stays under the cache root: GECMETRICS_DATA is the data folder only
-    assert parse_cache.cache_root() == tmp_path / "xdg" / "gecmetrics" / "parses"
+    assert paths.parse_cache_dir() == tmp_path / "xdg" / "gecmetrics" / "parses"
     env.setenv("GECMETRICS_CACHE", "~/parses")
-    assert parse_cache.cache_root() == tmp_path / "home" / "parses"
+    assert paths.parse_cache_dir() == tmp_path / "home" / "parses"
     assert every_data_dir() == {tmp_path / "data"}
 
 

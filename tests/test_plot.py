@@ -20,11 +20,12 @@ from gecmetrics.errors import ConfigError  # noqa: E402
 from gecmetrics.meta_eval.plot import (  # noqa: E402
     METRIC_COLOURS,
     plot_sweeps,
+    plot_windows,  # noqa: E402
     sweep_figure,
     window_figure,
 )
 from gecmetrics.meta_eval.sweep import Sweep  # noqa: E402
-from gecmetrics.meta_eval.window import WindowResult, plot_windows  # noqa: E402
+from gecmetrics.meta_eval.window import WindowResult  # noqa: E402
 from gecmetrics.registry import metric_from_spec  # noqa: E402
 
 BETAS = np.round(np.linspace(0.0, 5.0, 51), 2)
@@ -148,7 +149,8 @@ def test_library_calls_leave_pyplot_and_the_backend_alone():
     code = (
         "import matplotlib, sys\n"
         "before = matplotlib.get_backend()\n"
-        "from gecmetrics.meta_eval.window import WindowResult, plot_windows\n"
+        "from gecmetrics.meta_eval.window import WindowResult\n"
+        "from gecmetrics.meta_eval.plot import plot_windows\n"
         "from gecmetrics.meta_eval import plot\n"
         "fig = plot.window_figure({'m': [WindowResult(1, ['a', 'b'], 0.5, 0.4)]})\n"
         "import os, tempfile\n"

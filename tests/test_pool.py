@@ -10,7 +10,8 @@ from click.testing import CliRunner
 
 from gecmetrics.cli import main
 from gecmetrics.errors import ConfigError
-from gecmetrics.meta_eval.pool import fractional_ranks, kind_type, parse_weights, pool
+from gecmetrics.meta_eval.analyses.pool import fractional_ranks, kind_type, parse_weights, pool
+from gecmetrics.meta_eval.report import render_evaluation
 from gecmetrics.meta_eval.results import MetaResult, SentenceAgreement
 
 
@@ -139,5 +140,5 @@ def test_frame_rows_and_text_table_on_a_toy_ratings_benchmark(tmp_path):
     assert list(pooled["level"]) == ["sentence", "sentence"]
     assert set(pooled["measure"]) == {"pearson"} and list(pooled["rank"]) == [1.0, 2.0]
     assert pooled["value"].iloc[0] == pytest.approx(1.0)  # equals the human means
-    text, _ = result.render("table")
+    text, _ = render_evaluation(result, "table")
     assert "Pooled leaderboard" in text and "tmu-gfm:grammaticality(rating):sentence" in text

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from gecmetrics.corpus import Corpus
+from gecmetrics.edits.extraction import pair_key
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.m2 import read_m2
-from gecmetrics.metrics.errant import _hyp_key
 from gecmetrics.metrics.pterrant import PTErrant, as_edits, match_seq, pterrant_counts
 from gecmetrics.metrics.ptm2 import WeightedEditStatistics
 
@@ -43,9 +43,9 @@ HYPS = {"A": ["He went to school today ."], "B": [SRC]}
 #: ERRANT's edits of the toy pairs, (start, end, correction, type), as the
 #: Extractor returns them (the test needs no spaCy).
 EDITS = {
-    _hyp_key(SRC, REFS[0][0]): [(1, 2, "went", "R:VERB:TENSE")],
-    _hyp_key(SRC, REFS[1][0]): [(1, 2, "goes", "R:VERB:SVA"), (4, 4, "today", "M:ADV")],
-    _hyp_key(SRC, HYPS["A"][0]): [(1, 2, "went", "R:VERB:TENSE"), (4, 4, "today", "M:ADV")],
+    pair_key(SRC, REFS[0][0]): [(1, 2, "went", "R:VERB:TENSE")],
+    pair_key(SRC, REFS[1][0]): [(1, 2, "goes", "R:VERB:SVA"), (4, 4, "today", "M:ADV")],
+    pair_key(SRC, HYPS["A"][0]): [(1, 2, "went", "R:VERB:TENSE"), (4, 4, "today", "M:ADV")],
 }
 
 
@@ -196,12 +196,12 @@ def test_cached_rerun_makes_no_model_call(shared_data, tiny_model, tmp_path, mon
     counts1 = metric.weighted_counts(corpus, first)
     assert first.forward_passes > 0
 
-    import gecmetrics.metrics.errant as errant_mod
+    import gecmetrics.edits.extraction as extraction
 
     def no_spacy(model=""):
         raise AssertionError("spaCy was loaded on a cached rerun")
 
-    monkeypatch.setattr(errant_mod, "load_annotator", no_spacy)
+    monkeypatch.setattr(extraction, "load_annotator", no_spacy)
     again = bert_scorer(metric.config)
     again.cache_path = tmp_path / "bs.sqlite"
     counts2 = metric.weighted_counts(corpus, again)

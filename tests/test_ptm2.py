@@ -17,9 +17,10 @@ import pytest
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.fscore import prf_of_totals
 from gecmetrics.m2 import read_m2
 from gecmetrics.metrics.m2_lattice import GoldEdit
-from gecmetrics.metrics.ptm2 import PTM2, apply_edits, prf_weighted
+from gecmetrics.metrics.ptm2 import PTM2, apply_edits
 from gecmetrics.metrics.ptm2_edits import edit_sequences
 
 FIXTURE = Path(__file__).parent / "data" / "ptm2_reference.json"
@@ -99,9 +100,9 @@ def test_apply_edits_and_prf():
     src = "a b c".split()
     assert apply_edits([(0, 1, "a", "x y"), (2, 3, "c", "")], src) == "x y b"
     assert apply_edits([(1, 1, "", "z")], src) == "a z b c"
-    assert prf_weighted(0.0, 0.0, 0.0, 0.5) == (1.0, 1.0, 1.0)
-    assert prf_weighted(0.0, 0.2, 0.0, 0.5) == (0.0, 1.0, 0.0)
-    assert prf_weighted(0.0, 0.0, 0.0 + 0.1, 0.5)[2] == 0.0
+    assert prf_of_totals(0.0, 0.0, 0.0, 0.5) == (1.0, 1.0, 1.0)
+    assert prf_of_totals(0.0, 0.2, 0.0, 0.5) == (0.0, 1.0, 0.0)
+    assert prf_of_totals(0.0, 0.0, 0.0 + 0.1, 0.5)[2] == 0.0
 
 
 def test_errors_in_one_line(tmp_path):

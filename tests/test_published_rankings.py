@@ -16,9 +16,9 @@ from __future__ import annotations
 import pytest
 
 from gecmetrics.meta_eval.benchmarks import load_benchmark
-from gecmetrics.meta_eval.correlation import pearson, spearman
 from gecmetrics.published import load
 from gecmetrics.registry import metric_from_spec
+from gecmetrics.stats.correlation import pearson, spearman
 
 NAPOLES16 = load("napoles16-gleu-without-tuning").values
 SAKAGUCHI16 = load("sakaguchi16-abstract").values

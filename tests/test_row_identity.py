@@ -11,9 +11,9 @@ import math
 
 import pytest
 
+from gecmetrics.meta_eval.pair_stats_rows import ClusterRow
 from gecmetrics.meta_eval.results import MetaResult, WindowRow
 from gecmetrics.meta_eval.rows import RowIdentity, num, num_list
-from gecmetrics.meta_eval.stat_results import ClusterRow
 from gecmetrics.meta_eval.subsets import SubsetRow
 
 IDENTITY = ["benchmark", "human", "systems", "corpus", "metric", "spec", "beta", "level"]

@@ -56,14 +56,14 @@ def test_reference_sets_are_the_files(shared_data):
     root = shared_data / "reassess-gec" / "annotations"
     default = load_benchmark("conll14", shared_data)
     assert default.corpus.m2 is not None and len(default.corpus.references) == 2
-    assert "corpus_label" not in default.info  # today's corpus, unchanged
+    assert default.corpus_label == "conll14-test"  # today's corpus, unchanged
     for name in SETS:
         bench = load_benchmark("conll14", shared_data, references=(name,))
         expected = [(root / f"{FILES[name]}{x}").read_text("utf-8").split("\n")[:1312]
                     for x in "AB"]
         assert [list(r) for r in bench.corpus.references] == expected, name
         assert bench.corpus.m2 is None  # text references only: no M2 gold edits
-        assert bench.info["corpus_label"] == f"conll14-test+{name}"
+        assert bench.corpus_label == f"conll14-test+{name}"
     both = load_benchmark("conll14", shared_data, references=("nucle", "expert-minimal"))
     assert len(both.corpus.references) == 4
     assert [list(r) for r in both.corpus.references[:2]] == [

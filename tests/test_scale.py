@@ -22,7 +22,8 @@ from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.ngrams import compact_dtype, compute_intersections
 from gecmetrics.parallel import chunk_bounds, execution
 from gecmetrics.registry import metric_from_spec
-from gecmetrics.scoring import score_files, stream_sentence_scores
+from gecmetrics.score_report import render_scores, write_sentence_stream
+from gecmetrics.scoring import ScoreOptions, score, stream_sentence_scores
 
 SCRIPT = str(Path(sys.executable).with_name("gecmetrics"))
 SPECS = ["green", "green:tokenize=char,n=6", "gleu", "gleu:mode=max,variant=paper",
@@ -132,18 +133,38 @@ def file_args(p):
                 hypotheses=[p["AMU"], p["CAMB"], p["CUUI"]])
 
 
+def score_text(fmt, notes=None, warn=None, **options):
+    """What ``gecmetrics score --format fmt`` prints for ``options`` (not streamed)."""
+    text, lines = render_scores(score(ScoreOptions(**options), warn), fmt, 2)
+    if notes is not None:
+        notes.extend(lines)
+    return text
+
+
+def streamed(out, fmt, notes=None, warn=None, **options):
+    """Write the streamed sentence scores of ``options`` to ``out``; False where the
+    run cannot be streamed (nothing written)."""
+    stream = stream_sentence_scores(ScoreOptions(**options), warn)
+    if stream is None:
+        return False
+    lines = write_sentence_stream(out, stream, fmt, 2)
+    if notes is not None:
+        notes.extend(lines)
+    return True
+
+
 @pytest.mark.full
 @pytest.mark.parametrize("level", ["corpus", "mean", "sentence"])
 def test_files_read_by_chunks_equal_in_memory(conll_files, conll, level):
-    """score_files reads files by chunks; its results equal the in-memory corpus'."""
+    """score() reads files by chunks; its results equal the in-memory corpus'."""
     sources, refs, hyps = conll
     corpus = Corpus(sources, refs, {conll_files[k]: hyps[k] for k in ("AMU", "CAMB", "CUUI")})
     with execution(jobs=1, chunk_size=0):
         expected = json.loads(_json_of(corpus, level))
     for jobs, size in ((1, 200), (2, 333)):
         with execution(jobs=jobs, chunk_size=size):
-            got = json.loads(score_files(SPECS, betas=[0.5, 2.0], level=level, fmt="json",
-                                         digits=2, **file_args(conll_files)))
+            got = json.loads(score_text("json", metrics=SPECS, betas=[0.5, 2.0], level=level,
+                                        **file_args(conll_files)))
         assert [{k: v for k, v in o.items() if k != "signature"} for o in got] == expected
 
 
@@ -157,17 +178,17 @@ def _json_of(corpus, level):
 
 @pytest.mark.full
 @pytest.mark.parametrize("fmt", ["table", "tsv", "markdown", "latex", "json"])
-def test_streamed_sentence_output_equals_score_files(conll_files, fmt):
+def test_streamed_sentence_output_equals_the_rendered_results(conll_files, fmt):
     specs = ["green", "gleu", "chrf"]
     notes_a: list[str] = []
     with execution(jobs=1, chunk_size=0):
-        text = score_files(specs, betas=[], level="sentence", fmt=fmt, digits=2, notes=notes_a,
-                           **file_args(conll_files))
+        text = score_text(fmt, notes_a, metrics=specs, level="sentence",
+                          **file_args(conll_files))
     notes_b: list[str] = []
     out = io.StringIO()
     with execution(jobs=2, chunk_size=300):
-        assert stream_sentence_scores(out, specs, betas=[], level="sentence", fmt=fmt,
-                                      digits=2, notes=notes_b, **file_args(conll_files))
+        assert streamed(out, fmt, notes_b, metrics=specs, level="sentence",
+                        **file_args(conll_files))
     assert out.getvalue() == text + "\n"
     assert notes_b == notes_a
 
@@ -175,10 +196,8 @@ def test_streamed_sentence_output_equals_score_files(conll_files, fmt):
 def test_stream_declines_what_it_cannot_stream(conll_files):
     out = io.StringIO()
     args = file_args(conll_files)
-    assert not stream_sentence_scores(out, ["m2"], betas=[], level="sentence", fmt="tsv",
-                                      digits=2, **args)
-    assert not stream_sentence_scores(out, ["green"], betas=[], level="corpus", fmt="tsv",
-                                      digits=2, **args)
+    assert not streamed(out, "tsv", metrics=["m2"], level="sentence", **args)
+    assert not streamed(out, "tsv", metrics=["green"], level="corpus", **args)
     assert out.getvalue() == ""
 
 
@@ -187,20 +206,19 @@ def test_streamed_bad_input_fails_before_work_with_read_lines_message(conll_file
     bad.write_bytes(b"ok\n" * 5 + b"caf\xe9\n")
     args = dict(file_args(conll_files), hypotheses=[str(bad)])
     with pytest.raises(InputError, match=r"is not valid UTF-8 \(byte 18, line 6\)"):
-        score_files(["green"], betas=[], level="corpus", fmt="json", digits=2, **args)
+        score_text("json", metrics=["green"], **args)
     short = tmp_path / "short"
     short.write_text("a\nb\n")
     args = dict(file_args(conll_files), hypotheses=[str(short)])
     with pytest.raises(InputError, match=f"hypothesis file {short} has 2 lines but source "
                                          f"file .* has 1312; every file needs"):
-        stream_sentence_scores(io.StringIO(), ["green"], betas=[], level="sentence",
-                               fmt="tsv", digits=2, **args)
+        streamed(io.StringIO(), "tsv", metrics=["green"], level="sentence", **args)
     stray = tmp_path / "stray"
     stray.write_bytes(b"a\nb\rc\n")
     args = dict(file_args(conll_files), hypotheses=[str(stray)])
     with pytest.raises(InputError, match=r"carriage return \(\\r\) not followed by a newline "
                                          r"in line 2"):
-        score_files(["green"], betas=[], level="corpus", fmt="json", digits=2, **args)
+        score_text("json", metrics=["green"], **args)
 
 
 def test_streamed_shift_warning_names_the_absolute_line(conll_files, conll, tmp_path):
@@ -211,12 +229,10 @@ def test_streamed_shift_warning_names_the_absolute_line(conll_files, conll, tmp_
     args = dict(file_args(conll_files), hypotheses=[str(path)])
     warnings_seen: list[str] = []
     with execution(jobs=1, chunk_size=256):
-        score_files(["green"], betas=[], level="corpus", fmt="json", digits=2,
-                    warn=warnings_seen.append, **args)
+        score_text("json", metrics=["green"], warn=warnings_seen.append, **args)
     with execution(jobs=1, chunk_size=0):
         whole: list[str] = []
-        score_files(["green"], betas=[], level="corpus", fmt="json", digits=2,
-                    warn=whole.append, **args)
+        score_text("json", metrics=["green"], warn=whole.append, **args)
     assert len(warnings_seen) == 1 and warnings_seen == whole
     assert "from line 701" in warnings_seen[0]
 
@@ -235,20 +251,18 @@ def test_shift_checked_in_workers_warns_as_in_one_process(conll_files, conll, tm
     args["references"] = [conll_files["ref0"], str(ref)]
     with execution(jobs=1, chunk_size=0):
         whole: list[str] = []
-        want = score_files(["green"], betas=[], level="corpus", fmt="json", digits=2,
-                           warn=whole.append, **args)
+        want = score_text("json", metrics=["green"], warn=whole.append, **args)
     assert len(whole) == 2 and "from line 2:" in whole[0] and "from line 901" in whole[1]
     for jobs, chunk_size in ((2, 128), (2, 300), (1, 128)):
         with execution(jobs=jobs, chunk_size=chunk_size):
             seen: list[str] = []
-            got = score_files(["green"], betas=[], level="corpus", fmt="json", digits=2,
-                              warn=seen.append, **args)
+            got = score_text("json", metrics=["green"], warn=seen.append, **args)
             assert seen == whole and got == want, (jobs, chunk_size)
-            streamed: list[str] = []
+            from_stream: list[str] = []
             out = io.StringIO()
-            assert stream_sentence_scores(out, ["green"], betas=[], level="sentence",
-                                          fmt="tsv", digits=2, warn=streamed.append, **args)
-            assert streamed == whole, (jobs, chunk_size)
+            assert streamed(out, "tsv", warn=from_stream.append, metrics=["green"],
+                            level="sentence", **args)
+            assert from_stream == whole, (jobs, chunk_size)
 
 
 @pytest.mark.full

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from gecmetrics.cli import main
 from gecmetrics.errors import GecMetricsError
+from gecmetrics.meta_eval.report import render_evaluation
 
 TOL = 1e-9
 CORR = ("pearson", "spearman", "kendall")
@@ -260,14 +261,14 @@ def test_score_json_with_several_specs_and_betas(files, shared_data, tmp_path):
 
 
 def test_python_api_with_a_mapping(files, shared_data):
-    from gecmetrics.meta_eval.run import run_meta_eval
+    from gecmetrics.meta_eval import meta_evaluate
     from gecmetrics.meta_eval.score_files import scores_metric
 
     sent = json.loads(files["conll14"]["sentence"].read_text())
     arrays = {Path(r["hypothesis"]).name: np.array(r["scores"]) for r in sent}
     metric = scores_metric("neural", arrays)
-    out, notes = run_meta_eval(["conll14"], [], levels=["mean"], data_dir=str(shared_data),
-                               fmt="json", scores=[metric])
+    result = meta_evaluate(["conll14"], [metric], levels=["mean"], data_dir=str(shared_data))
+    out, notes = render_evaluation(result, "json")
     builtin = meta(shared_data, "conll14", "-m", "green", "--level", "mean")
     assert_rows_equal(json.loads(out), builtin, name="neural")
     assert notes == []

@@ -1,4 +1,5 @@
-"""Bootstrap intervals, Williams' test and the paired bootstrap, against scipy and by hand."""
+"""Bootstrap intervals, Williams' test and the paired bootstrap (gecmetrics.stats), against
+scipy and by hand."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import pytest
 from scipy import stats
 
 from gecmetrics.errors import ConfigError
-from gecmetrics.meta_eval import significance as sig
+from gecmetrics.stats import DEFAULT_SEED, intervals
+from gecmetrics.stats import correlation as corr
+from gecmetrics.stats import significance as sig
 
 
 def mean_scores(per_sentence: np.ndarray):
@@ -28,8 +31,8 @@ def test_row_correlations_match_scipy_including_ties(seed):
     rows[0, :] = rows[0, 0]  # one constant row
     rows[1] = human  # one perfect row
     for i, row in enumerate(rows):
-        got = {name: sig.correlate(row, human, name)[0] for name in sig.CORRELATIONS}
-        all_rows = {name: sig.correlate(rows, human, name)[i] for name in sig.CORRELATIONS}
+        got = {name: corr.correlation_rows(row, human, name)[0] for name in corr.CORRELATIONS}
+        all_rows = {name: corr.correlation_rows(rows, human, name)[i] for name in corr.CORRELATIONS}
         if i == 0:
             assert all(math.isnan(v) for v in got.values())
             continue
@@ -38,7 +41,7 @@ def test_row_correlations_match_scipy_including_ties(seed):
             "spearman": stats.spearmanr(row, human)[0],
             "kendall": stats.kendalltau(row, human)[0],
         }
-        for name in sig.CORRELATIONS:
+        for name in corr.CORRELATIONS:
             assert got[name] == pytest.approx(expected[name], abs=1e-12), (i, name)
             assert all_rows[name] == pytest.approx(expected[name], abs=1e-12), (i, name)
 
@@ -47,14 +50,14 @@ def test_kendall_tau_b_by_hand():
     # x = (1, 2, 2, 3), y = (1, 3, 2, 4): pairs (12)(13)(14)(23)(24)(34)
     # sign x: + + + 0 + +   sign y: + + + - + +   -> P = 5, Q = 0, x-ties = 1, y-ties = 0
     # tau_b = 5 / sqrt((6 - 1) * (6 - 0)) = 5 / sqrt(30)
-    assert sig.kendall_rows(np.array([1, 2, 2, 3]), np.array([1, 3, 2, 4]))[0] == pytest.approx(
+    assert corr.kendall_rows(np.array([1, 2, 2, 3]), np.array([1, 3, 2, 4]))[0] == pytest.approx(
         5 / math.sqrt(30)
     )
 
 
 def test_unknown_correlation():
     with pytest.raises(ConfigError, match="unknown correlation"):
-        sig.correlate(np.ones(3), np.ones(3), "cosine")
+        corr.correlation_rows(np.ones(3), np.ones(3), "cosine")
 
 
 # -- bootstrap intervals ----------------------------------------------------------------
@@ -65,7 +68,7 @@ def test_identical_sentences_give_a_point_interval():
     system = np.array([0.2, 0.5, 0.4, 0.9, 0.1])
     human = np.array([1.0, 3.0, 2.0, 5.0, 4.0])
     per_sentence = np.repeat(system[:, None], 50, axis=1)
-    ci = sig.bootstrap_ci(mean_scores(per_sentence), human, 50, n_resamples=200, seed=7)
+    ci = intervals.bootstrap_ci(mean_scores(per_sentence), human, 50, n_resamples=200, seed=7)
     r = stats.pearsonr(system, human)[0]
     rho = stats.spearmanr(system, human)[0]  # ranks 2,4,3,5,1 vs 1,3,2,5,4: d = 1,1,1,0,-3
     tau = stats.kendalltau(system, human)[0]
@@ -83,7 +86,7 @@ def test_bootstrap_interval_equals_an_independent_percentile_computation():
     n_sys, n_sent = 8, 60
     human = rng.normal(size=n_sys)
     per_sentence = human[:, None] + rng.normal(scale=3.0, size=(n_sys, n_sent))
-    ci = sig.bootstrap_ci(mean_scores(per_sentence), human, n_sent, n_resamples=300, seed=11)
+    ci = intervals.bootstrap_ci(mean_scores(per_sentence), human, n_sent, n_resamples=300, seed=11)
     # the documented resampling: default_rng(seed).integers(0, n, n) per resample
     draw = np.random.default_rng(11)
     values = {"pearson": [], "spearman": [], "kendall": []}
@@ -93,7 +96,7 @@ def test_bootstrap_interval_equals_an_independent_percentile_computation():
         values["pearson"].append(stats.pearsonr(scores, human)[0])
         values["spearman"].append(stats.spearmanr(scores, human)[0])
         values["kendall"].append(stats.kendalltau(scores, human)[0])
-    for name in sig.CORRELATIONS:
+    for name in corr.CORRELATIONS:
         expected = np.percentile(values[name], [2.5, 97.5])
         assert getattr(ci, f"{name}_ci") == pytest.approx(tuple(expected), abs=1e-12)
     assert ci.pearson_ci[0] < ci.pearson_ci[1]
@@ -105,12 +108,12 @@ def test_bootstrap_is_reproducible_and_seeded():
     per_sentence = rng.random((6, 40))
     human = rng.random(6)
     f = mean_scores(per_sentence)
-    a = sig.bootstrap_ci(f, human, 40, n_resamples=100, seed=1)
-    b = sig.bootstrap_ci(f, human, 40, n_resamples=100, seed=1)
-    c = sig.bootstrap_ci(f, human, 40, n_resamples=100, seed=2)
-    d = sig.bootstrap_ci(f, human, 40, n_resamples=100, seed=None)
+    a = intervals.bootstrap_ci(f, human, 40, n_resamples=100, seed=1)
+    b = intervals.bootstrap_ci(f, human, 40, n_resamples=100, seed=1)
+    c = intervals.bootstrap_ci(f, human, 40, n_resamples=100, seed=2)
+    d = intervals.bootstrap_ci(f, human, 40, n_resamples=100, seed=None)
     assert a == b and a.pearson_ci != c.pearson_ci
-    assert d.seed == sig.DEFAULT_SEED
+    assert d.seed == DEFAULT_SEED
 
 
 def test_bootstrap_counts_undefined_resamples_and_checks_shapes():
@@ -118,21 +121,21 @@ def test_bootstrap_counts_undefined_resamples_and_checks_shapes():
     per_sentence = np.zeros((3, 4))
     per_sentence[0, 0] = 1.0
     human = np.array([3.0, 1.0, 2.0])
-    ci = sig.bootstrap_ci(mean_scores(per_sentence), human, 4, n_resamples=400, seed=0)
+    ci = intervals.bootstrap_ci(mean_scores(per_sentence), human, 4, n_resamples=400, seed=0)
     draws = np.random.default_rng(0)
     expected = sum(0 not in draws.integers(0, 4, size=4) for _ in range(400))
     assert ci.n_undefined["pearson"] == expected > 0  # about (3/4)^4 = 32%
     with pytest.raises(ValueError, match="gave 3 scores for 2 human scores"):
-        sig.bootstrap_ci(mean_scores(per_sentence), human[:2], 4, n_resamples=5)
+        intervals.bootstrap_ci(mean_scores(per_sentence), human[:2], 4, n_resamples=5)
 
 
 def test_percentile_interval():
     samples = np.arange(101, dtype=float)  # quantile q of 0..100 is 100 q
-    assert sig.percentile_interval(samples, 0.95) == pytest.approx((2.5, 97.5))
-    assert sig.percentile_interval(np.append(samples, np.nan), 0.9) == pytest.approx((5, 95))
-    assert all(math.isnan(v) for v in sig.percentile_interval(np.array([np.nan])))
+    assert intervals.percentile_interval(samples, 0.95) == pytest.approx((2.5, 97.5))
+    assert intervals.percentile_interval(np.append(samples, np.nan), 0.9) == pytest.approx((5, 95))
+    assert all(math.isnan(v) for v in intervals.percentile_interval(np.array([np.nan])))
     with pytest.raises(ValueError):
-        sig.percentile_interval(samples, 1.5)
+        intervals.percentile_interval(samples, 1.5)
 
 
 # -- Williams' test ----------------------------------------------------------------------
@@ -185,6 +188,16 @@ def test_williams_sig_diff_from_scores():
 
 
 # -- paired bootstrap ---------------------------------------------------------------------
+
+
+def test_paired_p_value_by_hand():
+    # both defined in resamples 0, 1, 2 and 4
+    a = np.array([0.9, 0.5, 0.3, np.nan, 0.7, 0.2])
+    b = np.array([0.8, 0.5, 0.4, 0.1, 0.6, np.nan])
+    assert sig.paired_p_value(a, b) == 0.5  # 2 of 4: 0.5 <= 0.5 and 0.3 <= 0.4
+    assert sig.paired_p_value(b, a) == 0.75
+    assert math.isnan(sig.paired_p_value(np.array([np.nan]), np.array([1.0])))
+
 
 
 def test_paired_bootstrap_identical_metrics():

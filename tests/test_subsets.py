@@ -11,11 +11,11 @@ from scipy import stats
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
-from gecmetrics.meta_eval.correlate import Selection, meta_evaluate
-from gecmetrics.meta_eval.correlation import correlate, paired_rows
 from gecmetrics.meta_eval.options import MetaEvalOptions
 from gecmetrics.meta_eval.score_files import scores_metric
+from gecmetrics.meta_eval.selection import Selection, correlate_selection
 from gecmetrics.meta_eval.subsets import subset_indices, subset_rows, subsets_figure
+from gecmetrics.stats.correlation import correlate, paired_rows
 
 
 def test_every_subset_once_in_lexicographic_order():
@@ -71,7 +71,7 @@ def toy():
     sel = Selection.make(bench, "all", "ew")
     metrics = [scores_metric("M1", dict(zip(names, [1.0, 2.0, 3.0, 4.0], strict=True))),
                scores_metric("M2", dict(zip(names, [1.0, 2.0, 4.0, 3.0], strict=True)))]
-    return sel, metrics, meta_evaluate(sel, metrics)
+    return sel, metrics, correlate_selection(sel, metrics)
 
 
 def test_hand_case():
@@ -106,7 +106,7 @@ def test_constant_scores_give_null_not_nan():
                       {"all": names}, "all")
     sel = Selection.make(bench, "all", "ew")
     metric = scores_metric("flat", dict.fromkeys(names, 0.5))
-    (row,) = subset_rows(meta_evaluate(sel, [metric]), [sel], [metric], 3)
+    (row,) = subset_rows(correlate_selection(sel, [metric]), [sel], [metric], 3)
     obj = row.to_json()
     assert obj["pearson_median"] is None and obj["pearson_nan_subsets"] == 1
     assert obj["pearson_best_share"] == 0.0
@@ -147,7 +147,7 @@ def test_leave_one_out_on_seeda_against_scipy():
     from conftest import SHARED_DATA
 
     import gecmetrics
-    from gecmetrics.meta_eval.correlate import system_scores
+    from gecmetrics.meta_eval.selection import system_scores
 
     result = gecmetrics.meta_evaluate(["seeda-s"], ["green"], levels=["corpus", "ew"],
                                       subsets=11, data_dir=str(SHARED_DATA))

@@ -73,7 +73,7 @@ def test_order_lower_negates(shared_data, tmp_path):
 
 def test_loader_reads_every_rating(shared_data):
     bench = load_benchmark("tmu-gfm", shared_data)
-    rows = bench.info["rated_outputs"]
+    rows = bench.rated.rows
     assert len(rows) == 4221 and bench.corpus.num_sentences == 4221
     assert len({r.source for r in rows}) == 1378
     # CSV line 2: ratings 3,4,3,4,3 / 3,4,3,4,3 / 3,4,4,4,3 of an output of lstm and cnn

@@ -10,8 +10,9 @@ from .common import friendly_errors
 @click.command()
 @click.argument("benchmarks", nargs=-1, metavar="[BENCHMARK ...]")
 @click.option("--data-dir", metavar="DIR",
-              help="Where to put the files (default: $GECMETRICS_DATA, else "
-                   "$XDG_CACHE_HOME/gecmetrics, else ~/.cache/gecmetrics).")
+              help="Where to put the files (default: $GECMETRICS_DATA, else the user "
+                   "cache folder: on Linux $XDG_CACHE_HOME/gecmetrics, else "
+                   "~/.cache/gecmetrics).")
 @click.option("--mirror", metavar="URL", envvar="GECMETRICS_MIRROR", show_envvar=True,
               help="Fetch URL/<relative path> instead of the upstream addresses "
                    "(a local mirror, a proxy, or file:///path/to/copy).")
@@ -50,15 +51,15 @@ def download_cmd(benchmarks, data_dir, mirror, timeout, stall_timeout, check, li
     """
     from ..download import (
         benchmark_files,
-        benchmark_names,
         download,
+        download_names,
         missing_files,
         resolve_benchmark,
         resolve_data_dir,
     )
 
     names = []
-    for name in benchmarks or benchmark_names():
+    for name in benchmarks or download_names():
         canonical = resolve_benchmark(name)
         if canonical not in names:
             names.append(canonical)

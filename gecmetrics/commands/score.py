@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..validate import LEVELS
 from .common import explicit, friendly_errors
+
+if TYPE_CHECKING:
+    from ..paired import PairedOptions
 
 LEVEL_HELP = (
     "corpus: one score from summed statistics; sentence: one per line; "
@@ -93,8 +97,9 @@ class GreedyCommand(click.Command):
                    "each sentence needs is kept, so memory grows with it, not with the file.")
 @click.pass_context
 @friendly_errors
-def score(ctx, specs, source, references, hypotheses, m2, betas, level, fmt, digits,
-          verbose, breakdown, paired_bs, paired_ar, seed, jobs, chunk_size) -> None:
+def score(ctx: click.Context, specs: tuple[str, ...], source: str,
+          references: tuple[str, ...], hypotheses: tuple[str, ...], m2: str | None,
+          **flags: Any) -> None:
     """Score system outputs against references with one or more metrics.
 
     Files are UTF-8 with one sentence a line; only the line ending (LF or CRLF) is
@@ -110,46 +115,44 @@ def score(ctx, specs, source, references, hypotheses, m2, betas, level, fmt, dig
       gecmetrics score -m m2 -m green -s src.txt --m2 gold.m2 -c sysA.txt sysB.txt
     """
     from ..errors import ConfigError
-    from ..parallel import execution
-    from ..scoring import score_files
-    from ..validate import (
-        check_beta,
-        check_chunk_size,
-        check_jobs,
-        check_paired_request,
-        needs,
-    )
+    from ..score_report import render_scores, write_sentence_stream
+    from ..scoring import ScoreOptions, score, stream_sentence_scores
 
-    betas = [check_beta(b, "-b/--beta") for b in betas]
-    jobs = None if jobs is None else check_jobs(jobs, "-j/--jobs")
-    chunk_size = None if chunk_size is None else check_chunk_size(chunk_size)
-    request = check_paired_request(paired_bs, paired_ar, len(hypotheses), level)
-    paired = None
-    if request is not None:
-        from ..paired import DEFAULT_SEED, PairedOptions
-
-        paired = PairedOptions(request[0], request[1], DEFAULT_SEED if seed is None else seed)
-    elif seed is not None:
-        needs("--seed", "--paired-bootstrap or --paired-ar", False)
+    fmt, digits, verbose, level = flags["fmt"], flags["digits"], flags["verbose"], flags["level"]
+    paired = _paired(flags)
     if "digits" in explicit(ctx) and fmt == "json":
         raise ConfigError("-d/--digits sets the decimals of tables; JSON has full precision: "
                           "drop -d or choose another --format")
     if verbose and (fmt == "json" or level != "corpus"):
         raise ConfigError("-v/--verbose adds per-n tables at --level corpus, not to --format "
                           f"{fmt} --level {level}; drop -v")
-    notes: list[str] = []
-    options = dict(specs=list(specs), source=source, references=list(references),
-                   hypotheses=list(hypotheses), betas=betas, level=level, fmt=fmt,
-                   digits=digits, m2=m2, notes=notes,
-                   warn=lambda message: click.echo(f"warning: {message}", err=True))
-    with execution(jobs=jobs, chunk_size=chunk_size):
-        if level == "sentence":  # (paired tests and breakdowns are refused at this level)
-            from ..scoring import stream_sentence_scores
+    options = ScoreOptions(source, references, hypotheses, specs, m2, flags["betas"], level,
+                           flags["breakdown"], paired, flags["jobs"], flags["chunk_size"])
 
-            if stream_sentence_scores(sys.stdout, **options):
-                options = {}
-        if options:
-            click.echo(score_files(verbose=verbose, breakdown=breakdown, paired=paired,
-                                   **options))
+    def warn(message: str) -> None:
+        click.echo(f"warning: {message}", err=True)
+
+    stream = stream_sentence_scores(options, warn)
+    if stream is not None:
+        notes = write_sentence_stream(sys.stdout, stream, fmt, digits)
+    else:
+        text, notes = render_scores(score(options, warn), fmt, digits, verbose)
+        click.echo(text)
     for note in notes:
         click.echo(note, err=True)
+
+
+def _paired(flags: dict[str, Any]) -> PairedOptions | None:
+    """The paired test asked for by ``--paired-bootstrap/--paired-ar/--seed``, or None."""
+    from ..validate import check_paired_request, needs
+
+    request = check_paired_request(flags["paired_bs"], flags["paired_ar"])
+    seed = flags["seed"]
+    if request is None:
+        if seed is not None:
+            needs("--seed", "--paired-bootstrap or --paired-ar", False)
+        return None
+    from ..paired import PairedOptions
+    from ..stats import DEFAULT_SEED
+
+    return PairedOptions(request[0], request[1], DEFAULT_SEED if seed is None else seed)

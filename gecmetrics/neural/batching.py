@@ -6,7 +6,7 @@ the model; duplicate keys (the same sentence output by several systems, very
 common in GEC) are computed once; the rest go to ``fn`` in batches of
 ``batch_size``, in their given order; new results are written to the cache
 after each batch (an interrupted run keeps what it computed). A progress bar
-is drawn on stderr when it is a terminal (:class:`gecmetrics.parse_cache.Progress`).
+is drawn on stderr when it is a terminal (:func:`gecmetrics.progress.bar`).
 
 :data:`TOTALS` counts, process-wide, items found in caches and items sent to
 a model: the bench and the tests read it to prove that a rerun does no
@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..parse_cache import Progress
+from ..progress import bar
 from .cache import OutputCache
 
 T = TypeVar("T")
@@ -72,8 +72,7 @@ def run_batched(items: Sequence[T], fn: Callable[[list[T]], Sequence[Any]],
             else:
                 groups.setdefault(k, []).append(i)
         todo = [idx[0] for idx in groups.values()]
-    bar = Progress(len(todo), f"{progress_label} {len(todo)} items" if progress else "",
-                   None if progress else _Null())
+    meter = bar(len(todo), f"{progress_label} {len(todo)} items", enabled=progress)
     try:
         for start in range(0, len(todo), batch_size):
             chunk = todo[start:start + batch_size]
@@ -94,20 +93,7 @@ def run_batched(items: Sequence[T], fn: Callable[[list[T]], Sequence[Any]],
                 new_values.append(value)
             if cache is not None and new_keys:
                 cache.put_many(new_keys, new_values)
-            bar.update(len(chunk))
+            meter.update(len(chunk))
     finally:
-        bar.close()
+        meter.close()
     return results
-
-
-class _Null:
-    """A stream that is never a terminal (no progress bar)."""
-
-    def isatty(self) -> bool:
-        return False
-
-    def write(self, _text: str) -> None:
-        pass
-
-    def flush(self) -> None:
-        pass

@@ -17,10 +17,6 @@ from . import registry
 from .base import Benchmark, data_root
 
 
-def benchmark_names() -> list[str]:
-    return list(registry.benchmark_names())
-
-
 def load_benchmark(name: str, data_dir: str | os.PathLike[str] | None = None,
                    **options: Any) -> Benchmark:
     """Load benchmark ``name`` from ``data_dir`` (else $GECMETRICS_DATA, else the cache).
@@ -34,4 +30,4 @@ def load_benchmark(name: str, data_dir: str | os.PathLike[str] | None = None,
     return module.load(data_root(data_dir), name=name, **mine)
 
 
-__all__ = ["Benchmark", "benchmark_names", "data_root", "load_benchmark"]
+__all__ = ["Benchmark", "data_root", "load_benchmark"]

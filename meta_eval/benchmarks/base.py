@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,41 @@ from typing import Any
 from gecmetrics import paths
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
+
+from ..human import RankingItem
+
+
+@dataclass(frozen=True)
+class Judgments:
+    """Sentence-level human rankings: ranking items (1 = best) and what they are
+    called in the rows' ``human`` field (``gjg15``; SEEDA: ``sent``/``edit``; GMEG:
+    ``segment``, items made from its segment ratings)."""
+
+    items: Sequence[RankingItem]
+    kind: str
+
+
+@dataclass(frozen=True)
+class RatedOutput:
+    """One rated output (a ratings benchmark's data row) of sentence ``sentence``,
+    shared by ``systems``."""
+
+    row: int  # 0-based data row
+    sentence: int  # 0-based index of its source among the distinct sources
+    systems: tuple[str, ...]
+    ratings: dict[str, float]  # aspect -> mean of the annotators' ratings (NaN: none)
+    source: str
+    output: str
+
+
+@dataclass(frozen=True)
+class RatedOutputs:
+    """A benchmark rated per output, not per system (TMU-GFM): its rows, and the
+    pseudo-system of the corpus whose sentences are those outputs (so a score file
+    gives ``{hypotheses: [one score per row]}``)."""
+
+    rows: Sequence[RatedOutput]
+    hypotheses: str
 
 
 @dataclass
@@ -30,6 +65,15 @@ class Benchmark:
     ``system_sets`` maps a set name to the systems it keeps (in corpus order).
     ``setting`` is a short human-readable line of how the corpus was built
     (e.g. ``corpus=subset (391 sentences)``); it is printed with every result.
+
+    The optional facets say what else a benchmark offers, for the analyses that
+    need it: ``judgments`` (sentence-level rankings), ``sentence_positions`` (the
+    corpus column of each judged sentence index, when the corpus is a subset of
+    the judged set; None: the same numbering), ``segment_scores`` (per system, a
+    rating per sentence, None where missing), ``rated`` (ratings per output).
+    ``corpus_label`` names the scored corpus in every row (default
+    ``<name>-test``); ``reference_free``: the corpus's references are stand-ins
+    (signatures say ``refs=0``).
     """
 
     name: str
@@ -39,7 +83,23 @@ class Benchmark:
     default_set: str
     setting: str = ""
     default_human: str = "ew"
-    info: dict[str, Any] = field(default_factory=dict)
+    corpus_label: str = ""
+    judgments: Judgments | None = None
+    sentence_positions: Sequence[int] | None = None
+    segment_scores: Mapping[str, Sequence[float | None]] | None = None
+    rated: RatedOutputs | None = None
+    reference_free: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.corpus_label:
+            self.corpus_label = f"{self.name}-test"
+
+    def sentence_columns(self) -> dict[int, int]:
+        """Judged sentence index (0-based) -> corpus column."""
+        positions = self.sentence_positions
+        if positions is None:
+            positions = range(self.corpus.num_sentences)
+        return {int(p): col for col, p in enumerate(positions)}
 
     def systems(self, system_set: str | None = None) -> list[str]:
         """The systems of ``system_set`` (default: the benchmark's default set)."""

@@ -42,7 +42,7 @@ from gecmetrics.m2 import read_m2
 from gecmetrics.readers import read_lines
 
 from ..human import RankingItem, expected_wins, read_judgments
-from .base import Benchmark, LazyHuman, description, require_files
+from .base import Benchmark, Judgments, LazyHuman, description, require_files
 
 NAME = "conll14"
 
@@ -73,11 +73,10 @@ def load(root: Path, references: tuple[str, ...] | None = None, **_: object) -> 
          "sakaguchi16-expert": lambda: sakaguchi16_scores(root, "sakaguchi16-expert"),
          "sakaguchi16-turker": lambda: sakaguchi16_scores(root, "sakaguchi16-turker")})
     setting = f"CoNLL-2014 test set ({len(sources)} sentences, {len(refs)} references"
-    info: dict[str, Any] = {"judgments": items, "judgments_kind": "gjg15",
-                            "references": chosen}
+    label = ""
     if not nucle_only:
         setting += f": {'+'.join(chosen)}"
-        info["corpus_label"] = f"{NAME}-test+{'+'.join(chosen)}"
+        label = f"{NAME}-test+{'+'.join(chosen)}"
     return Benchmark(
         name=NAME,
         corpus=corpus,
@@ -86,7 +85,8 @@ def load(root: Path, references: tuple[str, ...] | None = None, **_: object) -> 
                      "base": [s for s in systems if s != desc["input_system"]]},
         default_set="all",
         setting=setting + ")",
-        info=info,
+        corpus_label=label,
+        judgments=Judgments(items, "gjg15"),
     )
 
 

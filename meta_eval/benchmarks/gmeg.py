@@ -35,7 +35,7 @@ from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.readers import read_lines
 
 from ..human import RankingItem
-from .base import Benchmark, description, require_files
+from .base import Benchmark, Judgments, description, require_files
 
 NAME = "gmeg"
 SPLITS = ("test", "dev")
@@ -134,7 +134,7 @@ def load(root: Path, name: str = "gmeg-fce", split: str | None = None,
         default_human=HUMAN_KIND,
         setting=(f"GMEG-Data {domain} {split} ({corpus.num_sentences} sentences, "
                  f"{len(references)} references)"),
-        info={"judgments": segment_items(segment, every), "judgments_kind": "segment",
-              "segment_scores": segment, "corpus_label": f"{name}-{split}", "split": split,
-              "ratings_all": rating},
+        corpus_label=f"{name}-{split}",
+        judgments=Judgments(segment_items(segment, every), "segment"),
+        segment_scores=segment,
     )

@@ -10,8 +10,8 @@ not found there is an error.
 Human scores: Expected Wins and TrueSkill as published in
 ``SEEDA/scores/human`` (one value a line, systems in alphabetical order).
 Expected Wins recomputed from the raw judgments (``SEEDA/data``, 1-based
-``src-id``) are in ``benchmark.info["ew_recomputed"]``; they agree with the
-published values to within 0.001.
+``src-id``; ``benchmark.judgments``) agree with the published values to within
+0.001.
 
 System sets (SEEDA's ``corr_system.py``): ``base`` drops INPUT, REF-F and
 GPT-3.5; ``+INPUT`` drops REF-F and GPT-3.5; ``+fluency`` (SEEDA's
@@ -29,8 +29,8 @@ from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.m2 import M2File, read_m2
 from gecmetrics.readers import read_lines
 
-from ..human import expected_wins, read_judgments, read_scores
-from .base import Benchmark, description, require_files
+from ..human import read_judgments, read_score_lines
+from .base import Benchmark, Judgments, description, require_files
 
 CORPORA = ("subset", "all")
 DEFAULT_CORPUS = "subset"
@@ -102,8 +102,8 @@ def load(root: Path, name: str = "seeda-s", seeda_corpus: str | None = None,
     systems = desc["systems"]
     human_dir = root / desc["human_scores"]
     human = {
-        "ew": read_scores(human_dir / f"EW_{kind}.txt", systems),
-        "ts": read_scores(human_dir / f"TS_{kind}.txt", systems),
+        "ew": read_score_lines(human_dir / f"EW_{kind}.txt", systems),
+        "ts": read_score_lines(human_dir / f"TS_{kind}.txt", systems),
     }
     items = read_judgments(root / desc["judgments"] / f"judgments_{kind}.xml",
                            desc["judgments_src_id_base"])
@@ -114,7 +114,7 @@ def load(root: Path, name: str = "seeda-s", seeda_corpus: str | None = None,
         system_sets=desc["system_sets"],
         default_set="base",
         setting=f"corpus={which} ({corpus.num_sentences} sentences, CoNLL-2014 references)",
-        info={"judgments": items, "judgments_kind": kind,
-              "ew_recomputed": expected_wins(items, systems), "seeda_corpus": which,
-              "sentence_positions": corpus_positions(root.resolve(), which)},
+        corpus_label=which,
+        judgments=Judgments(items, kind),
+        sentence_positions=corpus_positions(root.resolve(), which),
     )

@@ -30,29 +30,16 @@ from __future__ import annotations
 
 import csv
 import math
-from dataclasses import dataclass
 from pathlib import Path
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import InputError
 
-from .base import Benchmark, description, require_files
+from .base import Benchmark, RatedOutput, RatedOutputs, description, require_files
 
 NAME = "tmu-gfm"
 ROWS = "rows"  # the pseudo-system whose sentences are the rated outputs
 ASPECTS = ("grammaticality", "fluency", "meaning")
-
-
-@dataclass(frozen=True)
-class RatedOutput:
-    """One CSV row: an output of sentence ``sentence`` shared by ``systems``."""
-
-    row: int  # 0-based data row of the CSV (row 0 is line 2)
-    sentence: int  # 0-based index of its source among the distinct sources
-    systems: tuple[str, ...]
-    ratings: dict[str, float]  # aspect -> mean of the annotators' ratings (NaN: none)
-    source: str
-    output: str
 
 
 def _mean_rating(cell: str, where: str) -> float:
@@ -118,5 +105,5 @@ def load(root: Path, name: str = NAME, **_: object) -> Benchmark:
         default_set="all", default_human="grammaticality",
         setting=(f"TMU-GFM ({len(rows)} rated outputs of {len(set(sources))} sources, "
                  f"{len(systems)} systems, no references)"),
-        info={"reference_free": True, "rated_outputs": rows, "corpus_label": NAME},
+        corpus_label=NAME, rated=RatedOutputs(rows, ROWS), reference_free=True,
     )

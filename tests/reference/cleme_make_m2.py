@@ -1,5 +1,5 @@
 """Write ERRANT M2 files (errant_parallel for the 13 outputs, errant_m2 -gold for the
-references) from gecmetrics' ERRANT adapter, as inputs for the CLEME reference."""
+references) from gecmetrics' ERRANT extraction, as inputs for the CLEME reference."""
 import sys
 from pathlib import Path
 
@@ -7,15 +7,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for conf
 from conftest import CONLL_M2, SUBMISSIONS, TEAMS
 
 from gecmetrics.corpus import Corpus
-from gecmetrics.m2 import read_m2
-from gecmetrics.metrics.errant import (
+from gecmetrics.edits.extraction import (
     Extractor,
-    _gold_key,
-    _hyp_key,
-    _lookup,
-    _references,
+    gold_key,
     m2_corrections,
+    pair_edits,
+    reference_items,
 )
+from gecmetrics.m2 import read_m2
 from gecmetrics.readers import read_lines
 
 out = Path(sys.argv[1])
@@ -25,11 +24,10 @@ hyps = {t: read_lines(SUBMISSIONS / t, "hypothesis") for t in TEAMS}
 hyps["INPUT"] = read_lines(SUBMISSIONS / "INPUT", "hypothesis")
 corpus = Corpus(sources, m2.references(), hyps, m2=m2)
 gold = m2_corrections(corpus)
-ref_pairs, gold_items = _references(corpus, gold)
+ref_pairs, gold_items = reference_items(corpus, gold)
 hyp_pairs = [(sources[d], h) for lines in hyps.values() for d, h in enumerate(lines)]
-ex = Extractor()
-edits = ex.extract(hyp_pairs, gold_items)
-ex.edit_cache.close()
+with Extractor() as ex:
+    edits = ex.extract(hyp_pairs, gold_items)
 print("computed", ex.computed)
 
 def line(e, coder):
@@ -44,7 +42,7 @@ with open(out / "ref.m2", "w") as f:
             coders = {0: None}
         for a in sorted(coders, key=str):
             item = coders[a]
-            es = [] if item is None else edits[_gold_key(sent.source, item)]
+            es = [] if item is None else edits[gold_key(sent.source, item)]
             if not es:
                 f.write(f"A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||{a}\n")
             for e in es:
@@ -55,7 +53,7 @@ for name, lines in hyps.items():
         for d, hyp in enumerate(lines):
             src = " ".join(sources[d].split())
             f.write(f"S {src}\n")
-            es = _lookup(edits, _hyp_key(sources[d], hyp))
+            es = pair_edits(edits, sources[d], hyp)
             if not es:
                 f.write("A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0\n")
             for e in es:

