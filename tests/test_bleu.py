@@ -104,6 +104,7 @@ def test_sentence_bleu_equals_recorded_sacrebleu_conll14(conll_corpus, recorded)
         np.testing.assert_allclose(sent[h], want, rtol=0, atol=TOLERANCE, err_msg=name)
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 def test_seeda_equals_recorded_sacrebleu(seeda_corpus):
     """All 15 outputs: corpus BLEU, and sentence BLEU of every STRIDE-th sentence."""

@@ -49,6 +49,7 @@ def meta(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
 
 # -- score --------------------------------------------------------------------------
 
+@pytest.mark.full
 @pytest.mark.parametrize("args, words", [
     (["-b", "1e155"], ["at most 1e+100"]),
     (["-b", "1e300", "--format", "json"], ["at most 1e+100"]),

@@ -233,6 +233,7 @@ def test_second_run_skips_verified_files_and_refetches_a_corrupt_one(server, tmp
     assert sha256(victim) == shared_sums()["GMEG/data/test/wiki/ref0"]
 
 
+@pytest.mark.full
 @needs_shared
 def test_corrupted_file_is_not_kept_and_a_rerun_resumes(server, tmp_path):
     bad = "official_submissions/CAMB"
@@ -401,6 +402,7 @@ def test_stale_temporary_file_of_a_killed_run_is_removed(server, tmp_path):
     assert mine.read_bytes() == b"the user's"
 
 
+@pytest.mark.full
 @needs_shared
 def test_file_url_mirror_and_environment_variables(tmp_path, monkeypatch):
     monkeypatch.setenv("GECMETRICS_MIRROR", SHARED.as_uri())
@@ -429,6 +431,7 @@ def test_mirror_must_be_a_url(tmp_path):
 # -- concurrency -------------------------------------------------------------------
 
 
+@pytest.mark.full
 @needs_shared
 def test_two_concurrent_downloads_fetch_each_file_once(server, tmp_path):
     server.delay = 0.005  # make the two runs overlap

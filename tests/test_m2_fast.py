@@ -73,6 +73,7 @@ def random_gold(rng: random.Random, src, hyp, k):
     return gold
 
 
+@pytest.mark.full
 @needs_kernel
 def test_random_small_sentences_compiled_equals_python():
     rng = random.Random(11)
