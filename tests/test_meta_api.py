@@ -18,6 +18,7 @@ from gecmetrics import __version__
 from gecmetrics.cli import main
 from gecmetrics.errors import ConfigError
 from gecmetrics.meta_eval.options import MetaEvalOptions
+from gecmetrics.meta_eval.report import render_evaluation
 from gecmetrics.meta_eval.results import Comparison, MetaEvaluation, MetaResult, WindowRow
 
 
@@ -130,7 +131,7 @@ def analyses(shared_data) -> tuple[MetaEvaluation, list[dict], str]:
     result = gecmetrics.meta_evaluate(["conll14"], ["green", "chrf"], bootstrap=100,
                                       compare=True, cv_folds=3, window=4, seed=7,
                                       data_dir=str(shared_data))
-    table, _ = result.render("table")
+    table, _ = render_evaluation(result, "table")
     return result, cli_json(shared_data, *args), table
 
 
