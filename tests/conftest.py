@@ -138,6 +138,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 FULL_TIER = "full"
+#: how many tests plain ``pytest`` left to the full tier
+_LEFT_TO_FULL = pytest.StashKey[int]()
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -152,9 +154,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             config.hook.pytest_deselected(items=slow)
             items[:] = [item for item in items if not item.get_closest_marker(FULL_TIER)]
             config.stash[_LEFT_TO_FULL] = len(slow)
-
-
-_LEFT_TO_FULL = pytest.StashKey[int]()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
