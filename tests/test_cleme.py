@@ -87,6 +87,7 @@ def test_heuo_by_hand():
     assert heuo([0, 1, 0, 4, 1, 0], (0.45, 0.35, 0.15, 0.05))[4] == pytest.approx(0.2, abs=1e-15)
 
 
+@pytest.mark.full
 @pytest.mark.errant  # skips without the errant extra (conftest)
 def test_scores_by_hand_through_errant():
     corpus = Corpus([" ".join(SRC)], [["He went to school ."], ["He goes to the school ."]],
@@ -154,6 +155,7 @@ def _row_sums(stats, h):
     return c.sum(axis=0), (c ** 2).sum(axis=0), c.shape[0]
 
 
+@pytest.mark.full
 @pytest.mark.errant
 @pytest.mark.real_data
 @pytest.mark.parametrize("variant", ["dependent", "independent"])
@@ -201,6 +203,7 @@ def test_conll14_equals_thukelab(conll_corpus, reference, variant, weighting):
         assert mean2[h] == pytest.approx(hs["com"], abs=1e-12), name
 
 
+@pytest.mark.full
 @pytest.mark.errant
 @pytest.mark.real_data
 def test_conll14_amu_sentences_equal_thukelab(conll_corpus, reference):
@@ -215,6 +218,7 @@ def test_conll14_amu_sentences_equal_thukelab(conll_corpus, reference):
     assert not any(math.isnan(x) for x in stats.sentence(None)[h])
 
 
+@pytest.mark.full
 @pytest.mark.errant
 @pytest.mark.real_data
 def test_all_sentences_in_order_is_the_corpus_score(conll_corpus):
@@ -224,6 +228,7 @@ def test_all_sentences_in_order_is_the_corpus_score(conll_corpus):
         s.score for s in stats.corpus(None)]
 
 
+@pytest.mark.full
 @pytest.mark.errant
 @pytest.mark.real_data
 @pytest.mark.parametrize("name", ["cleme", "cleme2"])

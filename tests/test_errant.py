@@ -110,6 +110,7 @@ def test_module_import_and_list_do_not_import_spacy():
     assert listed.returncode == 0 and "errant" in listed.stdout
 
 
+@pytest.mark.full
 @pytest.mark.errant  # skips without the errant extra (conftest)
 def test_missing_model_fails_with_a_one_line_install_hint(tmp_path, monkeypatch):
     monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path))
