@@ -114,7 +114,7 @@ def load_manifest() -> dict:
     return json.loads(text)
 
 
-def benchmark_names() -> list[str]:
+def download_names() -> list[str]:
     """The downloadable benchmarks (``conll14``, ``seeda``, ``gmeg``, ``tmu-gfm``)."""
     return list(load_manifest()["benchmarks"])
 
@@ -527,7 +527,7 @@ def download(
     removes what it made and did not finish: the temporary file, the lock file
     and the folders it created that are still empty.
     """
-    names = list(benchmarks) if benchmarks else benchmark_names()
+    names = list(benchmarks) if benchmarks else download_names()
     resolved: list[str] = []
     for name in names:
         canonical = resolve_benchmark(name)

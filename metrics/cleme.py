@@ -208,7 +208,7 @@ def _weight(length: int, bias: float, reverse: bool) -> float:
     return min(max(w, LENGTH_MIN), LENGTH_MAX)
 
 
-def sentence_counts(src: Sequence[str], chunk_rows: ChunkRows,
+def reference_counts(src: Sequence[str], chunk_rows: ChunkRows,
                     chunks: list[tuple[int, int]], variant: str, bias: float | None
                     ) -> list[list[float]]:
     """[tp, fp, fn, tn, fp_ne, fp_un] per reference of one sentence (hypothesis
@@ -326,7 +326,7 @@ def counts_from_edits(sources: Sequence[str], ref_edits: Sequence[Sequence[Seque
         bias = float(np.average(changed_lengths)) if changed_lengths else 0.0
         biases.append(bias)
         for d, (chunks, rows) in enumerate(parts):
-            got = sentence_counts(srcs[d], rows, chunks, variant,
+            got = reference_counts(srcs[d], rows, chunks, variant,
                                   bias if weighting == "length" else None)
             counts[h, d, :len(got)] = got
     return ChunkCounts(tuple(hyp_edits), counts, present, tuple(biases))

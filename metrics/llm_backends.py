@@ -32,6 +32,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from gecmetrics.errors import GecMetricsError
@@ -64,22 +65,37 @@ def _retry_after(headers: Any) -> float | None:
         return None  # an HTTP date: fall back to our own backoff
 
 
+@dataclass(frozen=True)
+class Endpoint:
+    """An OpenAI-compatible server and how to ask it: the llm-judge options that
+    reach the HTTP requests (one value, so the backend takes one argument)."""
+
+    base_url: str
+    model: str
+    api_key_env: str
+    timeout: float
+    retries: int
+    backoff: float
+    seed: int | None
+    temperature: float
+    max_tokens: int
+    workers: int = 1
+
+
 class OpenAIBackend:
     """Chat completions from any OpenAI-compatible server (OpenAI, vLLM, llama.cpp, ...)."""
 
     name = "openai"
 
-    def __init__(self, base_url: str, model: str, api_key_env: str, *, timeout: float,
-                 retries: int, backoff: float, seed: int | None, temperature: float,
-                 max_tokens: int, workers: int = 1,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
-        self.url = base_url.rstrip("/") + "/chat/completions"
-        self.base_url = base_url.rstrip("/")
-        self.model = model
-        self.api_key_env = api_key_env
-        self.timeout, self.retries, self.backoff = timeout, retries, backoff
-        self.seed, self.temperature, self.max_tokens = seed, temperature, max_tokens
-        self.workers = workers
+    def __init__(self, endpoint: Endpoint, sleep: Callable[[float], None] = time.sleep) -> None:
+        e = endpoint
+        self.url = e.base_url.rstrip("/") + "/chat/completions"
+        self.base_url = e.base_url.rstrip("/")
+        self.model = e.model
+        self.api_key_env = e.api_key_env
+        self.timeout, self.retries, self.backoff = e.timeout, e.retries, e.backoff
+        self.seed, self.temperature, self.max_tokens = e.seed, e.temperature, e.max_tokens
+        self.workers = e.workers
         self.sleep = sleep
         self.calls = 0  # HTTP requests sent (tests: a cached rerun sends none)
 

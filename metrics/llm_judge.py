@@ -179,14 +179,15 @@ class LlmJudge(Metric[LlmJudgeConfig]):
 
     @functools.cached_property
     def backend(self) -> OpenAIBackend | TransformersBackend:
-        from .llm_backends import OpenAIBackend, TransformersBackend
+        from .llm_backends import Endpoint, OpenAIBackend, TransformersBackend
 
         c = self.config
         if c.backend == "openai":
-            return OpenAIBackend(c.base_url, c.model, c.api_key_env, timeout=float(c.timeout),
-                                 retries=c.retries, backoff=float(c.backoff), seed=c.seed,
-                                 temperature=float(c.temperature), max_tokens=c.max_tokens,
-                                 workers=c.workers)
+            return OpenAIBackend(Endpoint(c.base_url, c.model, c.api_key_env,
+                                          timeout=float(c.timeout), retries=c.retries,
+                                          backoff=float(c.backoff), seed=c.seed,
+                                          temperature=float(c.temperature),
+                                          max_tokens=c.max_tokens, workers=c.workers))
         return TransformersBackend(c.model, c.revision or None, device=c.device,
                                    max_tokens=c.max_tokens, batch_size=c.batch_size)
 

@@ -147,7 +147,7 @@ def _score(value: object) -> int | None:
     return out if LOWEST <= out <= HIGHEST else None
 
 
-def read_scores(obj: dict, n: int) -> list[int] | None:
+def read_target_scores(obj: dict, n: int) -> list[int] | None:
     """The ``n`` scores of a decoded answer, or None unless it has exactly those.
 
     Keys ``target{i}_score`` (what the prompt asks for) or ``target_score{i}``
@@ -178,7 +178,7 @@ def parse_answer(text: str, n: int, where: str) -> list[int]:
     said and what was expected, never a default score.
     """
     for obj in _objects(text):
-        scores = read_scores(obj, n)
+        scores = read_target_scores(obj, n)
         if scores is not None:
             return scores
     said = " ".join(text.split())

@@ -17,6 +17,12 @@ Without the data or the extra these tests SKIP, with one reason that says how
 to get what is missing. CI must not skip them silently: with
 ``GECMETRICS_REQUIRE_DATA=1`` (set by ``.ci/run``) the same gates FAIL instead.
 
+Two tiers (README, "Tests"). Plain ``pytest`` runs the fast tier: every test not
+marked ``@pytest.mark.full``. ``pytest -m full`` runs everything: the fast tier
+plus the slow ones marked ``full`` (integration runs of the CLI on whole
+benchmarks, live reference implementations, anything over about a second).
+Any other ``-m`` expression is pytest's own, over all the tests.
+
 The data folder is ``$GECMETRICS_SHARED_DATA``, else ``../shared/data`` beside
 the repository. Any folder filled by ``gecmetrics download --data-dir DIR``
 will do: "present" means every file of the download manifest is there.
@@ -68,7 +74,9 @@ def required() -> bool:
     return os.environ.get(REQUIRE_ENV, "").strip() not in ("", "0")
 
 
-def _skip_or_fail(reason: str) -> None:
+def skip_or_fail(reason: str) -> None:
+    """Skip the calling test (or module) with ``reason``; fail instead where
+    skipping is not allowed."""
     if required():
         pytest.fail(f"{reason} [{REQUIRE_ENV}=1: not skipped]", pytrace=False)
     pytest.skip(reason, allow_module_level=True)
@@ -88,7 +96,7 @@ def require_shared_data() -> Path:
     missing = missing_shared_files()
     if missing:
         more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
-        _skip_or_fail(NO_DATA_REASON.format(path=SHARED_DATA, missing=f"no {missing[0]}{more}"))
+        skip_or_fail(NO_DATA_REASON.format(path=SHARED_DATA, missing=f"no {missing[0]}{more}"))
     return SHARED_DATA
 
 
@@ -98,7 +106,7 @@ def require_errant() -> None:
         try:  # imported, not only looked up: a broken install must skip too
             importlib.import_module(module)
         except ImportError:
-            _skip_or_fail(NO_ERRANT_REASON.format(module=module))
+            skip_or_fail(NO_ERRANT_REASON.format(module=module))
 
 
 def require_neural() -> None:
@@ -107,7 +115,7 @@ def require_neural() -> None:
         try:
             importlib.import_module(module)
         except ImportError:
-            _skip_or_fail(NO_NEURAL_REASON.format(module=module))
+            skip_or_fail(NO_NEURAL_REASON.format(module=module))
 
 
 def require_dask() -> None:
@@ -116,15 +124,48 @@ def require_dask() -> None:
         try:
             importlib.import_module(module)
         except ImportError:
-            _skip_or_fail(NO_DASK_REASON.format(module=module))
+            skip_or_fail(NO_DASK_REASON.format(module=module))
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "full: slow (integration, live oracle, > ~1 s); runs only with -m full")
     config.addinivalue_line(
         "markers", "real_data: needs the real evaluation data (skips without it)")
     config.addinivalue_line("markers", "errant: needs the errant extra (skips without it)")
     config.addinivalue_line("markers", "neural: needs the neural extra (skips without it)")
     config.addinivalue_line("markers", "dask: needs the dask extra (skips without it)")
+
+
+FULL_TIER = "full"
+#: how many tests plain ``pytest`` left to the full tier
+_LEFT_TO_FULL = pytest.StashKey[int]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tiers: ``-m full`` selects everything; no ``-m`` leaves out the tests marked
+    ``full`` (runs before pytest's own ``-m`` selection, which then sees no expression)."""
+    if config.option.markexpr == FULL_TIER:
+        config.option.markexpr = ""
+    elif not config.option.markexpr:
+        slow = [item for item in items if item.get_closest_marker(FULL_TIER)]
+        if slow:
+            config.hook.pytest_deselected(items=slow)
+            items[:] = [item for item in items if not item.get_closest_marker(FULL_TIER)]
+            config.stash[_LEFT_TO_FULL] = len(slow)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A file or -k whose tests are all in the full tier runs none of them: say so, and
+    end with 0 rather than pytest's "no tests collected" (5)."""
+    left = session.config.stash.get(_LEFT_TO_FULL, 0)
+    if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and left:
+        session.exitstatus = pytest.ExitCode.OK
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(f"all {left} selected tests are in the full tier: "
+                                "run them with `pytest -m full`", yellow=True)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -100,7 +100,9 @@ class Stub:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # shutdown() waits for the serving loop's next poll: 0.5 s by default, per test
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.01,),
+                                       daemon=True)
 
     def __enter__(self) -> Stub:
         self.thread.start()

@@ -176,6 +176,7 @@ def test_options_accept_the_aggregation_levels():
 REFERENCE = Path(__file__).with_name("gec_metrics_aggregation_reference.json")
 
 
+@pytest.mark.full
 @needs_shared
 @pytest.mark.parametrize("systems", ["base", "+fluency"])
 def test_equals_gec_metrics_on_seeda(systems):

@@ -2,12 +2,15 @@
 
 Expected values: sacrebleu's ``BLEU.corpus_score`` / ``BLEU.sentence_score``
 (``sentence_bleu``'s defaults: effective order) on the 13 CoNLL-2014 outputs
-(2 references from the M2 file) and SEEDA's 15 outputs; a hand calculation for
-the edge rules; a Counter oracle for the kernel's clipped matches.
+(2 references from the M2 file) and SEEDA's 15 outputs, live in the full tier
+and recorded for the fast one (tests/data/sacrebleu_bleu_reference.json, made by
+tests/reference/oracle_outputs.py); a hand calculation for the edge rules; a
+Counter oracle for the kernel's clipped matches.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from pathlib import Path
@@ -16,6 +19,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from snapshot import TOLERANCE
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
@@ -63,9 +67,62 @@ def seeda_corpus(conll, shared_data):
     return Corpus(sources[:n], [r[:n] for r in refs], hyps)
 
 
+RECORDED = json.loads((Path(__file__).parent / "data" / "sacrebleu_bleu_reference.json")
+                      .read_text(encoding="utf-8"))
+
+
+def options_id(options: dict) -> str:
+    return ",".join(f"{k}={v}" for k, v in options.items()) or "default"
+
+
 @pytest.mark.real_data
-@pytest.mark.parametrize("options", CONFIGS, ids=lambda o: ",".join(f"{k}={v}" for k, v in
-                                                                     o.items()) or "default")
+@pytest.mark.parametrize("recorded", RECORDED["conll14"]["corpus"],
+                         ids=lambda r: options_id(r["options"]))
+def test_corpus_bleu_equals_recorded_sacrebleu_conll14(conll_corpus, recorded):
+    """All 13 outputs, every option set, against sacrebleu's recorded corpus_score."""
+    results = get_metric("bleu", **recorded["options"]).evaluate(conll_corpus)
+    assert [r.hypothesis for r in results] == list(recorded["scores"])
+    for r in results:
+        want = recorded["scores"][r.hypothesis]
+        assert r.score == pytest.approx(want["score"] / 100, abs=TOLERANCE), r.hypothesis
+        assert (r.details["hyp_length"], r.details["ref_length"]) == (want["sys_len"],
+                                                                        want["ref_len"])
+        assert r.details["bp"] == pytest.approx(want["bp"], abs=TOLERANCE)
+
+
+@pytest.mark.real_data
+@pytest.mark.parametrize("recorded", RECORDED["conll14"]["sentence"],
+                         ids=lambda r: options_id(r["options"]))
+def test_sentence_bleu_equals_recorded_sacrebleu_conll14(conll_corpus, recorded):
+    """All 13 outputs, every STRIDE-th sentence, against sacrebleu's recorded
+    sentence_score."""
+    stats = get_metric("bleu", **recorded["options"]).statistics(conll_corpus)
+    sent = stats.sentence(None)[:, ::RECORDED["stride"]]
+    assert list(stats.systems) == list(recorded["scores"])
+    for h, name in enumerate(stats.systems):
+        want = np.array(recorded["scores"][name]) / 100
+        np.testing.assert_allclose(sent[h], want, rtol=0, atol=TOLERANCE, err_msg=name)
+
+
+@pytest.mark.full
+@pytest.mark.real_data
+def test_seeda_equals_recorded_sacrebleu(seeda_corpus):
+    """All 15 outputs: corpus BLEU, and sentence BLEU of every STRIDE-th sentence."""
+    stats = get_metric("bleu").statistics(seeda_corpus)
+    want = RECORDED["seeda"]
+    assert list(stats.systems) == list(want["corpus"])
+    np.testing.assert_allclose(stats.corpus_scores(None),
+                               np.array(list(want["corpus"].values())) / 100,
+                               rtol=0, atol=TOLERANCE)
+    sent = stats.sentence(None)[:, ::RECORDED["stride"]]
+    for h, name in enumerate(stats.systems):
+        np.testing.assert_allclose(sent[h], np.array(want["sentence"][name]) / 100, rtol=0,
+                                   atol=TOLERANCE, err_msg=name)
+
+
+@pytest.mark.full
+@pytest.mark.real_data
+@pytest.mark.parametrize("options", CONFIGS, ids=options_id)
 def test_corpus_bleu_equals_sacrebleu_conll14(conll_corpus, options):
     """All 13 outputs with the default options; four of them with the others (time)."""
     refs = [list(r) for r in conll_corpus.references]
@@ -82,6 +139,7 @@ def test_corpus_bleu_equals_sacrebleu_conll14(conll_corpus, options):
         assert r.details["bp"] == expected.bp
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 @pytest.mark.parametrize("options,systems", [
     ({}, None),  # all 13
@@ -108,6 +166,7 @@ def test_sentence_bleu_equals_sacrebleu_conll14(conll_corpus, options, systems):
     assert [r.score for r in mean] == pytest.approx(sent.mean(axis=1).tolist(), abs=0)
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 def test_seeda_corpus_and_sentence_equal_sacrebleu(seeda_corpus):
     """Corpus BLEU of all 15 outputs; sentence BLEU of five (time)."""
@@ -126,6 +185,7 @@ def test_seeda_corpus_and_sentence_equal_sacrebleu(seeda_corpus):
         assert sent[h].tolist() == expected, name
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 def test_13a_tokens_equal_sacrebleu_on_every_line(conll_corpus, seeda_corpus):
     tok = Tokenizer13a()
@@ -213,6 +273,7 @@ def test_paired_bleu_uses_summed_statistics(conll_corpus):
     assert np.array_equal(bootstrap_scores(stats, "corpus", None, 100, 5), slow)
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 @pytest.mark.parametrize("name", ["conll14", "seeda-s", "seeda-e"])
 def test_meta_eval_bleu_correlations(name):

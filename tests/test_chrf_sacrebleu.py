@@ -4,11 +4,16 @@ sacrebleu's per-sentence statistics are computed with its own segment
 function once per distinct (sentence, output line) (the 13 outputs share many
 lines), then turned into corpus and sentence scores by its own aggregation;
 a public-API check shows this shortcut equals ``corpus_score``/``sentence_score``.
+Live in the full tier; the fast tier compares with sacrebleu's recorded public-API
+scores (tests/data/sacrebleu_chrf_reference.json, made by
+tests/reference/oracle_outputs.py): every corpus score, every tenth sentence.
 """
 
 from __future__ import annotations
 
+import json
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -47,6 +52,22 @@ def our_results(word_order: int):
     return metric.evaluate(corpus), metric.evaluate(corpus, "sentence")
 
 
+RECORDED = json.loads((Path(__file__).parent / "data" / "sacrebleu_chrf_reference.json")
+                      .read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("word_order", [0, 2])
+def test_equals_recorded_sacrebleu(word_order):
+    want = RECORDED["word_order"][str(word_order)]
+    corpus_results, sentence_results = our_results(word_order)
+    assert [r.hypothesis for r in corpus_results] == list(want)
+    for c, s in zip(corpus_results, sentence_results, strict=True):
+        assert 100 * c.score == pytest.approx(want[c.hypothesis]["corpus"], abs=1e-9)
+        got = 100 * np.array(s.scores[::RECORDED["stride"]])
+        assert np.max(np.abs(got - want[s.hypothesis]["sentence"])) <= 1e-9, s.hypothesis
+
+
+@pytest.mark.full
 @pytest.mark.parametrize("word_order", [0, 2])
 def test_corpus_level_equals_sacrebleu(word_order):
     expected = sacrebleu_scores(word_order)
@@ -56,6 +77,7 @@ def test_corpus_level_equals_sacrebleu(word_order):
         assert 100 * r.score == pytest.approx(expected[r.hypothesis][0], abs=1e-9), r.hypothesis
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("word_order", [0, 2])
 def test_sentence_level_equals_sacrebleu(word_order):
     expected = sacrebleu_scores(word_order)
@@ -65,6 +87,7 @@ def test_sentence_level_equals_sacrebleu(word_order):
         assert np.max(np.abs(got - expected[r.hypothesis][1])) <= 1e-9, r.hypothesis
 
 
+@pytest.mark.full
 def test_shortcut_equals_sacrebleu_public_api():
     sources, refs, outputs = conll14()
     chrf = CHRF(word_order=2)

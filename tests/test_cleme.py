@@ -31,7 +31,7 @@ from gecmetrics.metrics.cleme import (
     heuo,
     partition,
     rebuild,
-    sentence_counts,
+    reference_counts,
 )
 from gecmetrics.registry import get_metric
 
@@ -64,17 +64,17 @@ def test_partition_by_hand():
 
 def test_counts_by_hand():
     chunks, rows = _rows()
-    dep = sentence_counts(SRC, rows, chunks, "dependent", None)
+    dep = reference_counts(SRC, rows, chunks, "dependent", None)
     # vs A: the hypothesis changed chunk 1 differently from A (which changed it): FP, fp_ne.
     assert dep[0] == [0, 1, 0, 4, 1, 0]
     # vs B: chunk 1 equal (TP), chunk 3 missed (FN).
     assert dep[1] == [1, 0, 1, 3, 0, 0]
-    ind = sentence_counts(SRC, rows, chunks, "independent", None)
+    ind = reference_counts(SRC, rows, chunks, "independent", None)
     # goes is among the references' chunk 1 (TP); chunk 3 is changed by B only, not by all (TN).
     assert ind == [[1, 0, 0, 4, 0, 0]] * 2
     # Length weights with bias 1 (every changed reference chunk has length 1):
     # TP length 1: 2 / (1 + e^0) = 1; FN length 0: 2 / (1 + e^1) = 0.538 -> clipped to 0.75.
-    w = sentence_counts(SRC, rows, chunks, "dependent", 1.0)
+    w = reference_counts(SRC, rows, chunks, "dependent", 1.0)
     assert w[1][TP] == 1.0 and w[1][FN] == 0.75 and w[0][FP] == 1.0
 
 
@@ -87,6 +87,7 @@ def test_heuo_by_hand():
     assert heuo([0, 1, 0, 4, 1, 0], (0.45, 0.35, 0.15, 0.05))[4] == pytest.approx(0.2, abs=1e-15)
 
 
+@pytest.mark.full
 @pytest.mark.errant  # skips without the errant extra (conftest)
 def test_scores_by_hand_through_errant():
     corpus = Corpus([" ".join(SRC)], [["He went to school ."], ["He goes to the school ."]],
@@ -154,6 +155,7 @@ def _row_sums(stats, h):
     return c.sum(axis=0), (c ** 2).sum(axis=0), c.shape[0]
 
 
+@pytest.mark.full
 @pytest.mark.errant
 @pytest.mark.real_data
 @pytest.mark.parametrize("variant", ["dependent", "independent"])
@@ -201,6 +203,7 @@ def test_conll14_equals_thukelab(conll_corpus, reference, variant, weighting):
         assert mean2[h] == pytest.approx(hs["com"], abs=1e-12), name
 
 
+@pytest.mark.full
 @pytest.mark.errant
 @pytest.mark.real_data
 def test_conll14_amu_sentences_equal_thukelab(conll_corpus, reference):
@@ -215,6 +218,7 @@ def test_conll14_amu_sentences_equal_thukelab(conll_corpus, reference):
     assert not any(math.isnan(x) for x in stats.sentence(None)[h])
 
 
+@pytest.mark.full
 @pytest.mark.errant
 @pytest.mark.real_data
 def test_all_sentences_in_order_is_the_corpus_score(conll_corpus):
@@ -224,6 +228,7 @@ def test_all_sentences_in_order_is_the_corpus_score(conll_corpus):
         s.score for s in stats.corpus(None)]
 
 
+@pytest.mark.full
 @pytest.mark.errant
 @pytest.mark.real_data
 @pytest.mark.parametrize("name", ["cleme", "cleme2"])

@@ -206,6 +206,7 @@ class ExactMatch(Metric):
 '''
 
 
+@pytest.mark.full
 def test_entry_point_plugin(tmp_path, files):
     """A third-party metric registered in the entry-point group is found and scored."""
     site = tmp_path / "site"

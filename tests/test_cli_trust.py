@@ -49,6 +49,7 @@ def meta(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
 
 # -- score --------------------------------------------------------------------------
 
+@pytest.mark.full
 @pytest.mark.parametrize("args, words", [
     (["-b", "1e155"], ["at most 1e+100"]),
     (["-b", "1e300", "--format", "json"], ["at most 1e+100"]),
@@ -112,6 +113,7 @@ def test_grid_limits():
 
 # -- meta-eval: everything before the data is read ------------------------------------
 
+@pytest.mark.full
 @pytest.mark.parametrize("args, words", [
     (["-b", "1e155"], ["at most"]),
     (["--sweep-beta", "nan:5:1"], ["--sweep-beta", "finite"]),
@@ -228,6 +230,7 @@ def test_tables_show_nan_as_dash():
 
 # -- signals -------------------------------------------------------------------------
 
+@pytest.mark.full
 @pytest.mark.parametrize("sig, code, word", [(signal.SIGINT, 130, "interrupted"),
                                              (signal.SIGTERM, 143, "terminated")])
 def test_signal_exit_codes(shared_data, sig, code, word):

@@ -63,6 +63,7 @@ def _single(metrics, corpus, level, betas=None):
     return [r for m in metrics for r in m.evaluate(fresh, level, betas)]
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("partitions", [14, 3])
 def test_bag_bit_identical_to_single_process(client, corpus, metrics, partitions):
     import dask.bag as db
@@ -94,6 +95,7 @@ def test_bag_bit_identical_to_single_process(client, corpus, metrics, partitions
         np.testing.assert_array_equal(column, np.array(want.scores), err_msg=want.spec)
 
 
+@pytest.mark.full
 def test_m2_partitions_lacking_an_annotator_are_aligned(client, corpus):
     """Annotator 1's edits dropped from the first 300 sentences: the partitions there
     know annotator 0 only, and the join must align the columns on annotator ids."""
@@ -122,6 +124,7 @@ def test_m2_partitions_lacking_an_annotator_are_aligned(client, corpus):
     assert expected[0].score != _single(m2, corpus, "corpus")[0].score  # the change matters
 
 
+@pytest.mark.full
 def test_dataframe_keeps_index_and_several_betas(client, corpus, metrics):
     import dask.dataframe as dd
     import pandas as pd
@@ -153,6 +156,7 @@ def test_dataframe_keeps_index_and_several_betas(client, corpus, metrics):
                                       np.array(want.scores))
 
 
+@pytest.mark.full
 def test_sum_reduction_equals_corpus_scores(client, corpus):
     """corpus='sum': integer sums of each partition's chosen statistics, one formula."""
     import dask.bag as db
@@ -171,6 +175,7 @@ def test_sum_reduction_equals_corpus_scores(client, corpus):
         assert have.precision is None and have.recall is None
 
 
+@pytest.mark.full
 def test_refusals_are_one_line(corpus):
     import dask.bag as db
 
@@ -208,6 +213,7 @@ def test_core_paths_never_import_dask(tmp_path):
     assert proc.stdout.strip().endswith("[]"), proc.stdout + proc.stderr
 
 
+@pytest.mark.full
 def test_without_the_extra_ci_fails_instead_of_skipping(pytester, tmp_path, monkeypatch):
     """A stand-in ``dask`` that cannot be imported: the marked test skips with the
     install hint, and fails under GECMETRICS_REQUIRE_DATA=1."""
@@ -241,6 +247,7 @@ def test_without_dask_the_api_says_how_to_install(monkeypatch):
         score_bag(object(), [metric_from_spec("green")], ["AMU"])
 
 
+@pytest.mark.full
 def test_engine_agnostic_pieces_as_in_the_spark_sketch(corpus):
     """docs/scale.md's mapInPandas sketch without Spark: batches in any grouping,
     pickled int64 sums added on the driver, equal to the single-process scores."""

@@ -191,7 +191,7 @@ def test_every_file_belongs_to_a_benchmark_and_aliases_resolve():
     manifest = dl.load_manifest()
     listed = {p for b in manifest["benchmarks"].values() for p in b["files"]}
     assert listed == set(manifest["files"])
-    assert dl.benchmark_names() == ["conll14", "seeda", "gmeg", "tmu-gfm"]
+    assert dl.download_names() == ["conll14", "seeda", "gmeg", "tmu-gfm"]
     assert dl.resolve_benchmark("SEEDA-S") == "seeda"
     assert dl.resolve_benchmark("seeda-e") == "seeda"
     assert dl.resolve_benchmark("gmeg-wiki") == "gmeg"
@@ -233,6 +233,7 @@ def test_second_run_skips_verified_files_and_refetches_a_corrupt_one(server, tmp
     assert sha256(victim) == shared_sums()["GMEG/data/test/wiki/ref0"]
 
 
+@pytest.mark.full
 @needs_shared
 def test_corrupted_file_is_not_kept_and_a_rerun_resumes(server, tmp_path):
     bad = "official_submissions/CAMB"
@@ -297,6 +298,7 @@ def created_anything(base: Path) -> list[Path]:
     return sorted(base.rglob("*")) if base.exists() else []
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("mode", ["body", "silent", "stop"])
 def test_stalled_server_is_given_up_within_the_timeout_and_leaves_nothing(server, tmp_path,
                                                                          mode):
@@ -318,6 +320,7 @@ def test_stalled_server_is_given_up_within_the_timeout_and_leaves_nothing(server
     assert not (tmp_path / "new").exists()  # no data folder, no lock, no .part
 
 
+@pytest.mark.full
 def test_cli_stall_is_one_line_exit_2(server, tmp_path):
     server.trickle = "body"
     done = run_cli("gmeg", "-q", "--stall-timeout", "1", "--data-dir", str(tmp_path / "d"),
@@ -399,6 +402,7 @@ def test_stale_temporary_file_of_a_killed_run_is_removed(server, tmp_path):
     assert mine.read_bytes() == b"the user's"
 
 
+@pytest.mark.full
 @needs_shared
 def test_file_url_mirror_and_environment_variables(tmp_path, monkeypatch):
     monkeypatch.setenv("GECMETRICS_MIRROR", SHARED.as_uri())
@@ -427,6 +431,7 @@ def test_mirror_must_be_a_url(tmp_path):
 # -- concurrency -------------------------------------------------------------------
 
 
+@pytest.mark.full
 @needs_shared
 def test_two_concurrent_downloads_fetch_each_file_once(server, tmp_path):
     server.delay = 0.005  # make the two runs overlap
@@ -454,6 +459,7 @@ def test_two_concurrent_downloads_fetch_each_file_once(server, tmp_path):
     assert all(sha256(tmp_path / rel) == sums[rel] for rel in files)
 
 
+@pytest.mark.full
 @needs_shared
 def test_two_concurrent_processes_end_with_correct_files(server, tmp_path):
     server.delay = 0.005
@@ -522,6 +528,7 @@ def run_cli(*args, env=None):
                           capture_output=True, text=True, env=full_env, timeout=120)
 
 
+@pytest.mark.full
 @needs_shared
 def test_cli_download_check_and_errors(server, tmp_path):
     done = run_cli("gmeg", "--data-dir", str(tmp_path), "--mirror", server.url)

@@ -170,6 +170,7 @@ def span_scorer_class(folder: Path, rule: str = "m2") -> type[CommandEditMetric]
     return Spans
 
 
+@pytest.mark.full
 def test_entry_point_command_scorer_through_the_cli(files, plugin_site):
     # The plug-in's folder in front of the caller's path (which may name the checkout under test).
     path = os.pathsep.join(p for p in (str(plugin_site), os.environ.get("PYTHONPATH")) if p)
@@ -285,6 +286,7 @@ class LatticeM2(SentenceEditMetric):
         return out
 
 
+@pytest.mark.full
 def test_sentence_adapter_equals_builtin_m2_on_conll(shared_data):
     m2 = read_m2(shared_data / "conll14st-test-data" / "noalt" / "official-2014.combined.m2")
     teams = ("AMU", "CAMB", "IPN")

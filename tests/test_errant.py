@@ -21,11 +21,12 @@ from conftest import require_errant
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits.extraction import apply_gold, load_annotator
-from gecmetrics.edits.parse_cache import ParseCache, cache_root, sentence_key
+from gecmetrics.edits.parse_cache import ParseCache, sentence_key
 from gecmetrics.edits.statistics import EditCounts, EditStatistics
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.fscore import prf
 from gecmetrics.metrics.errant import Errant, compare, match_keys
+from gecmetrics.paths import parse_cache_dir
 
 SCRIPT = str(Path(sys.executable).with_name("gecmetrics"))
 
@@ -109,6 +110,7 @@ def test_module_import_and_list_do_not_import_spacy():
     assert listed.returncode == 0 and "errant" in listed.stdout
 
 
+@pytest.mark.full
 @pytest.mark.errant  # skips without the errant extra (conftest)
 def test_missing_model_fails_with_a_one_line_install_hint(tmp_path, monkeypatch):
     monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path))
@@ -168,10 +170,10 @@ def nlp():
 
 def test_cache_root_follows_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path / "c"))
-    assert cache_root() == tmp_path / "c"
+    assert parse_cache_dir() == tmp_path / "c"
     monkeypatch.delenv("GECMETRICS_CACHE")
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
-    assert cache_root() == Path.home() / ".cache" / "gecmetrics" / "parses"
+    assert parse_cache_dir() == Path.home() / ".cache" / "gecmetrics" / "parses"
 
 
 def test_cache_parses_each_distinct_sentence_once_and_rereads_it(nlp, tmp_path):

@@ -130,6 +130,7 @@ def _same_counts(row, theirs):
         theirs["P"], theirs["R"], theirs["F"])
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 @pytest.mark.parametrize("mode", list(MODES))
 @pytest.mark.parametrize("system", SYSTEMS)
@@ -153,6 +154,7 @@ def test_modes_and_categories_agree_with_errant_compare(tools, mode, system):
             mine[("cs", "cat3", system)]["breakdown"]["total"]["TP"]
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_per_annotator_agrees_with_errant_compare_on_one_annotators_file(tools, system):

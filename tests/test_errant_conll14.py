@@ -34,7 +34,7 @@ from gecmetrics.published import load
 from gecmetrics.scoring import load_corpus
 
 # the errant extra and the real data, else skipped (conftest)
-pytestmark = [pytest.mark.errant, pytest.mark.real_data]
+pytestmark = [pytest.mark.errant, pytest.mark.real_data, pytest.mark.full]
 
 FULL = ("AMU", "INPUT", "IPN", "NULL")
 SYSTEMS = (*TEAMS, "INPUT")

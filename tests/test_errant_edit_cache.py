@@ -117,6 +117,7 @@ def test_other_tools_do_not_share_rows(tmp_path, monkeypatch):
     assert len(list((tmp_path / "edits").glob("*.sqlite"))) == 2
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 def test_conll14_rerun_with_m2_gold_is_identical_without_errant(tmp_path, monkeypatch,
                                                                no_errant_later):

@@ -100,6 +100,7 @@ def conll_corpus(conll):
     return Corpus(sources, refs, {k: hyps[k] for k in keep})
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("options", [dict(iterations=300), dict(iterations=257, seed=4),
                                      dict(iterations=200, variant="paper", tokenize="char",
                                           n=6)])
@@ -183,6 +184,7 @@ def _child(shared_data, iterations, limit_bytes):
                           preexec_fn=cap, capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.full
 def test_20k_iterations_run_under_a_small_memory_limit(shared_data):
     limit = 600 * 2**20
     small = _child(shared_data, 200, limit)

@@ -184,6 +184,7 @@ def _check(results, rows, keys=("TP", "FP", "FN", "TN")):
         assert r.score == pytest.approx(row["f0.5"], rel=1e-12, abs=1e-15), r.hypothesis
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 @pytest.mark.errant
 @pytest.mark.parametrize("bench", ["conll14", "seeda"])
@@ -201,6 +202,7 @@ def test_equals_the_authors_scorer(bench):
         f"|weight_systems:{stats.weight_systems}|version:{__version__}")
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 @pytest.mark.errant
 @pytest.mark.parametrize("bench", ["conll14", "seeda"])

@@ -1,11 +1,19 @@
 """GREEN on the real CoNLL-2014 data: fast path == oracle, and the paper's Table 4.
 
+The oracle (tests/green_oracle.py, plain Python) runs live in the full tier; the fast
+tier compares with its recorded outputs (tests/data/green_oracle_reference.json, made
+by tests/reference/oracle_outputs.py): P, R, F and the mean at every beta, and the
+sentence scores of every tenth sentence.
+
 Systems: the 12 team outputs, INPUT (the M2 file's source; the shipped
 official_submissions/INPUT has a trailing space on every line, which changes
 char-level scores) and NULL (every sentence empty).
 """
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import green_oracle as oracle
 import numpy as np
@@ -25,6 +33,28 @@ def corpus(conll):
     return Corpus(sources, refs, hyps)
 
 
+RECORDED = json.loads((Path(__file__).parent / "data" / "green_oracle_reference.json")
+                      .read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("tokenize,n", SETTINGS)
+def test_all_levels_equal_recorded_oracle(corpus, tokenize, n):
+    metric = get_metric("green", tokenize=tokenize, n=n)
+    corpus_level = metric.evaluate(corpus, "corpus", BETAS)
+    sentence_level = metric.evaluate(corpus, "sentence", BETAS)
+    mean_level = metric.evaluate(corpus, "mean", BETAS)
+    recorded = RECORDED["results"][tokenize]
+    assert RECORDED["n"][tokenize] == n and list(recorded) == list(corpus.hypotheses)
+    for c, s, m in zip(corpus_level, sentence_level, mean_level, strict=True):
+        want = recorded[c.hypothesis][str(c.beta)]
+        assert (c.score, c.precision, c.recall) == pytest.approx(
+            (want["f"], want["precision"], want["recall"]), abs=1e-12)
+        assert np.allclose(s.scores[::RECORDED["stride"]], want["sentence"], rtol=0,
+                           atol=1e-12), (c.hypothesis, c.beta)
+        assert m.score == pytest.approx(want["mean"], abs=1e-12)
+
+
+@pytest.mark.full
 @pytest.mark.parametrize("tokenize,n", SETTINGS)
 def test_all_levels_equal_oracle(corpus, tokenize, n):
     metric = get_metric("green", tokenize=tokenize, n=n)

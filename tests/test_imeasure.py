@@ -297,6 +297,7 @@ def conll14():
     return m2, hyps
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 @pytest.mark.parametrize("subset", ["nomix60", "mix4"])
 def test_conll14_equals_the_official_tool(conll14, subset):

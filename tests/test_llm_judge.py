@@ -288,6 +288,7 @@ def _meta(stub, shared_data):
     return levels, pairs
 
 
+@pytest.mark.full
 def test_meta_evaluation_every_level_and_a_rerun_asks_nothing(stub, shared_data):
     """SEEDA-S: system level from the mean (checked with scipy), ew/trueskill, sentence pairs."""
     from scipy import stats

@@ -42,6 +42,7 @@ def metric(folder, **options) -> LlmJudge:
                     **options)
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("batch_size", [1, 2])
 def test_local_model_prompt_and_scores(tmp_path, batch_size):
     build_model(tmp_path / "m")
@@ -63,6 +64,7 @@ def test_local_model_prompt_and_scores(tmp_path, batch_size):
     assert again.backend.calls == 0 and again.backend.sent == []
 
 
+@pytest.mark.full
 def test_chat_template_is_applied(tmp_path):
     template = ("{% for m in messages %}<{{ m['role'] }}> {{ m['content'] }} {% endfor %}"
                 "{% if add_generation_prompt %}<assistant>{% endif %}")
@@ -75,6 +77,7 @@ def test_chat_template_is_applied(tmp_path):
     assert judge.backend.sent == [f"<user> {prompt} <assistant>"]
 
 
+@pytest.mark.full
 def test_a_model_that_answers_too_few_scores_fails_loudly(tmp_path):
     build_model(tmp_path / "m")
     corpus = Corpus.build(["x ."], [["x ."]], {"a": ["a ."], "b": ["b ."], "c": ["c ."]})
@@ -83,6 +86,7 @@ def test_a_model_that_answers_too_few_scores_fails_loudly(tmp_path):
         metric(tmp_path / "m").evaluate(corpus)
 
 
+@pytest.mark.full
 def test_another_model_folder_is_another_cache_entry(tmp_path):
     build_model(tmp_path / "m")
     build_model(tmp_path / "n", chat_template="{% for m in messages %}{{ m['content'] }}"

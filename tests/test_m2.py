@@ -47,6 +47,7 @@ def pct(x: float) -> float:
     return round(100 * x + 1e-9, 2)
 
 
+@pytest.mark.full
 @needs_data
 def test_conll2014_overview_table(conll):
     _, results = conll
@@ -55,6 +56,7 @@ def test_conll2014_overview_table(conll):
         assert (pct(res.precision), pct(res.recall), pct(res.score)) == (p, r, f), name
 
 
+@pytest.mark.full
 @needs_data
 def test_green_paper_table4(conll):
     _, results = conll
@@ -95,6 +97,7 @@ def test_counts_equal_the_literal_oracle_on_real_sentences(conll):
     assert checked > 50
 
 
+@pytest.mark.full
 @needs_data
 def test_annotator_choice_follows_running_f_at_several_betas(conll):
     """Corpus scores over the first 150 sentences equal the oracle's at beta 0.5, 1 and 2."""
@@ -240,6 +243,7 @@ def test_beta_sweep_reuses_lattice_counts(tmp_path):
     assert metric.statistics(corpus) is metric.statistics(corpus)
 
 
+@pytest.mark.full
 @needs_data
 def test_cli_score_with_m2_json(tmp_path):
     src = tmp_path / "src.txt"

@@ -44,6 +44,7 @@ def assert_same_as_old(src, hyp, mu, golds, paths=PATHS):
         assert new.best_edit_sequences(lat, golds) == ref_seqs, (compiled, src, hyp, golds)
 
 
+@pytest.mark.full
 def test_random_small_sentences_same_as_old():
     rng = random.Random(21)
     for _ in range(400):
@@ -72,6 +73,7 @@ def test_rewritten_and_long_near_identical_sentences_same_as_old():
                        else [False])
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("case", list(adversarial_cases())[1:], ids=lambda c: c[0])
 def test_adversarial_sentences_same_as_old(case):
     _, src, hyp = case

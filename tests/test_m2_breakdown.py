@@ -137,6 +137,7 @@ def conll_m2(shared_data):
     return m2, hyps
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 def test_conll14_per_type_splits_the_corpus_counts(conll_m2):
     m2, hyps = conll_m2
@@ -164,6 +165,7 @@ def _one_annotator(m2_path: Path, a: int, out: Path) -> Path:
     return out
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 def test_conll14_per_annotator_is_the_score_on_that_annotators_file(conll_m2, tmp_path):
     """Route 2: the (official-exact) M2 metric run on the M2 file cut down to

@@ -73,6 +73,7 @@ def random_gold(rng: random.Random, src, hyp, k):
     return gold
 
 
+@pytest.mark.full
 @needs_kernel
 def test_random_small_sentences_compiled_equals_python():
     rng = random.Random(11)
@@ -146,6 +147,7 @@ def bench_gold(s, h):
     return edits
 
 
+@pytest.mark.full
 @needs_kernel
 @pytest.mark.parametrize("case", list(adversarial_cases()), ids=lambda c: c[0])
 def test_adversarial_sentences_compiled_equals_python(case):
@@ -158,6 +160,7 @@ def test_adversarial_sentences_compiled_equals_python(case):
     assert_same_results(py, fast, golds)
 
 
+@pytest.mark.full
 @needs_kernel
 @needs_data
 def test_conll2014_every_distinct_pair_compiled_equals_python():

@@ -77,6 +77,7 @@ def old_golds(golds):
             for gold in golds]
 
 
+@pytest.mark.full
 @settings(max_examples=400, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(disjoint_cases())

@@ -51,6 +51,7 @@ def _selection(name: str) -> Selection:
     return Selection.make(benchmark(name, "all"), None, "ew")
 
 
+@pytest.mark.full
 @pytest.mark.parametrize(("bench", "spec", "level", "r", "rho"), TABLE2)
 def test_green_paper_table2(bench, spec, level, r, rho):
     sel = _selection(bench)
@@ -64,6 +65,7 @@ def test_green_paper_table2(bench, spec, level, r, rho):
         assert abs(ours - published) <= 0.0025
 
 
+@pytest.mark.full
 def test_tuned_betas_from_the_sweep():
     """Japanese GREEN paper, Table 2 (CoNLL): wordGREEN r = 0.790 at beta 1.67 and
     rho = 0.709 at 2.51; charGREEN r = 0.803 at 1.85 and rho = 0.824 at 1.96."""

@@ -19,6 +19,7 @@ def run(*args: str, data: bool = True):
     return CliRunner().invoke(main, ["meta-eval", *args, *extra])
 
 
+@pytest.mark.full
 def test_json_contract():
     res = run("conll14", "seeda-e", "-m", "green", "-m", "green:tokenize=char,n=6",
               "--seeda-corpus", "all", "--format", "json")
@@ -59,6 +60,7 @@ def test_betas_ts_and_system_sets():
                for r in rows)
 
 
+@pytest.mark.full
 def test_sweep_and_plot(tmp_path):
     png = tmp_path / "sweep.png"
     res = run("conll14", "-m", "green", "--sweep-beta", "1.6:1.7:0.01", "--plot", str(png))

@@ -96,6 +96,7 @@ def test_segment_items_by_hand():
     assert segment_items({"a": [5.0], "b": [5.0]}, ["a", "b"]) == []  # no comparison
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("domain", ["fce", "wiki"])
 def test_gmeg_correlations_equal_scipy_on_independently_scored_systems(domain):
     src, refs, hyps, human = independent_gmeg(domain)
@@ -128,6 +129,7 @@ def test_gmeg_dev_split_and_yahoo_and_missing_files(tmp_path):
 # -- bootstrap intervals ------------------------------------------------------------------
 
 
+@pytest.mark.full
 def test_bootstrap_interval_equals_rescoring_the_resampled_corpora():
     """Gathering cached statistics == rescoring a corpus made of the resampled sentences."""
     n_boot, seed = 100, 3  # the CLI minimum
@@ -155,6 +157,7 @@ def test_bootstrap_interval_equals_rescoring_the_resampled_corpora():
         assert row[f"{name}_ci"] == pytest.approx(list(expected), abs=1e-9), name
 
 
+@pytest.mark.full
 def test_bootstrap_default_is_1000_reproducible_and_shown_in_the_table():
     first = rows_of(run("conll14", "-m", "green", "--bootstrap", "--format", "json"))[0]
     again = rows_of(run("conll14", "-m", "green", "--bootstrap", "--format", "json"))[0]
@@ -171,6 +174,7 @@ def test_bootstrap_default_is_1000_reproducible_and_shown_in_the_table():
 # -- comparing metrics ------------------------------------------------------------------------
 
 
+@pytest.mark.full
 def test_compare_objects_and_williams_from_its_formula():
     res = run("gmeg-wiki", "-m", "green", "-m", "chrf", "-m", "green:tokenize=char,n=6",
               "--compare", "--bootstrap", "100", "--format", "json")
@@ -226,6 +230,7 @@ def test_seeda_sentence_level_equals_corr_sentence_with_real_scores(granularity,
     assert row["kendall_like"] == pytest.approx(ken, abs=1e-12)
 
 
+@pytest.mark.full
 def test_sentence_level_conll14_ties_and_system_sets():
     seeda = rows_of(run("conll14", "-m", "green", "--sentence-level", "--format", "json"),
                     "sentence")[0]

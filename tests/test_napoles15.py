@@ -115,6 +115,7 @@ def test_napoles15_reading_and_expected_wins(shared_data):
         assert ew[name] == pytest.approx(value, abs=1e-12), name
 
 
+@pytest.mark.full
 def test_stored_trueskill_means_are_recomputed(shared_data):
     """The napoles15-ts values in data/conll14.json are the mean of 10 seeded runs."""
     napoles = desc()["napoles15"]

@@ -133,6 +133,7 @@ def test_fuzzy_ratios_on_edge_cases():
 
 # ---- the metrics ----------------------------------------------------------------------
 
+@pytest.mark.full
 @pytest.mark.neural
 def test_some_equals_gec_metrics(models, corpus):
     metric = _some(models, cache=False)
@@ -145,6 +146,7 @@ def test_some_equals_gec_metrics(models, corpus):
         [r.score for r in metric.evaluate(corpus)]
 
 
+@pytest.mark.full
 @pytest.mark.neural
 def test_impara_equals_gec_metrics(models, corpus):
     from gecmetrics.metrics.impara import Impara
@@ -162,6 +164,7 @@ def test_impara_equals_gec_metrics(models, corpus):
     assert zeroed > 20  # the gate was exercised
 
 
+@pytest.mark.full
 @pytest.mark.neural
 def test_scribendi_equals_gec_metrics(models, corpus):
     from gecmetrics.metrics.scribendi import Scribendi
@@ -178,6 +181,7 @@ def test_scribendi_equals_gec_metrics(models, corpus):
     assert {1, 0, -1} <= set(REFERENCE["scribendi"]["CAMB"])
 
 
+@pytest.mark.full
 @pytest.mark.neural
 def test_a_cached_rerun_runs_no_model(models, corpus, monkeypatch):
     """Second run, fresh metric objects: every output comes from the disk cache;
@@ -216,6 +220,7 @@ def test_some_without_checkpoints_says_where_to_get_them(corpus):
         Some(device="cpu").statistics(corpus)
 
 
+@pytest.mark.full
 @pytest.mark.neural
 def test_meta_evaluation_on_seeda_every_level(models, shared_data):
     """A reference-free neural metric goes through meta-eval like any metric:

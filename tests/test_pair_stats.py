@@ -269,6 +269,7 @@ GJG15_TABLE_3B = {
 }
 
 
+@pytest.mark.full
 def test_comparison_bootstrap_reproduces_gjg15_table_3b(shared_data):
     """Resampling the comparisons as GJG15 did gives their clusters and, up to one rank
     at a range end (a different random draw), their rank ranges."""

@@ -54,6 +54,7 @@ def cli(*args: str):
     return CliRunner().invoke(main, ["meta-eval", *args])
 
 
+@pytest.mark.full
 def test_option_errors_are_one_line_and_exit_2(shared_data, score_files, tmp_path):
     paths, _, _ = score_files
     base = ["conll14", "--scores", f"good={paths['good']}", "--data-dir", str(shared_data)]

@@ -93,6 +93,7 @@ def test_sentence_statistics_sum_to_corpus_scores(small_conll, spec):
     assert np.array_equal(fast, slow)
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 def test_m2_sentence_statistics(conll, shared_data):
     from conftest import CONLL_M2
@@ -112,6 +113,7 @@ def test_m2_sentence_statistics(conll, shared_data):
     assert np.array_equal(bootstrap_scores(stats, "corpus", None, 100, 3), slow)
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 @pytest.mark.parametrize("name", ["chrf", "bleu"])
 @pytest.mark.parametrize("test,n", [("bs", 1000), ("ar", 2000)])

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from gecmetrics import download, paths
-from gecmetrics.edits import parse_cache
 from gecmetrics.meta_eval.benchmarks import data_root
 
 VARS = ("GECMETRICS_DATA", "GECMETRICS_CACHE", "XDG_CACHE_HOME")
@@ -34,13 +33,13 @@ def every_data_dir() -> set[Path]:
 def test_defaults_under_home(env, tmp_path):
     home = tmp_path / "home"
     assert every_data_dir() == {home / ".cache" / "gecmetrics"}
-    assert parse_cache.cache_root() == home / ".cache" / "gecmetrics" / "parses"
+    assert paths.parse_cache_dir() == home / ".cache" / "gecmetrics" / "parses"
 
 
 def test_xdg_cache_home_moves_both(env, tmp_path):
     env.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert every_data_dir() == {tmp_path / "xdg" / "gecmetrics"}
-    assert parse_cache.cache_root() == tmp_path / "xdg" / "gecmetrics" / "parses"
+    assert paths.parse_cache_dir() == tmp_path / "xdg" / "gecmetrics" / "parses"
 
 
 def test_relative_xdg_cache_home_is_ignored(env, tmp_path):
@@ -54,9 +53,9 @@ def test_specific_variables_win_and_are_independent(env, tmp_path):
     env.setenv("GECMETRICS_DATA", str(tmp_path / "data"))
     assert every_data_dir() == {tmp_path / "data"}
     # the parse cache stays under the cache root: GECMETRICS_DATA is the data folder only
-    assert parse_cache.cache_root() == tmp_path / "xdg" / "gecmetrics" / "parses"
+    assert paths.parse_cache_dir() == tmp_path / "xdg" / "gecmetrics" / "parses"
     env.setenv("GECMETRICS_CACHE", "~/parses")
-    assert parse_cache.cache_root() == tmp_path / "home" / "parses"
+    assert paths.parse_cache_dir() == tmp_path / "home" / "parses"
     assert every_data_dir() == {tmp_path / "data"}
 
 

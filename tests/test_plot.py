@@ -185,6 +185,7 @@ def test_window_figure():
     assert_legend_outside_axes(fig)
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".svg", b"<?xml"),
                                            (".pdf", b"%PDF")])
 def test_file_writers_keep_their_signatures(tmp_path, suffix, magic):

@@ -105,6 +105,7 @@ def test_cli_checks_pool_options_before_work():
     assert res.exit_code == 2 and "'gmeg-fce' is not a benchmark of this run" in res.output
 
 
+@pytest.mark.full
 def test_end_to_end_on_the_real_data(shared_data, tmp_path):
     res = CliRunner().invoke(main, [
         "meta-eval", "conll14", "seeda-s", "gmeg-fce", "-m", "green", "-m", "gleu", "--pool",

@@ -153,6 +153,7 @@ def tiny_model(tmp_path_factory):
     return tiny_bert(str(tmp_path_factory.mktemp("pterrant_tiny")), vocab)
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 @pytest.mark.errant
 @pytest.mark.neural
@@ -177,6 +178,7 @@ def test_equals_authors_code_with_tiny_bert(shared_data, tiny_model, tmp_path):
         assert sentences[h].tolist() == pytest.approx(want["sentence"], abs=1e-6)
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 @pytest.mark.errant
 @pytest.mark.neural

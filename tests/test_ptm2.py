@@ -117,6 +117,7 @@ def test_errors_in_one_line(tmp_path):
         PTM2(model=str(tmp_path)).bert_scorer()
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 def test_edit_sequences_count_as_native_m2(conll, shared_data):
     """The literal edit sequences give the native M2's (correct, proposed) on
@@ -167,6 +168,7 @@ def tiny_model(tmp_path_factory):
     return tiny_bert(str(tmp_path_factory.mktemp("ptm2_tiny")), ref["vocab"])
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 @pytest.mark.neural
 def test_equals_authors_code_with_tiny_bert(shared_data, tiny_model, tmp_path):
@@ -196,6 +198,7 @@ def test_equals_authors_code_with_tiny_bert(shared_data, tiny_model, tmp_path):
         [ref["results"][s]["corpus"]["f"] for s in ref["systems"]], abs=1e-6)
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 @pytest.mark.neural
 def test_cached_rerun_makes_no_model_call(shared_data, tiny_model, tmp_path):

@@ -70,6 +70,7 @@ def test_napoles16_gleu_plus_ranking_against_ours(shared_data):
     assert spearman([scores[s] for s in theirs], _positions(theirs, theirs)) > 0.9
 
 
+@pytest.mark.full
 def test_napoles16_m2_column_is_not_the_no_alternatives_scorer(shared_data):
     """Table 1's M2 column puts CUUI first; the official M2 file (no alternative answers),
     which we score exactly as the CoNLL-2014 overview, puts CAMB first. The column

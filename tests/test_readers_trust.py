@@ -188,6 +188,7 @@ def real_outputs(shared_data: Path):
                         read_lines(path)
 
 
+@pytest.mark.full
 def test_no_warning_on_any_real_output(shared_data):
     names = []
     for name, src, out in real_outputs(shared_data):

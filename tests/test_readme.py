@@ -6,6 +6,7 @@ import re
 import shlex
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from gecmetrics.cli import main
@@ -25,14 +26,16 @@ def test_quickstart_output_matches(monkeypatch):
     assert result.stdout.strip() == output.strip()  # notes go to stderr
 
 
-def test_readme_test_command_is_what_ci_runs():
+def test_readme_test_commands_and_ci_runs_the_full_one():
     readme = (ROOT / "README.md").read_text()
-    section = readme.split("## Tests", 1)[1]
-    command = re.findall(r"```sh\n(.*?)```", section, re.S)[0].strip()
+    section = readme.split("## Tests", 1)[1].split("\n## ", 1)[0]
+    commands = [c.strip() for c in re.findall(r"```sh\n(.*?)```", section, re.S)]
+    assert commands == ["pytest", "pytest -m full"]  # the fast tier, then everything
     ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()
-    assert ci[-1] == command
+    assert ci[-1] == commands[1]
 
 
+@pytest.mark.full
 def test_meta_eval_quickstart_output_matches(monkeypatch, shared_data):
     readme = (ROOT / "README.md").read_text()
     section = readme.split("## Quickstart", 1)[1].split("## Tests", 1)[0]

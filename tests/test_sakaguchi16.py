@@ -51,6 +51,7 @@ def test_options_accept_and_refuse_references():
                         references=("expert-fluency",), explicit=frozenset({"references"}))
 
 
+@pytest.mark.full
 def test_reference_sets_are_the_files(shared_data):
     root = shared_data / "reassess-gec" / "annotations"
     default = load_benchmark("conll14", shared_data)
@@ -91,6 +92,7 @@ def ours_and_published(shared_data, spec: str, label: str, refs: tuple[str, ...]
     return ours, published
 
 
+@pytest.mark.full
 def test_m2_on_nucle_against_the_published_scores(shared_data):
     """Ours is the official scorer (CoNLL-2014 overview, tests/test_m2.py); the paper's
     file differs by up to 0.013 (RAC), AMU and CAMB within 0.0002 (docs/benchmarks.md)."""
@@ -103,6 +105,7 @@ def test_m2_on_nucle_against_the_published_scores(shared_data):
     assert rho > 0.98
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("label,refs,max_diff", [
     ("NUCLE", ("nucle",), 0.0109), ("E-fluency", ("expert-fluency",), 0.0096),
     ("E-minimal", ("expert-minimal",), 0.0176), ("NE-fluency", ("turker-fluency",), 0.0156),
@@ -143,6 +146,7 @@ def test_expert_ranking_is_the_gjg15_ranking(shared_data):
     assert rho > 0.95
 
 
+@pytest.mark.full
 def test_cli_references_and_human_kinds(shared_data):
     res = CliRunner().invoke(main, [
         "meta-eval", "conll14", "-m", "gleu", "--references", "expert-fluency",

@@ -59,6 +59,7 @@ def fresh(corpus):
     return Corpus(corpus.sources, corpus.references, dict(corpus.hypotheses))
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("level", ["corpus", "mean", "sentence"])
 def test_chunked_and_pooled_equal_one_chunk(small_conll, level):
     with execution(jobs=1, chunk_size=0):
@@ -152,6 +153,7 @@ def streamed(out, fmt, notes=None, warn=None, **options):
     return True
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("level", ["corpus", "mean", "sentence"])
 def test_files_read_by_chunks_equal_in_memory(conll_files, conll, level):
     """score() reads files by chunks; its results equal the in-memory corpus'."""
@@ -174,6 +176,7 @@ def _json_of(corpus, level):
     return json.dumps(out)
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("fmt", ["table", "tsv", "markdown", "latex", "json"])
 def test_streamed_sentence_output_equals_the_rendered_results(conll_files, fmt):
     specs = ["green", "gleu", "chrf"]
@@ -262,6 +265,7 @@ def test_shift_checked_in_workers_warns_as_in_one_process(conll_files, conll, tm
             assert from_stream == whole, (jobs, chunk_size)
 
 
+@pytest.mark.full
 def test_cli_jobs_and_chunk_size(conll_files):
     base = [SCRIPT, "score", "-m", "green", "-s", conll_files["src"], "-r", conll_files["ref0"],
             conll_files["ref1"], "-c", conll_files["AMU"], "--level", "sentence",

@@ -114,6 +114,7 @@ def assert_rows_equal(ours: list[dict], builtin: list[dict], keys=CORR, name="mi
 BENCH = ["conll14", "seeda-s"]
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("bench", BENCH)
 def test_corpus_tsv_gives_the_builtin_correlations(files, shared_data, bench):
     builtin = meta(shared_data, bench, "-m", "green")
@@ -131,6 +132,7 @@ def test_corpus_tsv_gives_the_builtin_correlations(files, shared_data, bench):
         assert round(tsv[0]["pearson"], 3) == 0.741 and round(tsv[0]["spearman"], 3) == 0.698
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("bench", BENCH)
 def test_sentence_json_gives_builtin_intervals(files, shared_data, bench):
     boot = ("--bootstrap", "200", "--seed", "7")
@@ -149,6 +151,7 @@ def test_sentence_json_gives_builtin_intervals(files, shared_data, bench):
     assert_rows_equal(rows, builtin, keys)
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("bench", BENCH)
 def test_sentence_level_accuracy_equals_builtin(files, shared_data, bench):
     builtin = meta(shared_data, bench, "-m", "green", "--sentence-level")
@@ -158,6 +161,7 @@ def test_sentence_level_accuracy_equals_builtin(files, shared_data, bench):
                                       "discordant", "metric_ties"))
 
 
+@pytest.mark.full
 def test_compare_window_cv_and_sweep(files, shared_data):
     """GREEN read back vs GREEN computed: identical r, a zero difference in every
     resample; windows as the built-in's; no beta, so cv-beta is null and a sweep one point."""
@@ -369,6 +373,7 @@ def error_cases(tmp_path: Path, files) -> list[tuple[list[str], str]]:
     ]
 
 
+@pytest.mark.full
 def test_errors_are_one_line_and_exit_2(files, shared_data, tmp_path):
     for args, message in error_cases(tmp_path, files):
         res = invoke("meta-eval", *args, "--data-dir", str(shared_data))
@@ -388,6 +393,7 @@ def test_paths_with_colons(tmp_path, shared_data):
     assert same(rows[0]["pearson"], -rows[1]["pearson"])
 
 
+@pytest.mark.full
 def test_docs_example_sacrebleu_chrf(shared_data, tmp_path):
     """docs/own-metric.md's walk-through: sentence chrF computed by sacrebleu (an
     independent implementation) and read back equals the built-in chrF at mean level,

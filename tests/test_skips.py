@@ -54,6 +54,7 @@ def probe(pytester: pytest.Pytester, monkeypatch, tmp_path):
     return pytester
 
 
+@pytest.mark.full
 def test_without_data_real_data_tests_skip_with_one_reason(probe):
     result = probe.runpytest_subprocess("-rs", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=2 if _have_errant() else 1, skipped=3 if _have_errant() else 4)
@@ -66,6 +67,7 @@ def test_without_data_real_data_tests_skip_with_one_reason(probe):
     assert len(reasons) == 1
 
 
+@pytest.mark.full
 def test_ci_turns_the_skips_into_failures(probe, monkeypatch):
     monkeypatch.setenv("GECMETRICS_REQUIRE_DATA", "1")
     result = probe.runpytest_subprocess("-p", "no:cacheprovider")
@@ -77,6 +79,7 @@ def test_ci_turns_the_skips_into_failures(probe, monkeypatch):
     assert "GECMETRICS_REQUIRE_DATA=1: not skipped" in result.stdout.str()
 
 
+@pytest.mark.full
 def test_with_a_complete_data_folder_nothing_skips(probe, monkeypatch, tmp_path):
     from gecmetrics.download import load_manifest
 
@@ -90,6 +93,7 @@ def test_with_a_complete_data_folder_nothing_skips(probe, monkeypatch, tmp_path)
     result.assert_outcomes(passed=4)
 
 
+@pytest.mark.full
 def test_without_errant_the_errant_tests_skip(probe, tmp_path, monkeypatch):
     # hide errant from the subprocess: a package of that name whose import fails
     blocker = tmp_path / "blocker"

@@ -36,6 +36,7 @@ def real_rows(root: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
+@pytest.mark.full
 def test_sentence_correlations_match_scipy(shared_data, tmp_path):
     rows = real_rows(shared_data)
     scores = [toy_score(r["source"], r["output"]) for r in rows]
@@ -56,6 +57,7 @@ def test_sentence_correlations_match_scipy(shared_data, tmp_path):
         assert "refs:0" in row.signature and "human:" + aspect in row.signature
 
 
+@pytest.mark.full
 def test_order_lower_negates(shared_data, tmp_path):
     rows = real_rows(shared_data)
     path = tmp_path / "toy.json"

@@ -51,15 +51,15 @@ def download_cmd(benchmarks, data_dir, mirror, timeout, stall_timeout, check, li
     """
     from ..download import (
         benchmark_files,
-        benchmark_names,
         download,
+        download_names,
         missing_files,
         resolve_benchmark,
         resolve_data_dir,
     )
 
     names = []
-    for name in benchmarks or benchmark_names():
+    for name in benchmarks or download_names():
         canonical = resolve_benchmark(name)
         if canonical not in names:
             names.append(canonical)

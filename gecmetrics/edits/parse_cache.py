@@ -37,12 +37,6 @@ from typing import Any
 from .. import paths, progress
 
 
-def cache_root() -> Path:
-    """``$GECMETRICS_CACHE``, else ``parses/`` under the cache root (see
-    :func:`gecmetrics.paths.parse_cache_dir`, which decides it)."""
-    return paths.parse_cache_dir()
-
-
 def sentence_key(text: str) -> str:
     """The cache key of a sentence: its whitespace tokens joined by single spaces."""
     return " ".join(text.split())
@@ -75,7 +69,7 @@ class ParseCache:
         if root is False:
             self.directory: Path | None = None
         else:
-            base = cache_root() if root is None or root is True else Path(root)
+            base = paths.parse_cache_dir() if root is None or root is True else Path(root)
             self.directory = base / self.id
         self.batch_size = batch_size
         self.progress = progress
