@@ -3,8 +3,11 @@
 A new analysis is one module here (settings, rows, ``run``, ``table``, optional
 ``figure``: see :mod:`..analysis`) and one line below; its flags, keywords,
 checks, JSON rows, frame rows, table section and figure follow from it. They run
-after the correlations and the analyses still wired in :mod:`..api`, in this
-order, which is also the order of their rows and sections in the output.
+after the correlations (and the columns that ``--bootstrap``, ``--cv-beta`` and
+``--pairwise``/``--tie-calibration``/``--spa`` add to them, still wired in
+:mod:`..api`), in this order, which is also the order of their rows in the
+output; their sections are placed by :data:`..report.SECTION_ORDER` and their
+figures' notes by :data:`..figures.FIGURE_ORDER`.
 """
 
 from __future__ import annotations
