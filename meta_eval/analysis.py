@@ -16,6 +16,10 @@ each). Its module holds everything about it:
   named ``plot`` holds a path);
 * ``on_load(settings, selection)``, optional: the checks that need a benchmark's
   data, run as each benchmark is read, before anything is scored;
+* ``columns(context, settings) -> rows``, for an analysis that adds columns to the
+  correlation rows instead of rows of its own (``--cv-beta``): the run's rows with
+  its columns, computed before the rows are signed; its section's table then
+  reads the correlation rows;
 * ``help_after``: the flagged field after whose flag ``--help`` lists the
   analysis's flags (the help text is a contract, its order too); None: after the
   common options.
@@ -74,3 +78,4 @@ class Analysis:
     plot: str | None = None  # the settings field holding the figure's path
     help_after: str | None = None  # see the module's docstring
     on_load: Callable[[Any, Selection], None] | None = None  # see the module's docstring
+    columns: Callable[[Context, Any], Sequence[Any]] | None = None  # see the docstring

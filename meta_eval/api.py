@@ -121,10 +121,11 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     if o.bootstrap is not None:
         results = correlation_analyses.add_bootstrap(results, selections, metrics,
                                                      o.bootstrap, o.seed_value, cache)
-    if o.cv_folds is not None:
-        results = correlation_analyses.add_cv_beta(
-            results, selections, metrics, parse_grid(o.cv_grid_text, "--cv-grid"),
-            o.cv_folds, o.seed_value, o.cv_grid_text)
+    for analysis in ANALYSES:  # the columns of the analyses that add some
+        settings = o.settings[analysis.name]
+        if analysis.columns is not None and analysis.enabled(settings):
+            context = Context(o, chosen, tuple(metrics), tuple(results), notes)
+            results = list(analysis.columns(context, settings))
     results = correlation_analyses.sign(results, selections, metrics)
     # resampled scores, shared by SPA and the registered analyses that draw at random
     resampling = pair_stats.Resampling(o.stat_resamples, o.seed_value, o.human_unit, cache)

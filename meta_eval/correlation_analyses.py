@@ -9,7 +9,6 @@ typed rows of :mod:`.results` (each with its signature):
   the correlation rows;
 * :func:`sentence_level`: pairwise sentence-level agreement with the raw
   human rankings;
-* :func:`add_cv_beta`: cross-validated beta*.
 
 A resample is a gather over the cached statistics (``stats.corpus_scores(beta,
 sentences=idx)``), so 1000 resamples of 13 systems take about a second or two.
@@ -29,10 +28,8 @@ from gecmetrics.metric import Metric
 from gecmetrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 from gecmetrics.stats.intervals import bootstrap_ci
 
-from .cv_beta import cv_beta
 from .defaults import DEFAULT_FOLDS
 from .results import (
-    CVBeta,
     Intervals,
     MetaResult,
     SentenceAgreement,
@@ -42,7 +39,7 @@ from .selection import Selection
 from .sentence_agreement import TIE_POLICIES, pairwise_agreement
 
 __all__ = ["DEFAULT_FOLDS", "DEFAULT_RESAMPLES", "DEFAULT_SEED",
-           "TIE_POLICIES", "add_bootstrap", "add_cv_beta",
+           "TIE_POLICIES", "add_bootstrap",
            "score_function", "sentence_level", "sign"]
 
 
@@ -176,46 +173,4 @@ def sentence_level(selection: Selection, metrics: Sequence[Metric],
                 res.accuracy, res.kendall_like, res.n_pairs, res.concordant, res.discordant,
                 res.metric_ties, res.n_items,
                 row_signature(metric, selection, "sentence", beta, human=human, ties=ties)))
-    return out
-
-
-# -- cross-validated beta* -----------------------------------------------------------------
-
-
-def _score_at_beta(metric: Metric, selection: Selection, level: str
-                   ) -> Callable[[float, np.ndarray], np.ndarray]:
-    """``(beta, idx) -> scores``: the form :func:`.cv_beta.cv_beta` asks for."""
-    def score(beta: float, idx: np.ndarray) -> np.ndarray:
-        return score_function(metric, selection, float(beta), level)(idx)
-
-    return score
-
-
-def add_cv_beta(results: Sequence[MetaResult], selections: Sequence[Selection],
-                metrics: Sequence[Metric], grid: np.ndarray, k: int = DEFAULT_FOLDS,
-                seed: int = DEFAULT_SEED, grid_text: str = "") -> list[MetaResult]:
-    """Each row with its :class:`~.results.CVBeta`: ``beta_star`` (mean of the k folds'
-    optima on their training parts, criterion Pearson), the fold optima, their standard
-    deviation and the correlations at beta* on all sentences; None for metrics without
-    beta. ``grid_text``: how the grid was given, for the signature."""
-    by_name = {sel.benchmark.name: sel for sel in selections}
-    by_spec = metric_for(results, metrics)
-    cache: dict[tuple[str, str, str], CVBeta] = {}
-    out = []
-    for r in results:
-        key = (r.benchmark, r.spec, r.level)
-        if key not in cache:
-            sel, metric = by_name[r.benchmark], by_spec[r.spec]
-            if not metric.has_beta:
-                cache[key] = CVBeta(k, seed, grid=grid_text)
-            else:
-                stats = metric.statistics(sel.benchmark.corpus)
-                stats.precompute(list(grid))
-                res = cv_beta(_score_at_beta(metric, sel, r.level), sel.human, grid,
-                              sel.benchmark.corpus.num_sentences, k, seed)
-                cache[key] = CVBeta(res.k, res.seed, res.beta_star,
-                                    tuple(res.beta_star_folds), res.beta_star_std,
-                                    res.pearson, res.spearman, res.kendall, res.criterion,
-                                    grid=grid_text)
-        out.append(dataclasses.replace(r, cv=cache[key]))
     return out

@@ -35,7 +35,6 @@ from .analyses import ANALYSES
 from .benchmarks import registry
 from .defaults import (
     AGGREGATE_ITEMS,
-    DEFAULT_FOLDS,
     DEFAULT_GRID,
     DEFAULT_TRUESKILL_RUNS,
     MAX_TRUESKILL_RUNS,
@@ -73,8 +72,10 @@ class MetaEvalOptions:
     ``metrics``: spec strings (``"green:tokenize=char"``) or :class:`Metric`
     objects (a :class:`~.score_files.ScoresMetric` included); ``scores``:
     ``"NAME=PATH[:OPTS]"`` texts of ``--scores`` or metrics, evaluated after
-    ``metrics``. ``bootstrap``/``window``/``cv_folds`` accept ``True`` for the
-    flag's default. After construction, :attr:`metric_objects` holds the metrics.
+    ``metrics``. ``bootstrap`` (and an analysis's count, such as ``window`` or
+    ``cv_folds``) accepts ``True`` for the flag's default; ``settings``: each
+    registered analysis's settings, by name (:meth:`from_keywords` builds them from
+    flat keywords). After construction, :attr:`metric_objects` holds the metrics.
     """
 
     benchmarks: tuple[str, ...]  # BenchmarkName values (checked: one of BENCHMARKS)
@@ -157,7 +158,7 @@ class MetaEvalOptions:
                   "--human-intervals, --level trueskill or --subsets (the analyses that draw "
                   "at random)",
                   lambda o: (o.bootstrap is not None or o.settings["compare"].compare
-                             or o.cv_folds is not None
+                             or o.settings["cv_beta"].cv_folds is not None
                              or o.spa or o.settings["clusters"].clusters is not None
                              or o.settings["human_intervals"].human_intervals
                              or "trueskill" in o.levels
@@ -176,14 +177,6 @@ class MetaEvalOptions:
         help="--sentence-level and --level ew/trueskill: how a metric tie counts "
              "(seeda: a loss for the system earlier in alphabetical order, as SEEDA's "
              "corr_sentence.py; neutral: a draw, the default at ew/trueskill).")
-    cv_folds: int | None = option(
-        None, "--cv-beta", kind="int", alone=DEFAULT_FOLDS, metavar="K",
-        help="Cross-validated beta*: optimum of r on each of K training parts (alone: "
-             "10; 2 to 100), beta* = their mean, with r and rho at beta*.")
-    cv_grid: str | None = option(
-        None, "--cv-grid", metavar="START:STOP:STEP",
-        requires=("--cv-beta K", lambda o: o.cv_folds is not None),
-        help="--cv-beta: the beta grid. [default: 0:5:0.01]")
     pairwise: bool = option(
         False, "--pairwise", kind="flag",
         help="Add pairwise_accuracy: the share of system pairs the metric orders as "
@@ -228,7 +221,6 @@ class MetaEvalOptions:
         set_("levels", tuple(dict.fromkeys(levels)) or ("corpus",))
         set_("explicit", frozenset(self.explicit))
         set_("bootstrap", count("--bootstrap", self.bootstrap, DEFAULT_RESAMPLES))
-        set_("cv_folds", count("--cv-beta", self.cv_folds, DEFAULT_FOLDS))
         set_("trueskill_runs", count("--trueskill-runs", self.trueskill_runs,
                                       DEFAULT_TRUESKILL_RUNS))
         if self.seed is not None:
@@ -373,7 +365,6 @@ class MetaEvalOptions:
         from gecmetrics.validate import (
             beta_options_apply,
             check_beta,
-            check_folds,
             check_plot_file,
             check_resamples,
             check_seed,
@@ -386,9 +377,9 @@ class MetaEvalOptions:
             raise ConfigError("give either -b/--beta or --sweep-beta/--plot, not both")
         beta_options_apply(metrics, notes, **{"-b/--beta": bool(self.betas),
                                               "--sweep-beta/--plot": self.grid is not None,
-                                              "--cv-beta": self.cv_folds is not None})
-        extras = {"--bootstrap": self.bootstrap is not None,
-                  "--cv-beta": self.cv_folds is not None}
+                                              "--cv-beta": (self.settings["cv_beta"].cv_folds
+                                                            is not None)})
+        extras = {"--bootstrap": self.bootstrap is not None}
         asked = [name for name, on in extras.items() if on]
         if self.grid is not None and asked:
             raise ConfigError(f"{asked[0]} works at the given betas; it cannot be combined "
@@ -398,15 +389,11 @@ class MetaEvalOptions:
                               f"{(asked or ['--sweep-beta/--plot'])[0]}")
         if self.bootstrap is not None:
             check_resamples(self.bootstrap)
-        if self.cv_folds is not None:
-            check_folds(self.cv_folds)
         if self.seed is not None:
             check_seed(self.seed)
         self._check_aggregation(asked)
         if self.grid is not None:
             parse_beta_grid(self.grid)
-        if self.cv_folds is not None:
-            parse_beta_grid(self.cv_grid_text, "--cv-grid")
         if self.plot is not None:
             check_plot_file(self.plot, "--plot")  # fail before the work, not after
 
@@ -460,10 +447,6 @@ class MetaEvalOptions:
     def seed_value(self) -> int:
         """The seed the random analyses use (``seed`` or the default, 12345)."""
         return DEFAULT_SEED if self.seed is None else self.seed
-
-    @property
-    def cv_grid_text(self) -> str:
-        return DEFAULT_GRID if self.cv_grid is None else self.cv_grid
 
     @property
     def compare_resamples(self) -> int:

@@ -183,7 +183,7 @@ def check_options(options: MetaEvalOptions, benchmark: str) -> None:
         ("--bootstrap", o.bootstrap is not None),
         ("--compare", o.settings["compare"].compare),
         ("--window", o.settings["window"].window is not None),
-        ("--cv-beta", o.cv_folds is not None),
+        ("--cv-beta", o.settings["cv_beta"].cv_folds is not None),
         ("--level", "levels" in o.explicit),
         ("--pairwise", o.pairwise),
         ("--tie-calibration", o.tie_calibration),

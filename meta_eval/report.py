@@ -126,27 +126,6 @@ def _b(value: float | None) -> str:
     return "-" if value is None else f"{value:g}"
 
 
-def cv_table(results: Sequence[MetaResult], fmt: str) -> str:
-    """Cross-validated beta*: one row per (benchmark, metric, level)."""
-    headers = ["benchmark", "metric", "spec", "level", "β* (CV)", "sd", "fold optima",
-               "r at β*", "ρ at β*"]
-    seen, cells = set(), []
-    for r in results:
-        key = (r.benchmark, r.spec, r.level)
-        if key in seen or r.cv is None:
-            continue
-        seen.add(key)
-        cv = r.cv
-        if cv.beta_star is None or cv.beta_star_folds is None or cv.beta_star_std is None:
-            cells.append([r.benchmark, r.metric, r.spec, r.level, "-", "-", "(no β)", "-", "-"])
-            continue
-        folds = cv.beta_star_folds
-        cells.append([r.benchmark, r.metric, r.spec, r.level, f"{cv.beta_star:.3f}",
-                      f"{cv.beta_star_std:.3f}", f"{min(folds):g}-{max(folds):g}",
-                      fixed(cv.pearson, DIGITS), fixed(cv.spearman, DIGITS)])
-    return render(headers, cells, fmt, ["left"] * 4 + ["right"] * 5)
-
-
 def sentence_table(rows: Sequence[SentenceAgreement], benchmarks: Sequence[str],
                    fmt: str) -> str:
     """Rows: (metric, beta); columns per benchmark: accuracy and Kendall-like tau."""
@@ -224,10 +203,13 @@ def _section_rank(name: str) -> int:
 
 
 def _registered_sections(result: MetaEvaluation, fmt: str) -> dict[str, tuple[str, str]]:
-    """A titled table for each registered analysis that has rows, by name."""
-    return {a.name: (a.title(result.options.settings[a.name], rows, result.options),
-                     a.table(rows, fmt))
-            for a in ANALYSES if (rows := result.analysis_rows(a.name))}
+    """A titled table for each registered analysis that has rows, by name (those that
+    add columns: the correlation rows)."""
+    settings = result.options.settings
+    return {a.name: (a.title(settings[a.name], rows, result.options), a.table(rows, fmt))
+            for a in ANALYSES if (rows := (
+                result.correlations if a.columns is not None and a.enabled(settings[a.name])
+                else result.analysis_rows(a.name)))}
 
 
 def _grid_points(grid: str) -> int:
@@ -238,11 +220,6 @@ def _system_level(result: MetaEvaluation, fmt: str, notes: list[str]) -> str:
     o = result.options
     table = results_table(result.correlations, result.benchmarks, fmt)
     sections = _registered_sections(result, fmt)
-    if o.cv_folds is not None:
-        sections["cv_beta"] = (f"Cross-validated β* ({o.cv_folds} folds of test sentences, "
-                               f"seed {o.seed_value}, grid {o.cv_grid_text}, optimum of r on "
-                               "each training part; β* = their mean)",
-                               cv_table(result.correlations, fmt))
     if any(r.pairs is not None for r in result.correlations):
         spa = (f" (SPA: {o.stat_resamples} resamples, seed {o.seed_value})" if o.spa else "")
         sections["pair_stats"] = (f"Pairwise statistics over system pairs{spa}",

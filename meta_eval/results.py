@@ -8,7 +8,8 @@ long pandas table of the same values, and :mod:`.report` draws the text tables.
 
 * :class:`MetaResult`: one correlation of a metric (at a beta and level) with
   the human scores of a benchmark's system set, with its bootstrap
-  :class:`Intervals` and cross-validated :class:`CVBeta` when asked for;
+  :class:`Intervals` and cross-validated :class:`~.analyses.cv_beta.CVBeta` when
+  asked for;
 * :class:`SentenceAgreement`: pairwise sentence-level agreement;
 * :class:`~.sweep.Sweep`: the correlations at every beta of a grid.
 
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
     from .aggregate import Aggregation
+    from .analyses.cv_beta import CVBeta
     from .options import MetaEvalOptions
     from .selection import Selection
     from .sweep import Sweep
@@ -87,35 +89,6 @@ class Intervals:
         return {"pearson_ci": _pair(self.pearson), "spearman_ci": _pair(self.spearman),
                 "kendall_ci": _pair(self.kendall), "bootstrap": self.resamples,
                 "seed": self.seed}
-
-
-@dataclass(frozen=True)
-class CVBeta:
-    """Cross-validated beta* (``--cv-beta``); all None for a metric without beta."""
-
-    folds: int
-    seed: int | None
-    beta_star: float | None = None
-    beta_star_folds: tuple[float, ...] | None = None
-    beta_star_std: float | None = None
-    pearson: float | None = None  # at beta*, on all sentences
-    spearman: float | None = None
-    kendall: float | None = None
-    criterion: str | None = None  # None: the metric has no beta
-    grid: str = ""  # the beta grid as given (START:STOP:STEP), for the signature
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"beta_star": _num(self.beta_star),
-               "beta_star_folds": (None if self.beta_star_folds is None
-                                   else list(self.beta_star_folds)),
-               "beta_star_std": _num(self.beta_star_std),
-               "pearson_at_beta_star": _num(self.pearson),
-               "spearman_at_beta_star": _num(self.spearman),
-               "kendall_at_beta_star": _num(self.kendall),
-               "cv_folds": self.folds, "cv_seed": self.seed}
-        if self.criterion is not None:
-            out["cv_criterion"] = self.criterion
-        return out
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from ..analysis import Analysis
 from .clusters import CLUSTERS
 from .compare import COMPARE
+from .cv_beta import CV_BETA
 from .human_intervals import HUMAN_INTERVALS
 from .pool import POOL
 from .rank_pairs import RANK_PAIRS
@@ -24,6 +25,7 @@ from .window import WINDOW
 ANALYSES: tuple[Analysis, ...] = (
     COMPARE,
     WINDOW,
+    CV_BETA,
     SUBSETS,
     CLUSTERS,
     HUMAN_INTERVALS,

@@ -1,0 +1,190 @@
+"""Cross-validated beta* (``--cv-beta K``): which beta the data supports, held out.
+
+As the GREEN paper describes (:func:`..cv_beta.cv_beta`): the test sentences are
+split into K folds; on each fold's training part (the other K-1) the beta of the
+grid (``--cv-grid``) with the highest Pearson r is that fold's optimum; beta* is
+the mean of the K optima, reported with their spread and r, rho and tau at beta*
+on all sentences. A column analysis: it adds a :class:`CVBeta` to every
+correlation row (JSON: ``beta_star`` ... ``cv_seed``) and has no rows of its own;
+its section summarises them, one line per (benchmark, metric, level).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from gecmetrics.errors import ConfigError
+
+from ..analysis import Analysis, Context
+from ..defaults import DEFAULT_FOLDS, DEFAULT_GRID
+from ..flags import count, option
+from ..rows import num
+
+if TYPE_CHECKING:
+    from gecmetrics.metric import Metric
+
+    from ..options import MetaEvalOptions
+    from ..results import MetaResult
+    from ..selection import Selection
+
+NAME = "cv_beta"
+
+
+@dataclass(frozen=True)
+class CVBetaSettings:
+    cv_folds: int | None = option(
+        None, "--cv-beta", kind="int", alone=DEFAULT_FOLDS, metavar="K",
+        help="Cross-validated beta*: optimum of r on each of K training parts (alone: "
+             "10; 2 to 100), beta* = their mean, with r and rho at beta*.")
+    cv_grid: str | None = option(
+        None, "--cv-grid", metavar="START:STOP:STEP",
+        requires=("--cv-beta K", lambda s: s.cv_folds is not None),
+        help="--cv-beta: the beta grid. [default: 0:5:0.01]")
+
+    def __post_init__(self) -> None:  # True: the flag alone; the API may pass 10.0
+        object.__setattr__(self, "cv_folds", count("--cv-beta", self.cv_folds, DEFAULT_FOLDS))
+
+    @property
+    def grid_text(self) -> str:
+        return DEFAULT_GRID if self.cv_grid is None else self.cv_grid
+
+
+@dataclass(frozen=True)
+class CVBeta:
+    """Cross-validated beta* of one correlation row; all None for a metric without beta."""
+
+    folds: int
+    seed: int | None
+    beta_star: float | None = None
+    beta_star_folds: tuple[float, ...] | None = None
+    beta_star_std: float | None = None
+    pearson: float | None = None  # at beta*, on all sentences
+    spearman: float | None = None
+    kendall: float | None = None
+    criterion: str | None = None  # None: the metric has no beta
+    grid: str = ""  # the beta grid as given (START:STOP:STEP), for the signature
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"beta_star": num(self.beta_star),
+               "beta_star_folds": (None if self.beta_star_folds is None
+                                   else list(self.beta_star_folds)),
+               "beta_star_std": num(self.beta_star_std),
+               "pearson_at_beta_star": num(self.pearson),
+               "spearman_at_beta_star": num(self.spearman),
+               "kendall_at_beta_star": num(self.kendall),
+               "cv_folds": self.folds, "cv_seed": self.seed}
+        if self.criterion is not None:
+            out["cv_criterion"] = self.criterion
+        return out
+
+
+def _score_at_beta(metric: Metric, selection: Selection, level: str) -> Any:
+    """``(beta, idx) -> scores``: the form :func:`..cv_beta.cv_beta` asks for."""
+    from ..correlation_analyses import score_function
+
+    def score(beta: float, idx: Any) -> Any:
+        return score_function(metric, selection, float(beta), level)(idx)
+
+    return score
+
+
+def add_cv_beta(results: Sequence[MetaResult], selections: Sequence[Selection],
+                metrics: Sequence[Metric], grid: Any, k: int = DEFAULT_FOLDS,
+                seed: int = 12345, grid_text: str = "") -> list[MetaResult]:
+    """Each row with its :class:`CVBeta`: ``beta_star`` (mean of the k folds' optima on
+    their training parts, criterion Pearson), the fold optima, their standard deviation
+    and the correlations at beta* on all sentences; None for metrics without beta.
+    ``grid_text``: how the grid was given, for the signature."""
+    from ..correlation_analyses import metric_for
+    from ..cv_beta import cv_beta
+
+    by_name = {sel.benchmark.name: sel for sel in selections}
+    by_spec = metric_for(results, metrics)
+    cache: dict[tuple[str, str, str], CVBeta] = {}
+    out = []
+    for r in results:
+        key = (r.benchmark, r.spec, r.level)
+        if key not in cache:
+            sel, metric = by_name[r.benchmark], by_spec[r.spec]
+            if not metric.has_beta:
+                cache[key] = CVBeta(k, seed, grid=grid_text)
+            else:
+                stats = metric.statistics(sel.benchmark.corpus)
+                stats.precompute(list(grid))
+                res = cv_beta(_score_at_beta(metric, sel, r.level), sel.human, grid,
+                              sel.benchmark.corpus.num_sentences, k, seed)
+                cache[key] = CVBeta(res.k, res.seed, res.beta_star,
+                                    tuple(res.beta_star_folds), res.beta_star_std,
+                                    res.pearson, res.spearman, res.kendall, res.criterion,
+                                    grid=grid_text)
+        out.append(replace(r, cv=cache[key]))
+    return out
+
+
+def columns(context: Context, settings: CVBetaSettings) -> list[MetaResult]:
+    """The correlation rows of the run with their :class:`CVBeta`."""
+    from ..sweep import parse_grid
+
+    assert settings.cv_folds is not None
+    return add_cv_beta(context.rows, context.selections, context.metrics,
+                       parse_grid(settings.grid_text, "--cv-grid"), settings.cv_folds,
+                       context.options.seed_value, settings.grid_text)
+
+
+def run(context: Context, settings: CVBetaSettings) -> list[Any]:
+    return []  # its values are columns of the correlation rows
+
+
+def check(settings: CVBetaSettings, options: MetaEvalOptions) -> None:
+    from gecmetrics.validate import check_folds, parse_beta_grid
+
+    if settings.cv_folds is None:
+        return
+    if options.grid is not None:
+        raise ConfigError("--cv-beta works at the given betas; it cannot be combined with "
+                          "--sweep-beta/--plot")
+    if options.sentence_level:
+        raise ConfigError("--sentence-level cannot be combined with --cv-beta")
+    aggregated = options.aggregation_levels
+    if aggregated:
+        raise ConfigError(f"--cv-beta is not available at --level {aggregated[0]} (it would "
+                          "re-aggregate every resample or beta); use --level corpus or mean "
+                          "with --cv-beta, or drop it")
+    check_folds(settings.cv_folds)
+    parse_beta_grid(settings.grid_text, "--cv-grid")
+
+
+def title(settings: CVBetaSettings, rows: Sequence[MetaResult],
+          options: MetaEvalOptions) -> str:
+    return (f"Cross-validated β* ({settings.cv_folds} folds of test sentences, seed "
+            f"{options.seed_value}, grid {settings.grid_text}, optimum of r on each "
+            "training part; β* = their mean)")
+
+
+def table(rows: Sequence[MetaResult], fmt: str) -> str:
+    """One row per (benchmark, metric, level)."""
+    from gecmetrics.formatting import fixed, render
+
+    headers = ["benchmark", "metric", "spec", "level", "β* (CV)", "sd", "fold optima",
+               "r at β*", "ρ at β*"]
+    seen, cells = set(), []
+    for r in rows:
+        key = (r.benchmark, r.spec, r.level)
+        if key in seen or r.cv is None:
+            continue
+        seen.add(key)
+        cv = r.cv
+        if cv.beta_star is None or cv.beta_star_folds is None or cv.beta_star_std is None:
+            cells.append([r.benchmark, r.metric, r.spec, r.level, "-", "-", "(no β)", "-", "-"])
+            continue
+        folds = cv.beta_star_folds
+        cells.append([r.benchmark, r.metric, r.spec, r.level, f"{cv.beta_star:.3f}",
+                      f"{cv.beta_star_std:.3f}", f"{min(folds):g}-{max(folds):g}",
+                      fixed(cv.pearson, 3), fixed(cv.spearman, 3)])
+    return render(headers, cells, fmt, ["left"] * 4 + ["right"] * 5)
+
+
+CV_BETA = Analysis(NAME, CVBetaSettings, lambda s: s.cv_folds is not None, run, title, table,
+                   check=check, columns=columns, help_after="window_plot")
