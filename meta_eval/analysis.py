@@ -17,9 +17,10 @@ each). Its module holds everything about it:
 * ``on_load(settings, selection)``, optional: the checks that need a benchmark's
   data, run as each benchmark is read, before anything is scored;
 * ``columns(context, settings) -> rows``, for an analysis that adds columns to the
-  correlation rows instead of rows of its own (``--cv-beta``): the run's rows with
-  its columns, computed before the rows are signed; its section's table then
-  reads the correlation rows;
+  correlation (or sentence-level) rows instead of rows of its own (``--cv-beta``,
+  ``--pairwise``): the run's signed rows with its columns (signed again where they
+  enter the signature), in registry order; its section's table then reads those
+  rows;
 * ``help_after``: the flagged field after whose flag ``--help`` lists the
   analysis's flags (the help text is a contract, its order too); None: after the
   common options.

@@ -13,6 +13,7 @@ benchmarks, scores and correlates, and runs the analyses asked for.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from . import correlation_analyses, pair_stats, ratings
@@ -85,7 +86,8 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
                                  bootstrap=o.bootstrap is not None,
                                  compare=o.settings["compare"].compare,
                                  sentence_level=o.sentence_level)
-    pair_stats.check_resampled_metrics(metrics, o.spa, o.settings["clusters"].clusters)
+    pair_stats.check_resampled_metrics(metrics, o.settings["pair_stats"].spa,
+                                       o.settings["clusters"].clusters)
     chosen = tuple(selections)
 
     if o.mode == "sentence":
@@ -94,8 +96,8 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
             pairs = (ratings.pairs if ratings.is_rated(sel)
                      else correlation_analyses.sentence_level)
             agreements += pairs(sel, metrics, betas, o.ties)
-        if o.tie_calibration:
-            agreements = pair_stats.add_sentence_ties(agreements, system_level, metrics)
+        agreements = _with_columns(Context(o, chosen, tuple(metrics), tuple(agreements),
+                                           notes))
         registered = _registered(Context(o, chosen, tuple(metrics), tuple(agreements), notes))
         return MetaEvaluation(o, chosen, sentences=tuple(agreements), notes=tuple(notes),
                               registered=registered, renderer=render_evaluation)
@@ -121,17 +123,11 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     if o.bootstrap is not None:
         results = correlation_analyses.add_bootstrap(results, selections, metrics,
                                                      o.bootstrap, o.seed_value, cache)
-    for analysis in ANALYSES:  # the columns of the analyses that add some
-        settings = o.settings[analysis.name]
-        if analysis.columns is not None and analysis.enabled(settings):
-            context = Context(o, chosen, tuple(metrics), tuple(results), notes)
-            results = list(analysis.columns(context, settings))
     results = correlation_analyses.sign(results, selections, metrics)
-    # resampled scores, shared by SPA and the registered analyses that draw at random
+    # resampled scores, shared by the registered analyses that draw at random
     resampling = pair_stats.Resampling(o.stat_resamples, o.seed_value, o.human_unit, cache)
-    if o.pairwise or o.tie_calibration or o.spa:
-        results = pair_stats.add_pair_stats(results, system_level, metrics, o.pairwise,
-                                            o.tie_calibration, o.spa, resampling)
+    results = _with_columns(Context(o, chosen, tuple(metrics), tuple(results), notes,
+                                    resampling))
     results += rated_rows  # sentence-level ratings benchmarks (tmu-gfm): correlations only
     registered = _registered(Context(o, chosen, tuple(metrics), tuple(results), notes,
                                      resampling))
@@ -153,6 +149,17 @@ def correlate_levels(selection: Selection, metrics: Sequence[Metric],
             else:
                 out += correlate_selection(selection, [metric], betas, [level])
     return out
+
+
+def _with_columns(context: Context) -> list[Any]:
+    """The run's rows with the columns of the registered analyses that add some, in
+    registry order."""
+    rows = list(context.rows)
+    for analysis in ANALYSES:
+        settings = context.options.settings[analysis.name]
+        if analysis.columns is not None and analysis.enabled(settings):
+            rows = list(analysis.columns(replace(context, rows=tuple(rows)), settings))
+    return rows
 
 
 def _registered(context: Context) -> dict[str, tuple[Any, ...]]:

@@ -159,7 +159,8 @@ class MetaEvalOptions:
                   "at random)",
                   lambda o: (o.bootstrap is not None or o.settings["compare"].compare
                              or o.settings["cv_beta"].cv_folds is not None
-                             or o.spa or o.settings["clusters"].clusters is not None
+                             or o.settings["pair_stats"].spa
+                             or o.settings["clusters"].clusters is not None
                              or o.settings["human_intervals"].human_intervals
                              or "trueskill" in o.levels
                              or o.settings["subsets"].subsets is not None)),
@@ -177,26 +178,12 @@ class MetaEvalOptions:
         help="--sentence-level and --level ew/trueskill: how a metric tie counts "
              "(seeda: a loss for the system earlier in alphabetical order, as SEEDA's "
              "corr_sentence.py; neutral: a draw, the default at ew/trueskill).")
-    pairwise: bool = option(
-        False, "--pairwise", kind="flag",
-        help="Add pairwise_accuracy: the share of system pairs the metric orders as "
-             "the humans (a tie agrees only with a tie; Kocmi et al. 2021).")
-    tie_calibration: bool = option(
-        False, "--tie-calibration", kind="flag",
-        help="Add acc_eq and epsilon (Deutsch et al. 2023): metric differences "
-             "|d| <= epsilon are ties, epsilon maximises acc_eq. System level, and "
-             "with --sentence-level over the human ranking items (recommended over "
-             "--ties).")
-    spa: bool = option(
-        False, "--spa", kind="flag",
-        help="Add soft pairwise accuracy (Thompson et al. 2024): mean over system "
-             "pairs of 1 - |p_human - p_metric|, p-values from resampling sentences "
-             "(metric) and judgments (humans); --bootstrap N resamples (default 1000).")
     human_unit: HumanUnit = option(
         "items", "--human-unit", kind="choice", choices=HUMAN_UNITS, show_default=True,
         requires=("--spa, --clusters spa or --human-intervals (the analyses that resample "
                   "the human judgments)",
-                  lambda o: (o.spa or o.settings["clusters"].clusters == "spa"
+                  lambda o: (o.settings["pair_stats"].spa
+                             or o.settings["clusters"].clusters == "spa"
                              or o.settings["human_intervals"].human_intervals)),
         help="What the human bootstrap draws: ranking items, or single pairwise "
              "comparisons (as GJG15 did; reproduces their Table 3b).")
@@ -249,7 +236,7 @@ class MetaEvalOptions:
         self._check_explicit(notes)
         set_("metric_objects", self._resolve_metrics())
         self._check_values(notes)
-        self._check_pair_stats()
+        check_choice("--human-unit", self.human_unit, HUMAN_UNITS)
         for analysis in ANALYSES:
             settings = self.settings[analysis.name]
             self._check_requirements(settings)
@@ -406,13 +393,6 @@ class MetaEvalOptions:
         aggregated = self.aggregation_levels
         if aggregated:
             blocked = list(asked)
-            pair_stats = [flag for flag, on in (
-                ("--pairwise", self.pairwise), ("--tie-calibration", self.tie_calibration),
-                ("--spa", self.spa)) if on]
-            if pair_stats:  # they read the metric's corpus/mean system scores
-                raise ConfigError(f"{pair_stats[0]} works on corpus or mean system scores, not "
-                                  f"--level {aggregated[0]}; use --level corpus or mean with "
-                                  f"{pair_stats[0]}, or drop it")
             if self.grid is not None:
                 blocked.append("--sweep-beta/--plot")
             if blocked:
@@ -421,20 +401,6 @@ class MetaEvalOptions:
                                   f"corpus or mean with {blocked[0]}, or drop it")
         check_int_range(self.trueskill_runs, "--trueskill-runs", 0, MAX_TRUESKILL_RUNS,
                         "a number of runs (0: one run in the data's order)")
-
-    def _check_pair_stats(self) -> None:
-        """--pairwise, --tie-calibration, --spa (docs:
-        docs/meta-eval.md, "Pairwise accuracy, SPA, clusters, human intervals")."""
-
-        check_choice("--human-unit", self.human_unit, HUMAN_UNITS)
-        system_only = {"--pairwise": self.pairwise, "--spa": self.spa}
-        asked = [name for name, on in system_only.items() if on]
-        if asked and self.sentence_level:
-            raise ConfigError(f"{asked[0]} is a system-level statistic; drop it or drop "
-                              "--sentence-level (--tie-calibration works at both levels)")
-        if self.grid is not None and (asked or self.tie_calibration):
-            raise ConfigError(f"{(asked or ['--tie-calibration'])[0]} works at the given "
-                              "betas; it cannot be combined with --sweep-beta/--plot")
 
     # -- derived values ------------------------------------------------------------------
 

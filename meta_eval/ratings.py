@@ -185,9 +185,9 @@ def check_options(options: MetaEvalOptions, benchmark: str) -> None:
         ("--window", o.settings["window"].window is not None),
         ("--cv-beta", o.settings["cv_beta"].cv_folds is not None),
         ("--level", "levels" in o.explicit),
-        ("--pairwise", o.pairwise),
-        ("--tie-calibration", o.tie_calibration),
-        ("--spa", o.spa),
+        ("--pairwise", o.settings["pair_stats"].pairwise),
+        ("--tie-calibration", o.settings["pair_stats"].tie_calibration),
+        ("--spa", o.settings["pair_stats"].spa),
         ("--clusters", o.settings["clusters"].clusters is not None),
         ("--human-intervals", o.settings["human_intervals"].human_intervals),
         ("--subsets", o.settings["subsets"].subsets is not None)) if on]

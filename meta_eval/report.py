@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from gecmetrics.formatting import fixed, render, signature_lines, to_json
 
 from .analyses import ANALYSES
-from .pair_stats_tables import pair_table, sentence_ties_table
 from .results import MetaEvaluation, MetaResult, SentenceAgreement
 from .selection import Selection
 from .sweep import Sweep, parse_grid
@@ -174,11 +173,6 @@ def render_evaluation(result: MetaEvaluation, fmt: str = "table") -> tuple[str, 
         rows = result.sentences
         out = _with_head(sentence_preamble(rows, fmt), sentence_table(rows, names, fmt),
                          fmt, notes)
-        if any(s.tie_calibration is not None for s in rows):
-            out = _append_sections(out, [(
-                "Tie calibration (Deutsch et al. 2023): every pair of outputs in an item, "
-                "human ties included; |Δ| <= ε is a metric tie; accuracy under each --ties "
-                "policy for comparison", sentence_ties_table(rows, fmt))], fmt)
     elif o.mode == "sweep":
         assert o.grid is not None
         table = sweep_table(result.sweeps, names, fmt)
@@ -191,9 +185,9 @@ def render_evaluation(result: MetaEvaluation, fmt: str = "table") -> tuple[str, 
     return _with_signatures(out, result.signatures(), fmt, notes), notes
 
 
-# The order of the sections under the system-level table (a contract of the output):
-# registered analyses and the sections still drawn here, by name; a registered
-# analysis not named here comes last, in registry order.
+# The order of the sections under the system-level table, by analysis name (a
+# contract of the output: the sections were always in this order, which is not the
+# registry's, the order of the rows); an analysis not named here comes last.
 SECTION_ORDER = ("cv_beta", "compare", "window", "subsets", "pair_stats", "clusters",
                  "human_intervals", "pool", "rank_pairs")
 
@@ -204,11 +198,12 @@ def _section_rank(name: str) -> int:
 
 def _registered_sections(result: MetaEvaluation, fmt: str) -> dict[str, tuple[str, str]]:
     """A titled table for each registered analysis that has rows, by name (those that
-    add columns: the correlation rows)."""
+    add columns: the correlation or sentence-level rows)."""
     settings = result.options.settings
+    plain = result.sentences if result.options.mode == "sentence" else result.correlations
     return {a.name: (a.title(settings[a.name], rows, result.options), a.table(rows, fmt))
             for a in ANALYSES if (rows := (
-                result.correlations if a.columns is not None and a.enabled(settings[a.name])
+                plain if a.columns is not None and a.enabled(settings[a.name])
                 else result.analysis_rows(a.name)))}
 
 
@@ -220,10 +215,6 @@ def _system_level(result: MetaEvaluation, fmt: str, notes: list[str]) -> str:
     o = result.options
     table = results_table(result.correlations, result.benchmarks, fmt)
     sections = _registered_sections(result, fmt)
-    if any(r.pairs is not None for r in result.correlations):
-        spa = (f" (SPA: {o.stat_resamples} resamples, seed {o.seed_value})" if o.spa else "")
-        sections["pair_stats"] = (f"Pairwise statistics over system pairs{spa}",
-                                  pair_table(result.correlations, fmt))
     extra = (f", 95% bootstrap intervals ({o.bootstrap} resamples, seed {o.seed_value})"
              if o.bootstrap is not None else "")
     out = _with_preamble(result.selections, table, fmt, notes, extra)

@@ -17,6 +17,7 @@ from .clusters import CLUSTERS
 from .compare import COMPARE
 from .cv_beta import CV_BETA
 from .human_intervals import HUMAN_INTERVALS
+from .pair_stats import PAIR_STATS
 from .pool import POOL
 from .rank_pairs import RANK_PAIRS
 from .subsets import SUBSETS
@@ -27,6 +28,7 @@ ANALYSES: tuple[Analysis, ...] = (
     WINDOW,
     CV_BETA,
     SUBSETS,
+    PAIR_STATS,
     CLUSTERS,
     HUMAN_INTERVALS,
     POOL,

@@ -124,13 +124,16 @@ def add_cv_beta(results: Sequence[MetaResult], selections: Sequence[Selection],
 
 
 def columns(context: Context, settings: CVBetaSettings) -> list[MetaResult]:
-    """The correlation rows of the run with their :class:`CVBeta`."""
+    """The correlation rows of the run with their :class:`CVBeta`, signed again (the
+    folds, seed and grid enter the signature)."""
+    from ..correlation_analyses import sign
     from ..sweep import parse_grid
 
     assert settings.cv_folds is not None
-    return add_cv_beta(context.rows, context.selections, context.metrics,
+    rows = add_cv_beta(context.rows, context.selections, context.metrics,
                        parse_grid(settings.grid_text, "--cv-grid"), settings.cv_folds,
                        context.options.seed_value, settings.grid_text)
+    return sign(rows, context.selections, context.metrics)
 
 
 def run(context: Context, settings: CVBetaSettings) -> list[Any]:
