@@ -28,8 +28,8 @@ from gecmetrics.meta_eval.aggregate import (
     trueskill_mus,
     trueskill_orders,
 )
-from gecmetrics.meta_eval.human import RankingItem, expected_wins
 from gecmetrics.meta_eval.analyses.subsets import subset_indices
+from gecmetrics.meta_eval.human import RankingItem, expected_wins
 from gecmetrics.stats.correlation import paired_rows
 
 

@@ -39,7 +39,8 @@ def main() -> None:
     data = harness.shared_data(args.data_dir)
     n = args.resamples
 
-    from gecmetrics.meta_eval import correlation_analyses, pair_stats
+    from gecmetrics.meta_eval import pair_stats
+    from gecmetrics.meta_eval.analyses.bootstrap import add_bootstrap
     from gecmetrics.meta_eval.analyses.clusters import metric_clusters
     from gecmetrics.meta_eval.benchmarks import load_benchmark
     from gecmetrics.meta_eval.human import expected_wins
@@ -66,7 +67,7 @@ def main() -> None:
     rows = scored.value
     table.alone("scoring (statistics of every metric, once)", scored)
     table.baseline("--bootstrap intervals", harness.measure(
-        lambda: correlation_analyses.add_bootstrap(rows, [sel], metrics, n, 12345, {}),
+        lambda: add_bootstrap(rows, [sel], metrics, n, 12345, {}),
         memory="traced"))
     table.row("--spa", harness.measure(lambda: pair_stats.add_pair_stats(
         rows, [sel], metrics, spa=True, resampling=pair_stats.Resampling(n, 12345)),

@@ -12,7 +12,8 @@ each). Its module holds everything about it:
   and ``signature``;
 * ``run(context, settings) -> rows``;
 * ``title(settings, rows, options)`` and ``table(rows, fmt) -> str`` of its section
-  and, optionally, ``figure(rows, path) -> path`` (written when the settings field
+  (none for ``--bootstrap``, whose intervals are columns of the main table) and,
+  optionally, ``figure(rows, path) -> path`` (written when the settings field
   named ``plot`` holds a path);
 * ``on_load(settings, selection)``, optional: the checks that need a benchmark's
   data, run as each benchmark is read, before anything is scored;
@@ -72,8 +73,8 @@ class Analysis:
     settings: type
     enabled: Callable[[Any], bool]
     run: Callable[[Context, Any], Sequence[Any]]
-    title: Callable[[Any, Sequence[Any], MetaEvalOptions], str]
-    table: Callable[[Sequence[Any], str], str]
+    title: Callable[[Any, Sequence[Any], MetaEvalOptions], str] | None = None
+    table: Callable[[Sequence[Any], str], str] | None = None  # None: no section
     check: Callable[[Any, MetaEvalOptions], None] | None = None
     figure: Callable[[Sequence[Any], str], str] | None = None
     plot: str | None = None  # the settings field holding the figure's path

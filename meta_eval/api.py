@@ -83,7 +83,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     system_level = [s for s in selections if not ratings.is_rated(s)]
     check_sentence_scores(metrics, o.levels)
     notes += check_score_metrics(metrics, system_level, o.levels if system_level else (),
-                                 bootstrap=o.bootstrap is not None,
+                                 bootstrap=o.settings["bootstrap"].bootstrap is not None,
                                  compare=o.settings["compare"].compare,
                                  sentence_level=o.sentence_level)
     pair_stats.check_resampled_metrics(metrics, o.settings["pair_stats"].spa,
@@ -120,9 +120,6 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
             results += correlate_levels(sel, metrics, betas, o)
     # resampled system scores, shared by bootstrap, compare, SPA and clusters
     cache: correlation_analyses.ScoreCache = {}
-    if o.bootstrap is not None:
-        results = correlation_analyses.add_bootstrap(results, selections, metrics,
-                                                     o.bootstrap, o.seed_value, cache)
     results = correlation_analyses.sign(results, selections, metrics)
     # resampled scores, shared by the registered analyses that draw at random
     resampling = pair_stats.Resampling(o.stat_resamples, o.seed_value, o.human_unit, cache)

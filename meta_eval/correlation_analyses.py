@@ -1,14 +1,14 @@
 """The meta-evaluation analyses beyond one correlation, wired to benchmarks and metrics.
 
-The statistics live in :mod:`gecmetrics.stats`, :mod:`.sentence_agreement` and
-:mod:`.cv_beta` (pure functions); this module feeds them a selection's
-human scores and a metric's cached per-sentence statistics, and returns the
-typed rows of :mod:`.results` (each with its signature):
+The statistics live in :mod:`gecmetrics.stats` and :mod:`.sentence_agreement`
+(pure functions); this module feeds them a selection's human scores and a
+metric's cached per-sentence statistics (:func:`score_function`, shared by the
+registered analyses that resample sentences), and returns the typed rows of
+:mod:`.results` (each with its signature):
 
-* :func:`add_bootstrap`: 95% bootstrap :class:`~.results.Intervals` added to
-  the correlation rows;
 * :func:`sentence_level`: pairwise sentence-level agreement with the raw
   human rankings;
+* :func:`sign`: every correlation row with its signature;
 
 A resample is a gather over the cached statistics (``stats.corpus_scores(beta,
 sentences=idx)``), so 1000 resamples of 13 systems take about a second or two.
@@ -26,11 +26,9 @@ import numpy as np
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.metric import Metric
 from gecmetrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
-from gecmetrics.stats.intervals import bootstrap_ci
 
 from .defaults import DEFAULT_FOLDS
 from .results import (
-    Intervals,
     MetaResult,
     SentenceAgreement,
     row_signature,
@@ -39,8 +37,7 @@ from .selection import Selection
 from .sentence_agreement import TIE_POLICIES, pairwise_agreement
 
 __all__ = ["DEFAULT_FOLDS", "DEFAULT_RESAMPLES", "DEFAULT_SEED",
-           "TIE_POLICIES", "add_bootstrap",
-           "score_function", "sentence_level", "sign"]
+           "TIE_POLICIES", "score_function", "sentence_level", "sign"]
 
 
 ScoreCache = dict[tuple[Any, ...], dict[bytes, np.ndarray]]
@@ -108,29 +105,6 @@ def sign(results: Sequence[MetaResult], selections: Sequence[Selection],
     by_name = {sel.benchmark.name: sel for sel in selections}
     by_spec = metric_for(results, metrics)
     return [_signed(r, by_spec[r.spec], by_name[r.benchmark]) for r in results]
-
-
-# -- bootstrap intervals -------------------------------------------------------------
-
-
-def add_bootstrap(results: Sequence[MetaResult], selections: Sequence[Selection],
-                  metrics: Sequence[Metric], n_resamples: int = DEFAULT_RESAMPLES,
-                  seed: int = DEFAULT_SEED, cache: ScoreCache | None = None
-                  ) -> list[MetaResult]:
-    """Each row with its 95% percentile bootstrap :class:`~.results.Intervals` over the
-    test sentences (JSON: ``pearson_ci`` ... ``bootstrap`` (resamples) and ``seed``)."""
-    by_name = {sel.benchmark.name: sel for sel in selections}
-    by_spec = metric_for(results, metrics)
-    out = []
-    for r in results:
-        sel = by_name[r.benchmark]
-        metric = by_spec[r.spec]
-        metric.statistics(sel.benchmark.corpus).precompute([r.beta])
-        ci = bootstrap_ci(score_function(metric, sel, r.beta, r.level, cache), sel.human,
-                          sel.benchmark.corpus.num_sentences, n_resamples, seed)
-        out.append(dataclasses.replace(r, intervals=Intervals(
-            ci.pearson_ci, ci.spearman_ci, ci.kendall_ci, ci.n_resamples, ci.seed)))
-    return out
 
 
 # -- sentence level ---------------------------------------------------------------------

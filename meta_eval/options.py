@@ -72,8 +72,8 @@ class MetaEvalOptions:
     ``metrics``: spec strings (``"green:tokenize=char"``) or :class:`Metric`
     objects (a :class:`~.score_files.ScoresMetric` included); ``scores``:
     ``"NAME=PATH[:OPTS]"`` texts of ``--scores`` or metrics, evaluated after
-    ``metrics``. ``bootstrap`` (and an analysis's count, such as ``window`` or
-    ``cv_folds``) accepts ``True`` for the flag's default; ``settings``: each
+    ``metrics``. An analysis's count (``bootstrap``, ``window``, ``cv_folds``)
+    accepts ``True`` for the flag's default; ``settings``: each
     registered analysis's settings, by name (:meth:`from_keywords` builds them from
     flat keywords). After construction, :attr:`metric_objects` holds the metrics.
     """
@@ -147,17 +147,13 @@ class MetaEvalOptions:
              "2 annotators), expert-fluency, expert-minimal, turker-fluency, "
              "turker-minimal (Sakaguchi et al. 2016, 2 annotators each). [default: "
              "nucle]")
-    bootstrap: int | None = option(
-        None, "--bootstrap", kind="int", alone=DEFAULT_RESAMPLES, metavar="N",
-        help="Add 95% bootstrap confidence intervals of r, rho and tau: N resamples of "
-             f"the test sentences (alone: {DEFAULT_RESAMPLES}; 100 to 1000000); also the "
-             "resamples of --compare.")
     seed: int | None = option(
         None, "--seed", kind="int", metavar="S",
         requires=("--bootstrap, --compare, --cv-beta, --spa, --clusters, "
                   "--human-intervals, --level trueskill or --subsets (the analyses that draw "
                   "at random)",
-                  lambda o: (o.bootstrap is not None or o.settings["compare"].compare
+                  lambda o: (o.settings["bootstrap"].bootstrap is not None
+                             or o.settings["compare"].compare
                              or o.settings["cv_beta"].cv_folds is not None
                              or o.settings["pair_stats"].spa
                              or o.settings["clusters"].clusters is not None
@@ -207,7 +203,6 @@ class MetaEvalOptions:
         levels = (self.levels,) if isinstance(self.levels, str) else self.levels
         set_("levels", tuple(dict.fromkeys(levels)) or ("corpus",))
         set_("explicit", frozenset(self.explicit))
-        set_("bootstrap", count("--bootstrap", self.bootstrap, DEFAULT_RESAMPLES))
         set_("trueskill_runs", count("--trueskill-runs", self.trueskill_runs,
                                       DEFAULT_TRUESKILL_RUNS))
         if self.seed is not None:
@@ -353,7 +348,6 @@ class MetaEvalOptions:
             beta_options_apply,
             check_beta,
             check_plot_file,
-            check_resamples,
             check_seed,
             parse_beta_grid,
         )
@@ -366,39 +360,27 @@ class MetaEvalOptions:
                                               "--sweep-beta/--plot": self.grid is not None,
                                               "--cv-beta": (self.settings["cv_beta"].cv_folds
                                                             is not None)})
-        extras = {"--bootstrap": self.bootstrap is not None}
-        asked = [name for name, on in extras.items() if on]
-        if self.grid is not None and asked:
-            raise ConfigError(f"{asked[0]} works at the given betas; it cannot be combined "
-                              "with --sweep-beta/--plot")
-        if self.sentence_level and (asked or self.grid is not None):
-            raise ConfigError(f"--sentence-level cannot be combined with "
-                              f"{(asked or ['--sweep-beta/--plot'])[0]}")
-        if self.bootstrap is not None:
-            check_resamples(self.bootstrap)
+        if self.sentence_level and self.grid is not None:
+            raise ConfigError("--sentence-level cannot be combined with --sweep-beta/--plot")
         if self.seed is not None:
             check_seed(self.seed)
-        self._check_aggregation(asked)
+        self._check_aggregation()
         if self.grid is not None:
             parse_beta_grid(self.grid)
         if self.plot is not None:
             check_plot_file(self.plot, "--plot")  # fail before the work, not after
 
-    def _check_aggregation(self, asked: list[str]) -> None:
+    def _check_aggregation(self) -> None:
         """--level ew/trueskill rebuild system scores from sentence comparisons: the
         analyses that resample or re-score sentences cannot follow them (one line says
         which)."""
         from gecmetrics.validate import check_int_range
 
         aggregated = self.aggregation_levels
-        if aggregated:
-            blocked = list(asked)
-            if self.grid is not None:
-                blocked.append("--sweep-beta/--plot")
-            if blocked:
-                raise ConfigError(f"{blocked[0]} is not available at --level {aggregated[0]} "
-                                  "(it would re-aggregate every resample or beta); use --level "
-                                  f"corpus or mean with {blocked[0]}, or drop it")
+        if aggregated and self.grid is not None:
+            raise ConfigError(f"--sweep-beta/--plot is not available at --level {aggregated[0]} "
+                              "(it would re-aggregate every resample or beta); use --level "
+                              "corpus or mean with --sweep-beta/--plot, or drop it")
         check_int_range(self.trueskill_runs, "--trueskill-runs", 0, MAX_TRUESKILL_RUNS,
                         "a number of runs (0: one run in the data's order)")
 
@@ -417,13 +399,13 @@ class MetaEvalOptions:
     @property
     def compare_resamples(self) -> int:
         """Resamples of ``--compare``: those of ``--bootstrap``, else the default."""
-        return self.bootstrap or DEFAULT_RESAMPLES
+        return self.settings["bootstrap"].bootstrap or DEFAULT_RESAMPLES
 
     @property
     def stat_resamples(self) -> int:
         """Resamples of --spa, --clusters and --human-intervals: those of --bootstrap,
         else the default (1000)."""
-        return self.bootstrap or DEFAULT_RESAMPLES
+        return self.settings["bootstrap"].bootstrap or DEFAULT_RESAMPLES
 
     @property
     def mode(self) -> Literal["sentence", "sweep", "system"]:

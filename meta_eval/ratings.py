@@ -180,7 +180,7 @@ def check_options(options: MetaEvalOptions, benchmark: str) -> None:
     o = options
     asked = [flag for flag, on in (
         ("--sweep-beta/--plot", o.grid is not None),
-        ("--bootstrap", o.bootstrap is not None),
+        ("--bootstrap", o.settings["bootstrap"].bootstrap is not None),
         ("--compare", o.settings["compare"].compare),
         ("--window", o.settings["window"].window is not None),
         ("--cv-beta", o.settings["cv_beta"].cv_folds is not None),

@@ -202,7 +202,7 @@ def _registered_sections(result: MetaEvaluation, fmt: str) -> dict[str, tuple[st
     settings = result.options.settings
     plain = result.sentences if result.options.mode == "sentence" else result.correlations
     return {a.name: (a.title(settings[a.name], rows, result.options), a.table(rows, fmt))
-            for a in ANALYSES if (rows := (
+            for a in ANALYSES if a.title is not None and a.table is not None and (rows := (
                 plain if a.columns is not None and a.enabled(settings[a.name])
                 else result.analysis_rows(a.name)))}
 
@@ -212,11 +212,11 @@ def _grid_points(grid: str) -> int:
 
 
 def _system_level(result: MetaEvaluation, fmt: str, notes: list[str]) -> str:
-    o = result.options
     table = results_table(result.correlations, result.benchmarks, fmt)
     sections = _registered_sections(result, fmt)
-    extra = (f", 95% bootstrap intervals ({o.bootstrap} resamples, seed {o.seed_value})"
-             if o.bootstrap is not None else "")
+    ci = next((r.intervals for r in result.correlations if r.intervals is not None), None)
+    extra = (f", 95% bootstrap intervals ({ci.resamples} resamples, seed {ci.seed})"
+             if ci is not None else "")
     out = _with_preamble(result.selections, table, fmt, notes, extra)
     return _append_sections(out, [sections[name] for name in sorted(sections,
                                                                      key=_section_rank)], fmt)

@@ -8,8 +8,8 @@ long pandas table of the same values, and :mod:`.report` draws the text tables.
 
 * :class:`MetaResult`: one correlation of a metric (at a beta and level) with
   the human scores of a benchmark's system set, with its bootstrap
-  :class:`Intervals` and cross-validated :class:`~.analyses.cv_beta.CVBeta` when
-  asked for;
+  :class:`~.analyses.bootstrap.Intervals` and cross-validated
+  :class:`~.analyses.cv_beta.CVBeta` when asked for;
 * :class:`SentenceAgreement`: pairwise sentence-level agreement;
 * :class:`~.sweep.Sweep`: the correlations at every beta of a grid.
 
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
     from .aggregate import Aggregation
+    from .analyses.bootstrap import Intervals
     from .analyses.cv_beta import CVBeta
     from .options import MetaEvalOptions
     from .selection import Selection
@@ -73,22 +74,6 @@ def row_signature(metric: Metric, selection: Selection, level: str,
 
 
 # -- rows -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Intervals:
-    """95% percentile bootstrap intervals over the test sentences (``--bootstrap``)."""
-
-    pearson: tuple[float, float]
-    spearman: tuple[float, float]
-    kendall: tuple[float, float]
-    resamples: int
-    seed: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"pearson_ci": _pair(self.pearson), "spearman_ci": _pair(self.spearman),
-                "kendall_ci": _pair(self.kendall), "bootstrap": self.resamples,
-                "seed": self.seed}
 
 
 @dataclass(frozen=True)

@@ -260,10 +260,11 @@ def test_options_checks_for_python_callers():
     with pytest.raises(ConfigError, match="unknown meta-evaluation option 'bootstraps'"):
         MetaEvalOptions(benchmarks=("conll14",), metrics=("green",),
                         explicit=frozenset({"bootstraps"}))
-    opts = MetaEvalOptions(benchmarks=("conll14", "conll14"), metrics=["green"], bootstrap=True,
-                           levels=["mean", "mean"], plot=None)
+    opts = MetaEvalOptions.from_keywords(benchmarks=("conll14", "conll14"), metrics=["green"],
+                                         bootstrap=True, levels=["mean", "mean"], plot=None)
     assert opts.benchmarks == ("conll14",) and opts.levels == ("mean",)
-    assert opts.bootstrap == 1000 and opts.seed_value == 12345
+    assert opts.settings["bootstrap"].bootstrap == 1000 and opts.seed_value == 12345
+    assert opts.stat_resamples == opts.compare_resamples == 1000
     with pytest.raises(AttributeError):
         opts.seed = 3  # type: ignore[misc]  # frozen
 

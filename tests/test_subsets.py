@@ -11,10 +11,10 @@ from scipy import stats
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
+from gecmetrics.meta_eval.analyses.subsets import subset_indices, subset_rows, subsets_figure
 from gecmetrics.meta_eval.options import MetaEvalOptions
 from gecmetrics.meta_eval.score_files import scores_metric
 from gecmetrics.meta_eval.selection import Selection, correlate_selection
-from gecmetrics.meta_eval.analyses.subsets import subset_indices, subset_rows, subsets_figure
 from gecmetrics.stats.correlation import correlate, paired_rows
 
 

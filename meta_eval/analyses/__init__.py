@@ -2,17 +2,18 @@
 
 A new analysis is one module here (settings, rows, ``run``, ``table``, optional
 ``figure``: see :mod:`..analysis`) and one line below; its flags, keywords,
-checks, JSON rows, frame rows, table section and figure follow from it. They run
-after the correlations (and the columns that ``--bootstrap``, ``--cv-beta`` and
-``--pairwise``/``--tie-calibration``/``--spa`` add to them, still wired in
-:mod:`..api`), in this order, which is also the order of their rows in the
-output; their sections are placed by :data:`..report.SECTION_ORDER` and their
-figures' notes by :data:`..figures.FIGURE_ORDER`.
+checks, JSON rows, frame rows, table section and figure follow from it. Those
+that add columns to the correlation rows (``bootstrap``, ``cv_beta``,
+``pair_stats``) run first, on the signed rows; then every one's ``run``, in this
+order, which is also the order of their rows in the output; their sections are
+placed by :data:`..report.SECTION_ORDER` and their figures' notes by
+:data:`..figures.FIGURE_ORDER`.
 """
 
 from __future__ import annotations
 
 from ..analysis import Analysis
+from .bootstrap import BOOTSTRAP
 from .clusters import CLUSTERS
 from .compare import COMPARE
 from .cv_beta import CV_BETA
@@ -24,6 +25,7 @@ from .subsets import SUBSETS
 from .window import WINDOW
 
 ANALYSES: tuple[Analysis, ...] = (
+    BOOTSTRAP,
     COMPARE,
     WINDOW,
     CV_BETA,
