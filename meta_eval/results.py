@@ -193,6 +193,32 @@ class MetaEvaluation:
         """The rows of registered analysis ``name`` (:mod:`.analyses`; empty if not run)."""
         return tuple(self.registered.get(name, ()))
 
+    # The rows of the analyses that the result has always named (docs/meta-eval.md):
+    # views of ``registered``, so a registered analysis needs no field here.
+    @property
+    def comparisons(self) -> tuple[Any, ...]:
+        return self.analysis_rows("compare")
+
+    @property
+    def windows(self) -> tuple[Any, ...]:
+        return self.analysis_rows("window")
+
+    @property
+    def subsets(self) -> tuple[Any, ...]:
+        return self.analysis_rows("subsets")
+
+    @property
+    def clusters(self) -> tuple[Any, ...]:
+        return self.analysis_rows("clusters")
+
+    @property
+    def human_intervals(self) -> tuple[Any, ...]:
+        return self.analysis_rows("human_intervals")
+
+    @property
+    def pools(self) -> tuple[Any, ...]:
+        return self.analysis_rows("pool")
+
     @property
     def benchmarks(self) -> list[str]:
         return [sel.benchmark.name for sel in self.selections]

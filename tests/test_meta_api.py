@@ -164,6 +164,9 @@ def test_analyses_are_typed_and_equal_cli(analyses):
     assert all(isinstance(c, Comparison) for c in comparisons) and comparisons
     windows = result.analysis_rows("window")
     assert all(isinstance(w, WindowRow) for w in windows) and windows
+    # the result's documented fields name the same rows
+    assert (result.comparisons, result.windows) == (comparisons, windows)
+    assert result.subsets == result.clusters == result.human_intervals == result.pools == ()
     first = result.correlations[0]
     assert first.intervals is not None and first.intervals.resamples == 100
     assert first.cv is not None and first.cv.folds == 3 and first.cv.beta_star == \
