@@ -1,4 +1,4 @@
-"""Start-up time of ``gecmetrics --help`` (target: under 0.3 s of imports).
+"""Start-up time of ``gecmetrics --help`` (target: under 0.15 s of imports).
 
 Run from the repository root, with the project installed::
 
