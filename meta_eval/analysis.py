@@ -37,6 +37,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from gecmetrics.errors import ConfigError
+
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
@@ -81,3 +83,21 @@ class Analysis:
     help_after: str | None = None  # see the module's docstring
     on_load: Callable[[Any, Selection], None] | None = None  # see the module's docstring
     columns: Callable[[Context, Any], Sequence[Any]] | None = None  # see the docstring
+
+
+def refuse_sweep(flag: str, options: MetaEvalOptions) -> None:
+    """Refuse ``flag`` beside a beta sweep: the analyses that resample, compare or
+    group systems work at the betas given, not at every beta of a grid."""
+    if options.grid is not None:
+        raise ConfigError(f"{flag} works at the given betas; it cannot be combined with "
+                          "--sweep-beta/--plot")
+
+
+def refuse_aggregation(flag: str, options: MetaEvalOptions) -> None:
+    """Refuse ``flag`` at a human-like aggregation level (``--level ew/trueskill``),
+    where every resample or beta would be aggregated again."""
+    aggregated = options.aggregation_levels
+    if aggregated:
+        raise ConfigError(f"{flag} is not available at --level {aggregated[0]} (it would "
+                          "re-aggregate every resample or beta); use --level corpus or mean "
+                          f"with {flag}, or drop it")

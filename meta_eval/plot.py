@@ -1,4 +1,4 @@
-"""Figures of the meta-evaluation: beta sweeps and window analyses.
+"""Figures of the meta-evaluation: beta sweeps, windows, and the writer of every figure file.
 
 The figure functions (:func:`sweep_figure`, :func:`window_figure`) take data
 and return a matplotlib :class:`~matplotlib.figure.Figure`, so that users can
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from gecmetrics.errors import ConfigError
@@ -285,12 +285,18 @@ def window_figure(results: Mapping[str, Sequence[WindowResult]], title: str | No
     return fig
 
 
+def save_figure(draw: Callable[[], Figure], path: str | os.PathLike[str]) -> str:
+    """Write the figure ``draw`` makes to ``path`` (.png, .svg or .pdf, at :data:`DPI`);
+    return the path. The path is checked before anything is drawn."""
+    path = check_plot_path(path)
+    draw().savefig(path, dpi=DPI)
+    return path
+
+
 def plot_sweeps(sweeps: Sequence[Sweep], path: str | os.PathLike[str],
                 title: str | None = None) -> str:
     """Write :func:`sweep_figure` to ``path`` (.png, .svg or .pdf); return the path."""
-    path = check_plot_path(path)
-    sweep_figure(sweeps, title).savefig(path, dpi=DPI)
-    return path
+    return save_figure(lambda: sweep_figure(sweeps, title), path)
 
 
 def plot_windows(

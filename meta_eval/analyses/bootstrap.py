@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from gecmetrics.errors import ConfigError
 from gecmetrics.stats import DEFAULT_RESAMPLES
 
-from ..analysis import Analysis, Context
+from ..analysis import Analysis, Context, refuse_aggregation, refuse_sweep
 from ..flags import count, option
 from ..rows import num_list
 
@@ -105,16 +105,10 @@ def check(settings: BootstrapSettings, options: MetaEvalOptions) -> None:
 
     if settings.bootstrap is None:
         return
-    if options.grid is not None:
-        raise ConfigError("--bootstrap works at the given betas; it cannot be combined "
-                          "with --sweep-beta/--plot")
+    refuse_sweep("--bootstrap", options)
     if options.sentence_level:
         raise ConfigError("--sentence-level cannot be combined with --bootstrap")
-    aggregated = options.aggregation_levels
-    if aggregated:
-        raise ConfigError(f"--bootstrap is not available at --level {aggregated[0]} (it "
-                          "would re-aggregate every resample or beta); use --level corpus or "
-                          "mean with --bootstrap, or drop it")
+    refuse_aggregation("--bootstrap", options)
     check_resamples(settings.bootstrap)
 
 

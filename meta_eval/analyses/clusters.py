@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from gecmetrics.errors import ConfigError
 
-from ..analysis import Analysis, Context
+from ..analysis import Analysis, Context, refuse_sweep
 from ..flags import option
 from ..rows import RowIdentity, num
 
@@ -204,9 +204,7 @@ def check(settings: ClustersSettings, options: MetaEvalOptions) -> None:
     if options.sentence_level:
         raise ConfigError("--clusters is a system-level statistic; drop it or drop "
                           "--sentence-level (--tie-calibration works at both levels)")
-    if options.grid is not None:
-        raise ConfigError("--clusters works at the given betas; it cannot be combined with "
-                          "--sweep-beta/--plot")
+    refuse_sweep("--clusters", options)
     if settings.clusters_plot is not None:
         check_plot_file(settings.clusters_plot, "--clusters-plot")
 
@@ -278,11 +276,9 @@ def cluster_figure(rows: Sequence[ClusterRow], title: str | None = None) -> Figu
 
 def figure(rows: Sequence[ClusterRow], path: str | os.PathLike[str]) -> str:
     """Write :func:`cluster_figure` to ``path`` (.png, .svg or .pdf); return the path."""
-    from ..plot import DPI, check_plot_path
+    from ..plot import save_figure
 
-    path = check_plot_path(path)
-    cluster_figure(rows).savefig(path, dpi=DPI)
-    return path
+    return save_figure(lambda: cluster_figure(rows), path)
 
 
 CLUSTERS = Analysis(NAME, ClustersSettings, lambda s: s.clusters is not None, run, title,

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError
 
-from ..analysis import Analysis, Context
+from ..analysis import Analysis, Context, refuse_aggregation, refuse_sweep
 from ..flags import option
 from ..rows import num, num_list
 
@@ -152,18 +152,12 @@ def run(context: Context, settings: CompareSettings) -> list[Comparison]:
 def check(settings: CompareSettings, options: MetaEvalOptions) -> None:
     if not settings.compare:
         return
-    if options.grid is not None:
-        raise ConfigError("--compare works at the given betas; it cannot be combined with "
-                          "--sweep-beta/--plot")
+    refuse_sweep("--compare", options)
     if options.sentence_level:
         raise ConfigError("--sentence-level cannot be combined with --compare")
     if len(options.metric_objects) < 2:
         raise ConfigError("--compare needs at least two metrics (-m A -m B)")
-    aggregated = options.aggregation_levels
-    if aggregated:
-        raise ConfigError(f"--compare is not available at --level {aggregated[0]} (it would "
-                          "re-aggregate every resample or beta); use --level corpus or mean "
-                          "with --compare, or drop it")
+    refuse_aggregation("--compare", options)
 
 
 def title(settings: CompareSettings, rows: Sequence[Comparison],

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError
 
-from ..analysis import Analysis, Context
+from ..analysis import Analysis, Context, refuse_aggregation, refuse_sweep
 from ..defaults import DEFAULT_FOLDS, DEFAULT_GRID
 from ..flags import count, option
 from ..rows import num
@@ -145,16 +145,10 @@ def check(settings: CVBetaSettings, options: MetaEvalOptions) -> None:
 
     if settings.cv_folds is None:
         return
-    if options.grid is not None:
-        raise ConfigError("--cv-beta works at the given betas; it cannot be combined with "
-                          "--sweep-beta/--plot")
+    refuse_sweep("--cv-beta", options)
     if options.sentence_level:
         raise ConfigError("--sentence-level cannot be combined with --cv-beta")
-    aggregated = options.aggregation_levels
-    if aggregated:
-        raise ConfigError(f"--cv-beta is not available at --level {aggregated[0]} (it would "
-                          "re-aggregate every resample or beta); use --level corpus or mean "
-                          "with --cv-beta, or drop it")
+    refuse_aggregation("--cv-beta", options)
     check_folds(settings.cv_folds)
     parse_beta_grid(settings.grid_text, "--cv-grid")
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError
 
-from ..analysis import Analysis, Context
+from ..analysis import Analysis, Context, refuse_sweep
 from ..flags import option
 from ..rows import num
 
@@ -120,9 +120,8 @@ def check(settings: HumanIntervalsSettings, options: MetaEvalOptions) -> None:
     if settings.human_intervals and options.sentence_level:
         raise ConfigError("--human-intervals is a system-level statistic; drop it or drop "
                           "--sentence-level (--tie-calibration works at both levels)")
-    if settings.human_intervals and options.grid is not None:
-        raise ConfigError("--human-intervals works at the given betas; it cannot be combined "
-                          "with --sweep-beta/--plot")
+    if settings.human_intervals:
+        refuse_sweep("--human-intervals", options)
     if settings.human_plot is not None:
         check_plot_file(settings.human_plot, "--human-plot")
 
@@ -187,11 +186,9 @@ def human_figure(rows: Sequence[HumanIntervalRow], title: str | None = None) -> 
 
 def figure(rows: Sequence[HumanIntervalRow], path: str | os.PathLike[str]) -> str:
     """Write :func:`human_figure` to ``path`` (.png, .svg or .pdf); return the path."""
-    from ..plot import DPI, check_plot_path
+    from ..plot import save_figure
 
-    path = check_plot_path(path)
-    human_figure(rows).savefig(path, dpi=DPI)
-    return path
+    return save_figure(lambda: human_figure(rows), path)
 
 
 HUMAN_INTERVALS = Analysis(NAME, HumanIntervalsSettings, lambda s: s.human_intervals, run,

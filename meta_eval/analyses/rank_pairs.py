@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError, InputError
 
-from ..analysis import Analysis, Context
+from ..analysis import Analysis, Context, refuse_sweep
 from ..flags import option
 from ..rows import RowIdentity, num
 
@@ -146,9 +146,8 @@ def run(context: Context, settings: RankPairsSettings) -> list[RankPairRow]:
 def check(settings: RankPairsSettings, options: MetaEvalOptions) -> None:
     from gecmetrics.validate import check_plot_file
 
-    if settings.rank_pairs and options.grid is not None:
-        raise ConfigError("--rank-pairs works at the given betas; it cannot be combined "
-                          "with --sweep-beta/--plot")
+    if settings.rank_pairs:
+        refuse_sweep("--rank-pairs", options)
     if settings.rank_pairs_plot is not None:
         check_plot_file(settings.rank_pairs_plot, "--rank-pairs-plot")
 

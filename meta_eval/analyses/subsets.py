@@ -239,11 +239,9 @@ def subsets_figure(rows: Sequence[SubsetRow], correlation: str = "pearson",
 def figure(rows: Sequence[SubsetRow], path: str | os.PathLike[str],
            correlation: str = "pearson") -> str:
     """Write :func:`subsets_figure` to ``path`` (.png, .svg or .pdf); return the path."""
-    from ..plot import DPI, check_plot_path
+    from ..plot import save_figure
 
-    path = check_plot_path(path)
-    subsets_figure(rows, correlation).savefig(path, dpi=DPI)
-    return path
+    return save_figure(lambda: subsets_figure(rows, correlation), path)
 
 
 def run(context: Context, settings: SubsetsSettings) -> list[SubsetRow]:

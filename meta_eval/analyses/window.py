@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError
 
-from ..analysis import Analysis, Context
+from ..analysis import Analysis, Context, refuse_sweep
 from ..defaults import DEFAULT_WINDOW
 from ..flags import count, option
 from ..rows import RowIdentity, num
@@ -184,9 +184,7 @@ def check(settings: WindowSettings, options: MetaEvalOptions) -> None:
     from gecmetrics.validate import check_plot_file, check_window
 
     if settings.window is not None:
-        if options.grid is not None:
-            raise ConfigError("--window works at the given betas; it cannot be combined "
-                              "with --sweep-beta/--plot")
+        refuse_sweep("--window", options)
         if options.sentence_level:
             raise ConfigError("--sentence-level cannot be combined with --window")
         check_window(settings.window)
