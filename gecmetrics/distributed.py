@@ -44,6 +44,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from . import extras
 from .chunked import count_corpus, counting_of, statistics_of
 from .corpus import Corpus
 from .errors import ConfigError, InputError
@@ -52,16 +53,10 @@ from .metric import Metric, SentenceCounts, Statistics, SystemResult
 #: The two corpus reductions (see the module docstring).
 CorpusReduction = Literal["gather", "sum"]
 
-_INSTALL = 'install the dask extra: pip install "gecmetrics[dask]"'
-
-
 def _require_dask() -> None:
     """A one-line error instead of an ImportError traceback without the extra."""
-    try:
-        import dask  # noqa: F401
-        import dask.dataframe  # noqa: F401
-    except ImportError as exc:
-        raise ConfigError(f"gecmetrics.distributed needs dask ({exc}); {_INSTALL}") from None
+    for module in extras.EXTRAS["dask"]:
+        extras.require("gecmetrics.distributed", "dask", module)
 
 
 def check_metrics(metrics: Sequence[Metric], corpus: CorpusReduction = "gather") -> None:

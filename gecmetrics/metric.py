@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 import numpy as np
 
+from . import extras
 from .corpus import Corpus
 from .errors import ConfigError
 from .validate import LEVELS, Level, check_beta  # noqa: F401 (re-exported: metrics use them)
@@ -279,6 +280,11 @@ class Metric(ABC, Generic[C]):
     #: True for a metric that reads only sources and hypotheses (SOME, IMPARA,
     #: Scribendi): it may run on benchmarks without references (tmu-gfm).
     reference_free: ClassVar[bool] = False
+    #: The optional extras (:data:`gecmetrics.extras.EXTRAS`) the metric needs,
+    #: e.g. ``("errant",)``: checked when the metric is made, so a missing one is
+    #: one line before any file is read. Options that change the need:
+    #: override :meth:`required_extras`.
+    extras: ClassVar[tuple[str, ...]] = ()
     config: C
 
     def __init__(self, config: C | None = None, **options: Any) -> None:
@@ -287,6 +293,12 @@ class Metric(ABC, Generic[C]):
         elif options:
             config = dataclasses.replace(config, **options)
         self.config = config
+        for extra in self.required_extras():
+            extras.check(f"metric {self.name!r}", extra)
+
+    def required_extras(self) -> tuple[str, ...]:
+        """The extras this metric, with its options, needs (default: :attr:`extras`)."""
+        return self.extras
 
     # -- identity -----------------------------------------------------------
     @property

@@ -206,10 +206,9 @@ def check_output_file(path: str, option: str, suffixes: Sequence[str] | None = N
 def check_plot_file(path: str, option: str = "--plot") -> str:
     """A writable .png/.svg/.pdf path, with matplotlib installed to draw it."""
     check_output_file(path, option, PLOT_SUFFIXES)
-    import importlib.util
+    from .extras import check
 
-    if importlib.util.find_spec("matplotlib") is None:
-        raise ConfigError(f"{option} needs matplotlib: pip install 'gecmetrics[plot]'")
+    check(option, "plot")
     return path
 
 

@@ -567,6 +567,8 @@ class _ChunkMetric(Metric[Any]):
     """Shared by CLEME and CLEME2.0: the chunk counts, cached on the corpus once
     for both metrics (they differ only in the last step)."""
 
+    extras: ClassVar[tuple[str, ...]] = ("errant",)
+
     def _chunks(self, corpus: Corpus) -> ChunkCounts:
         c = self.config
         if c.references == "m2" and corpus.m2 is None:

@@ -114,6 +114,7 @@ class Errant(EditMetric[ErrantConfig]):
     """ERRANT span-based correction F_beta, as ``errant_compare`` computes it."""
 
     name: ClassVar[str] = "errant"
+    extras: ClassVar[tuple[str, ...]] = ("errant",)
     description: ClassVar[str] = (
         "ERRANT span-based correction F-score (Bryant et al. 2017; errant 3.0.2 "
         "errant_compare); --m2 or -r; beta (0.5), model (spaCy pipeline), "

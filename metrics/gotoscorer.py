@@ -278,6 +278,7 @@ class GoToScorer(Metric[GoToScorerConfig]):
     """GoToScorer: difficulty-weighted F_beta (Gotou et al. 2020)."""
 
     name: ClassVar[str] = "gotoscorer"
+    extras: ClassVar[tuple[str, ...]] = ("errant",)
     description: ClassVar[str] = (
         "GoToScorer difficulty-weighted F-score (Gotou et al. 2020; weights from the systems "
         "scored together); --m2 or -r; beta (0.5), weights (paper|gec-metrics|none), scoring "

@@ -57,6 +57,7 @@ def gate(quality: np.ndarray, similarity: np.ndarray, threshold: float) -> np.nd
 
 class Impara(Metric[ImparaConfig]):
     name: ClassVar[str] = "impara"
+    extras: ClassVar[tuple[str, ...]] = ("neural",)
     description: ClassVar[str] = ("IMPARA: BERT quality estimate gated by source similarity, "
                                   "reference-free (Maeda et al. 2022; neural extra)")
     Config: ClassVar[type[Any]] = ImparaConfig

@@ -160,22 +160,16 @@ class LlmJudge(Metric[LlmJudgeConfig]):
             raise ConfigError("llm-judge needs model=NAME: the endpoint's model name with "
                               "backend=openai, or a local folder or hub id with "
                               "backend=transformers (e.g. llm-judge:model=gpt-4o-mini)")
-        import importlib.util
-
-        if self.config.form == "edits" and importlib.util.find_spec("errant") is None:
-            from gecmetrics.edits.extraction import INSTALL_HINT
-
-            raise ConfigError(f"llm-judge form=edits shows ERRANT's edits and needs errant; "
-                              f"install it with {INSTALL_HINT}")
         if self.config.backend == "transformers":
-            from gecmetrics.neural.extra import INSTALL
             from gecmetrics.neural.models import ModelRef
 
-            missing = [m for m in ("torch", "transformers") if importlib.util.find_spec(m) is None]
-            if missing:
-                raise ConfigError(f"llm-judge backend=transformers needs the neural extra "
-                                  f"({' and '.join(missing)} missing): {INSTALL}")
             ModelRef(self.config.model, self.config.revision or None).check("llm-judge model")
+
+    def required_extras(self) -> tuple[str, ...]:
+        """``form=edits`` shows ERRANT's edits (the errant extra); a local model
+        (``backend=transformers``) needs the neural extra; an endpoint neither."""
+        return (("errant",) if self.config.form == "edits" else ()) + (
+            ("neural",) if self.config.backend == "transformers" else ())
 
     @functools.cached_property
     def backend(self) -> OpenAIBackend | TransformersBackend:

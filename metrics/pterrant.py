@@ -90,6 +90,7 @@ class PTErrant(Metric[PTErrantConfig]):
     """PT-ERRANT: ERRANT edits weighted by their BERTScore gain (Gong et al., EMNLP 2022)."""
 
     name: ClassVar[str] = "pterrant"
+    extras: ClassVar[tuple[str, ...]] = ("neural", "errant")
     description: ClassVar[str] = (
         "PT-ERRANT: ERRANT edits weighted by BERTScore (Gong et al. 2022; needs the errant "
         "and neural extras); model (bert-base-uncased), layer, beta (0.5), spacy, device, "

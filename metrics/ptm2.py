@@ -251,6 +251,7 @@ class PTM2(Metric[PTM2Config]):
     """PT-M2: M2 edits weighted by their BERTScore gain (Gong et al., EMNLP 2022)."""
 
     name: ClassVar[str] = "ptm2"
+    extras: ClassVar[tuple[str, ...]] = ("neural",)
     description: ClassVar[str] = (
         "PT-M2: M2 edits weighted by BERTScore (Gong et al. 2022; needs --m2 and the neural "
         "extra); model (bert-base-uncased), layer, beta (0.5), device, batch_size, cache; "

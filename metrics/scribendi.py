@@ -115,6 +115,7 @@ def sentence_score(src: str, hyp: str, ppl_src: float, ppl_hyp: float,
 
 class Scribendi(Metric[ScribendiConfig]):
     name: ClassVar[str] = "scribendi"
+    extras: ClassVar[tuple[str, ...]] = ("neural",)
     description: ClassVar[str] = ("Scribendi Score: LM perplexity drop with token-sort and "
                                   "Levenshtein ratio checks, reference-free (Islam and "
                                   "Magnani 2021; neural extra)")

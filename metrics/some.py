@@ -69,6 +69,7 @@ def normalize(x: Any) -> Any:
 
 class Some(Metric[SomeConfig]):
     name: ClassVar[str] = "some"
+    extras: ClassVar[tuple[str, ...]] = ("neural",)
     description: ClassVar[str] = ("SOME: grammaticality, fluency and meaning BERT regressors, "
                                   "reference-free (Yoshimura et al. 2020; neural extra)")
     Config: ClassVar[type[Any]] = SomeConfig

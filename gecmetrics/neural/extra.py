@@ -3,7 +3,11 @@
 Model-based metrics call these inside their methods (never at module import),
 so that listing metrics, ``gecmetrics --help`` and every classic metric work
 without torch installed, and a neural metric fails before any work with one
-line: ``metric some needs the neural extra: pip install "gecmetrics[neural]"``.
+line (:func:`gecmetrics.extras.missing_message`, the one format of every extra):
+``metric 'some' needs the neural extra: pip install ".[neural]" in the gecmetrics
+checkout (cannot import torch: ...)``. Metrics declare the extra
+(``extras = ("neural",)``), so the check when a metric is made comes first;
+these imports catch an extra that is installed but broken.
 """
 
 from __future__ import annotations
@@ -11,17 +15,13 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from ..errors import ConfigError
+from .. import extras
 
-INSTALL = 'pip install "gecmetrics[neural]"'
+INSTALL = extras.install_command("neural")
 
 
 def _require(module: str, metric: str) -> ModuleType:
-    try:
-        return importlib.import_module(module)
-    except ImportError as err:
-        raise ConfigError(f"metric {metric} needs the neural extra: {INSTALL} "
-                          f"(cannot import {module}: {err})") from None
+    return extras.require(f"metric {metric!r}", "neural", module)
 
 
 def require_torch(metric: str) -> ModuleType:
