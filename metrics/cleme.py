@@ -276,11 +276,13 @@ class ChunkCounts:
 
 
 def chunk_counts(corpus: Corpus, variant: str, weighting: str, model: str,
-                 references: str, max_tokens: int, cache: bool) -> ChunkCounts:
-    """Edits from the ERRANT adapter, chunk partition and counts (see the module doc)."""
+                 references: str, max_tokens: int, cache: bool,
+                 metric: str = "cleme") -> ChunkCounts:
+    """Edits from the ERRANT adapter, chunk partition and counts (see the module doc);
+    ``metric`` names the option in a too-long-pair error."""
     use_m2 = corpus.m2 is not None and references != "text"
     gold = m2_corrections(corpus) if use_m2 else None
-    check_lengths(parsed_texts(corpus, gold), max_tokens)
+    check_lengths(parsed_texts(corpus, gold), max_tokens, metric)
     with Extractor(model, disk=cache) as extractor:
         ref_pairs, gold_items = reference_items(corpus, gold)
         edits = extractor.extract(ref_pairs + hypothesis_pairs(corpus), gold_items)
@@ -576,7 +578,8 @@ class _ChunkMetric(Metric[Any]):
         key = ("cleme-chunks", c.variant, c.weighting, c.model, c.references, c.max_tokens,
                c.cache)
         return corpus.cached(key, lambda: chunk_counts(
-            corpus, c.variant, c.weighting, c.model, c.references, c.max_tokens, c.cache))
+            corpus, c.variant, c.weighting, c.model, c.references, c.max_tokens, c.cache,
+            self.name))
 
 
 class Cleme(_ChunkMetric):

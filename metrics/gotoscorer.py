@@ -338,7 +338,7 @@ class GoToScorer(Metric[GoToScorerConfig]):
         named += [((f"hypothesis {n} line ", ""), lines) for n, lines in corpus.hypotheses.items()]
         if refs is not None:
             named.append(((f"reference {cfg.ref_id + 1} line ", ""), refs))
-        check_lengths(named, cfg.max_tokens)
+        check_lengths(named, cfg.max_tokens, self.name)
         pairs = hypothesis_pairs(corpus)
         if refs is not None:
             pairs += list(zip(corpus.sources, refs, strict=True))

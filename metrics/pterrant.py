@@ -124,7 +124,7 @@ class PTErrant(Metric[PTErrantConfig]):
             from gecmetrics.neural.extra import require_transformers
 
             require_transformers(self.name)
-        check_lengths(parsed_texts(corpus, None), cfg.max_tokens)
+        check_lengths(parsed_texts(corpus, None), cfg.max_tokens, self.name)
         with Extractor(cfg.spacy, disk=cfg.cache) as extractor:
             edits = extractor.extract(errant_pairs(corpus), [])
         if scorer is None:

