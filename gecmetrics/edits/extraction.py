@@ -35,7 +35,7 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal
 
-from .. import extras, paths
+from .. import extras, paths, progress
 from ..corpus import Corpus
 from ..errors import ConfigError, InputError
 from ..sqlite_store import warn
@@ -386,17 +386,24 @@ class Extractor:
             texts += [src, other if key[0] == "h" else other[0]]
         cache.parse_all(texts)
         new: dict[bytes, list[ErrantEdit]] = {}
-        for key in missing:
-            src, other = jobs[key]
-            orig = cache.get(src)
-            if key[0] == "h":
-                edits = auto_edits(annotator, orig, cache.get(other))
-            else:
-                edits = gold_edits(annotator, orig, cache.get(other[0]), other[1])
-            out[key] = edits
-            new[digests[key]] = edits
-            self.computed += 1
-        self.edit_cache.put_many(new)
+        # ERRANT's alignment is the long step (seconds for a long pair): a bar
+        # on stderr when it is a terminal, so a long run is never silent.
+        bar = progress.bar(len(missing), f"aligning {len(missing)} pairs with ERRANT")
+        try:
+            for key in missing:
+                src, other = jobs[key]
+                orig = cache.get(src)
+                if key[0] == "h":
+                    edits = auto_edits(annotator, orig, cache.get(other))
+                else:
+                    edits = gold_edits(annotator, orig, cache.get(other[0]), other[1])
+                out[key] = edits
+                new[digests[key]] = edits
+                self.computed += 1
+                bar.update()
+        finally:
+            bar.close()
+            self.edit_cache.put_many(new)  # keep what was aligned even if interrupted
         return out
 
 
