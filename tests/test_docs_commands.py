@@ -201,7 +201,8 @@ LINKED = {
     **{team: SUBMISSIONS / team for team in [*TEAMS, "INPUT"]},
     "SRC": SUBMISSIONS / "INPUT", "source.txt": SUBMISSIONS / "INPUT",
     "src.txt": SUBMISSIONS / "INPUT",
-    "SYS": SUBMISSIONS / "AMU", "SYS1": SUBMISSIONS / "AMU", "SYS2": SUBMISSIONS / "CAMB", "HYP": SUBMISSIONS / "AMU", "sys.txt": SUBMISSIONS / "AMU",
+    "SYS": SUBMISSIONS / "AMU", "SYS1": SUBMISSIONS / "AMU", "SYS2": SUBMISSIONS / "CAMB",
+    "HYP": SUBMISSIONS / "AMU", "sys.txt": SUBMISSIONS / "AMU",
     "sys1.txt": SUBMISSIONS / "AMU", "sys2.txt": SUBMISSIONS / "CAMB",
     "sysA.txt": SUBMISSIONS / "AMU", "sysB.txt": SUBMISSIONS / "CAMB",
     "mine.txt": SUBMISSIONS / "AMU",
@@ -319,3 +320,74 @@ def test_data_commands_run(page, tmp_path):
     work, env = _workspace(tmp_path, with_data=True)
     failures = [f for c in RUN if c.page == page and not c.fast if (f := run(c, work, env))]
     assert not failures, "\n".join(failures)
+
+
+# -- figures and lists that come from a registry ----------------------------------------
+
+NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
+def test_download_figures_match_the_registry():
+    """docs/downloads.md's table and totals and the README's are the manifest's."""
+    from gecmetrics.commands.download import megabytes
+    from gecmetrics.download import benchmark_files, download_names, download_totals, load_manifest
+
+    page = (ROOT / "docs" / "downloads.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([\w-]+)` \| (.*?) \| (\d+) \| ([\d.]+) MB \|", page, re.M)
+    assert [row[0] for row in rows] == download_names()
+    aliases = load_manifest()["aliases"]
+    for name, also, files, size in rows:
+        entries = benchmark_files(name)
+        assert (int(files), size) == (len(entries), megabytes(sum(e.size for e in entries))), name
+        assert sorted(re.findall(r"`([\w-]+)`", also)) == sorted(
+            a for a, b in aliases.items() if b == name and a != name), name
+    count, size = download_totals()
+    word = NUMBER_WORDS[len(rows)]
+    assert f"all {word} are fetched ({count} files, {megabytes(size)} MB" in page
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f": {count} files, {megabytes(size)} MB;" in readme
+    assert f"# no name: all {word};" in readme
+
+
+def _help(*args: str) -> str:
+    from click.testing import CliRunner
+
+    from gecmetrics.cli import main
+
+    result = CliRunner().invoke(main, [*args, "--help"], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_download_help_lists_the_registry(monkeypatch):
+    """The help's list is generated: a benchmark added to the manifest is listed."""
+    from gecmetrics import download
+    from gecmetrics.commands.download import megabytes
+
+    manifest = download.load_manifest()
+    out = _help("download")
+    for name in download.download_names():
+        assert re.search(rf"^  {re.escape(name)} +\d+ files?, ", out, re.M), name
+    count, size = download.download_totals()
+    assert f"all {len(download.download_names())} ({count} files, {megabytes(size)} MB)" in out
+    extra = {**manifest, "benchmarks": {**manifest["benchmarks"], "extra-bench": {
+        "description": "a test", "files": ["GJG15/judgments.xml"]}},
+        "aliases": {**manifest["aliases"], "extra-bench": "extra-bench"}}
+    monkeypatch.setattr(download, "load_manifest", lambda: extra)
+    assert re.search(r"^  extra-bench +1 file, [\d.]+ MB: a test\.", _help("download"), re.M)
+
+
+def test_meta_eval_help_lists_the_benchmarks(monkeypatch):
+    """``meta-eval --help`` lists every registered benchmark (generated, not written)."""
+    import dataclasses
+
+    from gecmetrics.meta_eval.benchmarks import registry
+
+    out = _help("meta-eval")
+    for spec in registry.specs().values():
+        assert re.search(rf"^  {re.escape(spec.name)} +--human ", out, re.M), spec.name
+        assert f"{spec.default_human} (default)" in out
+    specs = registry.specs()
+    new = dataclasses.replace(next(iter(specs.values())), name="extra-bench")
+    monkeypatch.setattr(registry, "specs", lambda: {**specs, "extra-bench": new})
+    assert re.search(r"^  extra-bench +--human ", _help("meta-eval"), re.M)
