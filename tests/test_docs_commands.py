@@ -414,3 +414,22 @@ def test_install_hints_name_the_checkout():
             if re.search(r"gecmetrics\[[\w,]+\]", line):
                 bad.append(f"{rel}:{number}: {line.strip()}")
     assert not bad, f"install hints must read {INSTALL_FORM}:\n" + "\n".join(bad)
+
+
+def test_without_matplotlib_the_plot_hint_installs_from_the_checkout(monkeypatch, tmp_path):
+    """The two plot messages (option check, drawing) give the one install command."""
+    import importlib.util
+
+    from gecmetrics.errors import ConfigError
+    from gecmetrics.meta_eval.plot import new_figure
+    from gecmetrics.validate import check_plot_file
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    with pytest.raises(ConfigError, match=r'^--plot needs matplotlib; install the plot extra: '
+                                          r'pip install "\.\[plot\]"$'):
+        check_plot_file(str(tmp_path / "sweep.png"))
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    with pytest.raises(ConfigError, match=r'install the plot extra: pip install "\.\[plot\]"$'):
+        new_figure(4, 3)
