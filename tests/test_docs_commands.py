@@ -62,6 +62,7 @@ LINE_MARKER = re.compile(r"^#\s*not run:\s*(.+)$")
 EXIT_CODE = re.compile(r"#.*\bexit code (\d+)\b")
 #: a command line in a synopsis: optional parts, alternatives, elisions
 SYNOPSIS = re.compile(r"\[|\||\.\.\.")
+SHELL = {"|", "||", "&&", ";", "&", "2>", "2>&1"}
 TRACEBACK = "Traceback (most recent call last)"
 #: seconds one documented command may take (the slowest run ERRANT on CoNLL-2014)
 TIMEOUT = 1800
@@ -83,7 +84,10 @@ class DocCommand:
 
     @property
     def args(self) -> list[str]:
-        return shlex.split(self.text, comments=True)
+        """The words of the command, up to a redirection or the next command."""
+        words = shlex.split(self.text, comments=True)
+        end = next((i for i, w in enumerate(words) if w in SHELL or w[:1] in "<>"), len(words))
+        return words[:end]
 
     @property
     def fast(self) -> bool:
@@ -433,3 +437,42 @@ def test_without_matplotlib_the_plot_hint_installs_from_the_checkout(monkeypatch
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
     with pytest.raises(ConfigError, match=r'install the plot extra: pip install "\.\[plot\]"$'):
         new_figure(4, 3)
+
+
+def _help_examples() -> list[DocCommand]:
+    """The ``gecmetrics`` examples of every command's ``--help``."""
+    from gecmetrics.cli import main
+
+    out = []
+    for name in ["", *sorted(main.commands)]:
+        text = _help(*([name] if name else []))
+        lines = text.splitlines()
+        i = 0
+        while i < len(lines):
+            line = lines[i].strip()
+            if line.startswith("gecmetrics "):
+                parts = [line]
+                while parts[-1].endswith("\\") and i + 1 < len(lines):
+                    i += 1
+                    parts[-1] = parts[-1].removesuffix("\\").strip()
+                    parts.append(lines[i].strip())
+                out.append(DocCommand(f"gecmetrics {name} --help".replace("  ", " "), i + 1,
+                                      " ".join(parts), "an example of the help"))
+            i += 1
+    return out
+
+
+def test_help_examples_parse(workspace_files, monkeypatch):
+    """The examples in ``--help`` texts name real subcommands, options and benchmarks."""
+    monkeypatch.chdir(workspace_files)
+    examples = _help_examples()
+    assert len(examples) > 10
+    bad = []
+    for command in examples:
+        try:
+            parse(command)
+        except click.exceptions.Exit:
+            pass
+        except click.ClickException as err:
+            bad.append(f"{command.where}: `{command.text}`: {err.format_message()}")
+    assert not bad, "\n".join(bad)
