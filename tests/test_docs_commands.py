@@ -17,9 +17,14 @@ their fenced code blocks (docs/architecture.md, "Commands in the docs"):
 * a command of another program (``pip``, ``pytest``, ``python``, ``cd`` ...) in
   an ``sh`` block must be marked: this test runs only ``gecmetrics``.
 * synopses (``[--flag]``, ``a|b``, ``...``) and outputs go in blocks fenced
-  ```` ```text ```` or without a language; such a block must not begin with a
-  ``gecmetrics`` command line unless it is a synopsis, i.e. the command holds
-  ``[``, ``|`` or ``...`` (otherwise: fence it ``sh``).
+  ```` ```text ```` or without a language; a ``gecmetrics`` command line in such
+  a block must be a synopsis, i.e. hold ``[``, ``|`` or ``...`` (otherwise: fence
+  it ``sh``, where it is checked).
+
+Besides: the examples of every ``--help`` text parse; the download figures of
+docs/downloads.md and the README are the manifest's; the benchmark lists of
+``download --help`` and ``meta-eval --help`` come from their registries; every
+install hint reads ``pip install ".[EXTRA]"``.
 
 The files the docs name, in the scratch folder (:data:`LINKED`): ``data/example``
 (the repository's example), ``DIR``, ``~/gec-data`` and ``../shared/data`` (a
@@ -112,7 +117,7 @@ def blocks(page: Path) -> Iterator[tuple[str, int, list[str], str | None]]:
 
 def commands(page: Path, languages: tuple[str, ...] = ("sh",)) -> list[DocCommand]:
     """The commands of the blocks of ``page`` fenced with one of ``languages``."""
-    rel = page.relative_to(ROOT).as_posix()
+    rel = page.relative_to(ROOT).as_posix() if page.is_relative_to(ROOT) else page.name
     out = []
     for language, first, body, marker in blocks(page):
         if language not in languages:
@@ -142,6 +147,24 @@ def commands(page: Path, languages: tuple[str, ...] = ("sh",)) -> list[DocComman
 
 
 ALL = [c for page in PAGES for c in commands(page)]
+
+
+def test_the_convention_is_read(tmp_path):
+    """Markers, continuation lines, comments and exit codes as the docstring says."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "<!-- not run: needs a GPU -->\n```sh\ngecmetrics list\n```\n\n"
+        "```sh\n# a comment\ngecmetrics score -m green \\\n    -s SRC -c SYS\n"
+        "# not run: a server\ngecmetrics download --mirror http://HOST seeda\n"
+        "gecmetrics download --check   # exit code 1\n```\n\n"
+        "```text\ngecmetrics score [-m SPEC]\n```\n")
+    got = [(c.line, c.text, c.not_run, c.exit_code) for c in commands(page)]
+    assert got == [
+        (3, "gecmetrics list", "needs a GPU", 0),
+        (8, "gecmetrics score -m green -s SRC -c SYS", None, 0),
+        (11, "gecmetrics download --mirror http://HOST seeda", "a server", 0),
+        (12, "gecmetrics download --check   # exit code 1", None, 1)]
+    assert [c.text for c in commands(page, ("text",))] == ["gecmetrics score [-m SPEC]"]
 RUN = [c for c in ALL if c.not_run is None]
 
 
