@@ -33,12 +33,12 @@ copy of the evaluation data made of links to ``$GECMETRICS_SHARED_DATA``, also
 that ``gecmetrics download`` never reaches the network), the CoNLL-2014 M2 file
 (``official-2014.combined.m2``, ``gold.m2``), its submissions (``AMU`` ...
 ``INPUT``) and stand-ins (``SRC``, ``source.txt``, ``SYS``, ``sys.txt`` ...),
-references written from the M2 file (``REF0``, ``ref0.txt`` ...) and a scores
-file for ``--scores`` (``mymetric.json``). Commands that need none of the
-evaluation data (``--help``, ``list``, scoring ``data/example``) run in the fast
-tier; the others, in page order in one folder per page, in the full tier
-(``pytest -m full``), and skip without the data (fail under
-``GECMETRICS_REQUIRE_DATA=1``).
+references written from the M2 file (``REF0``, ``ref0.txt`` ...) and scores
+files for ``--scores`` (``mymetric.json`` for SEEDA, ``rows.json`` for TMU-GFM).
+Commands that need none of the evaluation data (``--help``, ``list``, scoring
+``data/example``) run in the fast tier; the others, in page order in one folder
+per page, in the full tier (``pytest -m full``), and skip without the data (fail
+under ``GECMETRICS_REQUIRE_DATA=1``).
 """
 
 from __future__ import annotations
@@ -258,13 +258,25 @@ def _scores_file(path: Path, data: Path) -> None:
     path.write_text(json.dumps(scores), encoding="utf-8")
 
 
+def _rows_file(path: Path, data: Path) -> None:
+    """``rows.json`` (docs/benchmarks.md, tmu-gfm): one score per rated output of the
+    TMU-GFM CSV, in data-row order (any deterministic numbers serve)."""
+    import csv
+
+    with open(data / "TMU-GFM-Dataset" / "tmu-gfm-dataset.csv", encoding="utf-8",
+              newline="") as f:
+        rows = list(csv.reader(f))[1:]
+    path.write_text(json.dumps({"rows": [len(" ".join(row)) % 7 for row in rows]}),
+                    encoding="utf-8")
+
+
 @pytest.fixture(scope="session")
 def workspace_files(tmp_path_factory) -> Path:
     """The scratch folder of the fast tier: the example files only."""
     work = tmp_path_factory.mktemp("docs") / "work"
     work.mkdir()
     (work / "data").symlink_to(ROOT / "data")
-    for name in [*LINKED, *REFERENCES, "mymetric.json"]:
+    for name in [*LINKED, *REFERENCES, "mymetric.json", "rows.json"]:
         (work / name).write_text("placeholder\n")
     (work / "DIR").mkdir()
     return work
@@ -308,6 +320,7 @@ def _workspace(tmp: Path, with_data: bool) -> tuple[Path, dict[str, str]]:
         for name, k in REFERENCES.items():
             (work / name).write_text("".join(line + "\n" for line in refs[k]), encoding="utf-8")
         _scores_file(work / "mymetric.json", data)
+        _rows_file(work / "rows.json", data)
     return work, _environment(tmp, data)
 
 
