@@ -206,9 +206,11 @@ def check_output_file(path: str, option: str, suffixes: Sequence[str] | None = N
 def check_plot_file(path: str, option: str = "--plot") -> str:
     """A writable .png/.svg/.pdf path, with matplotlib installed to draw it."""
     check_output_file(path, option, PLOT_SUFFIXES)
-    from .extras import check
+    import importlib.util
 
-    check(option, "plot")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise ConfigError(f"{option} needs matplotlib; install the plot extra: "
+                          'pip install ".[plot]"')
     return path
 
 
