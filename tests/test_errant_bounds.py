@@ -20,6 +20,7 @@ from gecmetrics.corpus import Corpus
 from gecmetrics.edits.extraction import (
     MAX_CHARS,
     MAX_TOKENS,
+    SENTENCE_FACTOR,
     check_lengths,
     m2_corrections,
     parsed_texts,
@@ -68,6 +69,28 @@ def test_check_lengths_counts_whitespace_tokens_of_each_aligned_pair():
                                          r"cleme:max_tokens=5 "):
         check_lengths([(SRC, [" ".join(["w"] * 12)]), (HYP, ["a b"])], max_tokens=5,
                       metric="cleme")
+
+
+def test_check_lengths_bounds_each_sentence_of_an_aligned_pair():
+    """Inside the pair bound, a sentence still may not exceed SENTENCE_FACTOR x
+    max_tokens tokens: spaCy's parse of one long line is large (50,000 tokens
+    against an empty hypothesis: 24 s, 1.1 GB)."""
+    assert SENTENCE_FACTOR * MAX_TOKENS == 3000
+    # max_tokens=20: matrices up to 21 x 21 = 441 cells, sentences up to 200 tokens.
+    check_lengths([(SRC, [" ".join(["w"] * 200)]), (HYP, [""])], max_tokens=20)
+    with pytest.raises(InputError) as err:
+        check_lengths([(SRC, [" ".join(["w"] * 201)]), (HYP, [""])], max_tokens=20)
+    assert str(err.value) == (
+        f"ERRANT cannot take source line 1: 201 tokens, more than {SENTENCE_FACTOR} x "
+        "errant:max_tokens=20 = 200 (spaCy's parse of one sentence needs about 20 KB a "
+        "token); split the sentence, or raise the limit with -m errant:max_tokens=21 if time "
+        "and memory allow")
+    with pytest.raises(InputError, match=r"^ERRANT cannot take hypothesis s line 1: 201 "):
+        check_lengths([(SRC, ["a"]), (HYP, [" ".join(["w"] * 201)])], max_tokens=20)
+    # Over both bounds (3 x 401 cells > 441; 400 > 200): the value suggested takes the
+    # pair on both counts (40 x 10 >= 400, where 35 x 35 >= 3 x 401 alone would not).
+    with pytest.raises(InputError, match=r"raise the limit with -m errant:max_tokens=40 "):
+        check_lengths([(SRC, ["a b"]), (HYP, [" ".join(["w"] * 400)])], max_tokens=20)
 
 
 def test_check_lengths_characters_limit_is_spacys():

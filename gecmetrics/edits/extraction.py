@@ -65,6 +65,13 @@ INSTALL_HINT = extras.install_command("errant")
 #: ``-m errant:max_tokens=N`` raises it (docs/metrics/errant.md).
 MAX_TOKENS = 300
 
+#: A sentence of an aligned pair may have at most this many times ``max_tokens``
+#: tokens (3,000 at the default), whatever the other one's length: spaCy's
+#: parse of one sentence is linear but large (a 50,000-token line against an
+#: empty hypothesis, inside the pair bound, took 24 s and 1.1 GB; 3,000 tokens
+#: take about 1 s and 60 MB). The longest line of the published data has 614.
+SENTENCE_FACTOR = 10
+
 #: The most characters a sentence may have: spaCy's default ``nlp.max_length``,
 #: beyond which errant's own tools (``nlp(text)``) stop with spaCy's error E088.
 MAX_CHARS = 1_000_000
@@ -245,7 +252,8 @@ def check_lengths(named: Iterable[tuple[Where, Sequence[str]]], max_tokens: int,
     of S source and O other tokens, so a pair is accepted when the matrix has
     at most ``(max_tokens + 1) ** 2`` cells: two sentences of ``max_tokens``
     tokens, or a longer one against a shorter one (a system output that
-    repeats a phrase hundreds of times after a short source).
+    repeats a phrase hundreds of times after a short source), and neither
+    sentence has more than :data:`SENTENCE_FACTOR` x ``max_tokens`` tokens.
     ``metric`` names the option in the message (``cleme:max_tokens=...``).
     Cheap: only lines long enough to possibly exceed the limit are split.
     """
@@ -256,19 +264,31 @@ def check_lengths(named: Iterable[tuple[Where, Sequence[str]]], max_tokens: int,
     src_where, sources = first
     _check_chars(src_where, sources)
     limit = (max_tokens + 1) ** 2
+    longest = SENTENCE_FACTOR * max_tokens
     src_tokens: dict[int, list[str]] = {}
     for where, lines in groups:
         _check_chars(where, lines)
         for d, line in enumerate(lines):
             src = sources[d]
             # n tokens need at least 2n - 1 characters
-            if ((len(src) + 1) // 2 + 1) * ((len(line) + 1) // 2 + 1) <= limit:
+            most_a, most_b = (len(src) + 1) // 2, (len(line) + 1) // 2
+            if (most_a + 1) * (most_b + 1) <= limit and max(most_a, most_b) <= longest:
                 continue
             a = src_tokens.setdefault(d, src.split())
             b = line.split()
             cells = (len(a) + 1) * (len(b) + 1)
-            if cells <= limit or a == b:
+            if (cells <= limit and max(len(a), len(b)) <= longest) or a == b:
                 continue
+            if cells <= limit:  # a short pair, but one sentence too long to parse
+                name, n = ((f"{where[0]}{d + 1}{where[1]}", len(b)) if len(b) > longest
+                           else (f"{src_where[0]}{d + 1}", len(a)))
+                raise InputError(
+                    f"ERRANT cannot take {name}: {n:,} tokens, more than {SENTENCE_FACTOR} x "
+                    f"{metric}:max_tokens={max_tokens} = {longest:,} (spaCy's parse of one "
+                    f"sentence needs about 20 KB a token); split the sentence, or raise the "
+                    f"limit with -m {metric}:max_tokens={-(-n // SENTENCE_FACTOR)} if time "
+                    "and memory allow")
+            needed = max(math.isqrt(cells - 1), -(-max(len(a), len(b)) // SENTENCE_FACTOR))
             raise InputError(
                 f"ERRANT cannot align {where[0]}{d + 1}{where[1]} ({len(b):,} tokens) with "
                 f"{src_where[0]}{d + 1} ({len(a):,} tokens): more than "
@@ -276,7 +296,7 @@ def check_lengths(named: Iterable[tuple[Where, Sequence[str]]], max_tokens: int,
                 f"tokens, or a longer one against a shorter one); aligning this pair needs "
                 f"about {_bytes(ALIGN_BYTES_PER_CELL * cells)} of memory and time in "
                 f"proportion; split the sentence, or raise the limit with "
-                f"-m {metric}:max_tokens={math.isqrt(cells - 1)} if time and memory allow")
+                f"-m {metric}:max_tokens={needed} if time and memory allow")
 
 
 def _check_chars(where: Where, lines: Sequence[str]) -> None:
