@@ -120,11 +120,12 @@ class PTErrant(Metric[PTErrantConfig]):
         edits first (a too long sentence fails before spaCy or the BERT
         model is loaded), then the BERTScore values."""
         cfg = self.config
-        if scorer is None:  # before any work: the one-line error of a missing extra
-            from gecmetrics.neural.extra import require_transformers
+        # Before torch is imported (seconds, 250 MB): a too long pair fails at once.
+        check_lengths(parsed_texts(corpus, None), cfg.max_tokens, self.name)
+        if scorer is None:  # the extra was checked when the metric was made; this import
+            from gecmetrics.neural.extra import require_transformers  # catches a broken one
 
             require_transformers(self.name)
-        check_lengths(parsed_texts(corpus, None), cfg.max_tokens, self.name)
         with Extractor(cfg.spacy, disk=cfg.cache) as extractor:
             edits = extractor.extract(errant_pairs(corpus), [])
         if scorer is None:
