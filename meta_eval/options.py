@@ -327,7 +327,7 @@ class MetaEvalOptions:
         from gecmetrics.metric import Metric
         from gecmetrics.registry import metric_from_spec
 
-        from .score_files import parse_scores_option
+        from .score_files import check_scores_stdin, parse_scores_option
 
         def one(item: Any, parse: Any, what: str) -> Metric:
             if isinstance(item, Metric):
@@ -336,6 +336,7 @@ class MetaEvalOptions:
                 return parse(item)
             raise ConfigError(f"{what} takes spec strings or Metric objects (got {item!r})")
 
+        check_scores_stdin(self.scores)
         scores = [one(s, parse_scores_option, "scores") for s in self.scores]
         metrics = [one(s, metric_from_spec, "metrics") for s in self.metrics] + scores
         if not metrics:
