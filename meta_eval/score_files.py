@@ -46,6 +46,7 @@ import numpy as np
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.formatting import plural
 from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
 from gecmetrics.readers import (
     STDIN,
@@ -475,9 +476,10 @@ class ScoresMetric(Metric[ScoresConfig]):
         for system, row in self.table.values.items():
             if isinstance(row, np.ndarray) and len(row) != corpus.num_sentences:
                 raise InputError(
-                    f"{self.table.where[system]}: system {system!r} has {len(row)} sentence "
-                    f"scores but {benchmark} has {corpus.num_sentences} sentences; give one "
-                    f"score per sentence, in corpus order{hint}")
+                    f"{self.table.where[system]}: system {system!r} has "
+                    f"{plural(len(row), 'sentence score')} but {benchmark} has "
+                    f"{corpus.num_sentences} sentences; give one score per sentence, in corpus "
+                    f"order{hint}")
 
     def check(self, selection: Selection) -> None:
         """Fail in one line unless these scores fit the selection's benchmark and systems."""

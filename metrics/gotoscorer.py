@@ -64,6 +64,7 @@ from gecmetrics.edits.extraction import (
 from gecmetrics.edits.metric import gold_of
 from gecmetrics.edits.span import ErrantEdit
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.formatting import plural
 from gecmetrics.fscore import f_beta, prf
 from gecmetrics.metric import LAST_STEP, Metric, MetricConfig, Score, Statistics, check_beta
 
@@ -329,9 +330,9 @@ class GoToScorer(Metric[GoToScorerConfig]):
         m2_gold = self._m2_gold(corpus)
         loaded = read_weight_file(cfg.weight_file) if cfg.weight_file else None
         if loaded is not None and len(loaded[1]) != corpus.num_sentences:
-            raise InputError(f"the weight file {cfg.weight_file} has {len(loaded[1])} sentences "
-                             f"but the corpus has {corpus.num_sentences}; use the weight file "
-                             "of this test set")
+            raise InputError(f"the weight file {cfg.weight_file} has "
+                             f"{plural(len(loaded[1]), 'sentence')} but the corpus has "
+                             f"{corpus.num_sentences}; use the weight file of this test set")
         refs = corpus.references[cfg.ref_id] if m2_gold is None else None
         named = [(("source line ", ""), corpus.sources)]
         named += [((f"hypothesis {n} line ", ""), lines) for n, lines in corpus.hypotheses.items()]
@@ -429,8 +430,9 @@ def score_chunks(sources: Sequence[str], gold: Sequence[Sequence[tuple[int, int,
     H, D = len(names), len(sources)
     judge = JUDGES[scoring]
     if loaded is not None and len(loaded[1]) != D:
-        raise InputError(f"the weight file {weight_path} has {len(loaded[1])} sentences but the "
-                         f"corpus has {D}; use the weight file of this test set")
+        raise InputError(f"the weight file {weight_path} has "
+                         f"{plural(len(loaded[1]), 'sentence')} but the corpus has {D}; use the "
+                         "weight file of this test set")
     counts = np.zeros((H, D, 4), dtype=np.int64)
     n_correct_all: list[list[int]] = []
     divisor = 1 if weights == "none" else (loaded[0] if loaded is not None else H)
@@ -457,9 +459,10 @@ def score_chunks(sources: Sequence[str], gold: Sequence[Sequence[tuple[int, int,
         if loaded is not None:
             n_correct = loaded[1][d]
             if len(n_correct) != K:
-                raise InputError(f"{weight_path} line {d + 2}: {len(n_correct)} chunk counts but "
-                                 f"sentence {d + 1} has {K} chunks; the weight file was made "
-                                 "with other gold edits")
+                raise InputError(f"{weight_path} line {d + 2}: "
+                                 f"{plural(len(n_correct), 'chunk count')} but sentence {d + 1} "
+                                 f"has {plural(K, 'chunk')}; the weight file was made with "
+                                 "other gold edits")
             n_arr = np.asarray(n_correct, dtype=np.int64)
         else:
             n_arr = anywhere.sum(axis=0, dtype=np.int64)

@@ -32,6 +32,7 @@ import numpy as np
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
+from gecmetrics.formatting import plural
 from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
 
 from .llm_prompts import (
@@ -265,7 +266,7 @@ class LlmJudge(Metric[LlmJudgeConfig]):
     def _judge(self, corpus: Corpus) -> LlmJudgeStatistics:
         systems = tuple(corpus.hypotheses)
         jobs = self.prompts(corpus)
-        wheres = [f"sentence {d + 1} ({_short(corpus.sources[d])}), {len(group)} targets"
+        wheres = [f"sentence {d + 1} ({_short(corpus.sources[d])}), {plural(len(group), 'target')}"
                   for d, group, _ in jobs]
         answers = self.answers([p for _, _, p in jobs], wheres, [len(g) for _, g, _ in jobs])
         judged: dict[tuple[int, str], int] = {}
