@@ -87,7 +87,8 @@ class MetaEvalOptions:
         (), "--scores", multiple=True, metavar="NAME=PATH[:OPTS]",
         help="Your own metric's scores computed elsewhere: a system<TAB>score TSV, JSON "
              "{system: score | [sentence scores]}, a folder of per-system sentence "
-             "scores, or `gecmetrics score --format json` output; shown as NAME. "
+             "scores, or `gecmetrics score --format json` output (PATH -: standard "
+             "input); shown as NAME. "
              "Options: order=lower (lower is better), beta=B, spec=SPEC (last). "
              "Repeatable; see docs/own-metric.md.")
     system_set: str | None = option(  # a name of registry.system_set_choices()
