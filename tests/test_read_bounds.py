@@ -92,6 +92,16 @@ def test_endless_zeros_end_with_one_line(args, where):
     assert time.monotonic() - start < 60
 
 
+def test_endless_scores_on_stdin_end_with_one_line(shared_data):
+    args = ("meta-eval", "seeda-s", "--data-dir", str(shared_data), "--scores", "mine=-")
+    with open("/dev/zero", "rb") as zeros:
+        done = subprocess.run(cli(*args), stdin=zeros, capture_output=True, timeout=60,
+                              preexec_fn=bounded, env=child_env())
+    assert done.returncode == 2 and done.stdout == b""
+    assert one_line_error(done.stderr).startswith(
+        f"error: scores from standard input: {LIMIT_MESSAGE} and holds NUL bytes")
+
+
 def test_endless_text_without_a_line_end_ends_with_one_line():
     """``yes | tr -d '\\n'``: text, but never a line end."""
     start = time.monotonic()
