@@ -67,6 +67,7 @@ from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.formatting import plural
 from gecmetrics.fscore import f_beta, prf
 from gecmetrics.metric import LAST_STEP, Metric, MetricConfig, Score, Statistics, check_beta
+from gecmetrics.readers import read_text
 
 Weights = Literal["paper", "gec-metrics", "none"]
 Scoring = Literal["gts", "gec-metrics"]
@@ -386,10 +387,12 @@ def read_weight_file(path: str) -> tuple[int, list[list[int]]]:
     """The authors' weight file: the number of systems N on the first line, then
     per sentence the count n of systems correct on each chunk (space-separated)."""
     try:
-        lines = Path(path).read_text(encoding="utf-8").rstrip("\n").split("\n")
+        open(path, "rb").close()
     except OSError as err:
         raise InputError(f"cannot read the gotoscorer weight file {path}: {err.strerror}; "
                          "give an existing file (made by GTS -gen_w_file)") from None
+    # read as every input is (UTF-8, NUL bytes, the line limit: not /dev/zero forever)
+    lines = read_text(path, "gotoscorer weight").rstrip("\n").split("\n")
     try:
         n = int(lines[0])
         if n < 1:

@@ -386,3 +386,17 @@ def test_one_file_and_one_line_in_messages(tmp_path):
     result = invoke("score", "-s", SRC, "-r", REF0, "-c", str(one))
     assert result.exit_code == 2
     assert f"hypothesis file {one} has 1 line but" in result.stderr
+
+
+def test_gotoscorer_weight_file_is_read_like_every_input(tmp_path, monkeypatch):
+    from gecmetrics.metrics.gotoscorer import read_weight_file
+
+    wide = tmp_path / "weights.txt"
+    wide.write_bytes("3\n0 1\n".encode("utf-16"))
+    with pytest.raises(InputError, match=f"^gotoscorer weight file {wide} is UTF-16 text"):
+        read_weight_file(str(wide))
+    monkeypatch.setenv(ENV_MAX_LINE_BYTES, "8")
+    long = tmp_path / "long.txt"
+    long.write_text("3\n" + "1 " * 10 + "\n")
+    with pytest.raises(InputError, match="line 2 is longer than 8 bytes"):
+        read_weight_file(str(long))
