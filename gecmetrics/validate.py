@@ -94,6 +94,21 @@ def check_int_range(value: int, option: str, low: int, high: int, what: str) -> 
     return value
 
 
+def check_int_option(value: Any, option: str, low: int, high: int, why: str = "") -> int:
+    """An integer option (not a bool, not a float) within [low, high].
+
+    For the count options of metrics (n-gram orders, iterations), which a library
+    caller may pass as any Python object: ``n=4.0`` or ``n=True`` is refused, not
+    counted as 4 or 1. ``why`` says where the upper bound comes from.
+    """
+    is_int = isinstance(value, int) and not isinstance(value, bool)
+    if not is_int or not low <= value <= high:
+        over = is_int and value > high and why
+        raise ConfigError(f"{option} must be an integer >= {low} and <= {high} (got {value!r})"
+                          + (f"; {why}" if over else ""))
+    return value
+
+
 def check_resamples(n: int, option: str = "--bootstrap") -> int:
     return check_int_range(n, option, MIN_RESAMPLES, MAX_RESAMPLES,
                            f"a number of resamples (at least {MIN_RESAMPLES}, so that the 2.5% "
