@@ -39,7 +39,7 @@ from .defaults import (
     DEFAULT_TRUESKILL_RUNS,
     MAX_TRUESKILL_RUNS,
 )
-from .flags import count, flagged, option
+from .flags import check_switches, count, flagged, option
 from .levels import AGGREGATION_LEVELS, LEVELS, Level
 from .sentence_agreement import TIE_POLICIES
 
@@ -227,6 +227,8 @@ class MetaEvalOptions:
             elif spec.multiple:
                 set_(name, tuple(dict.fromkeys(getattr(self, name))))
         notes: list[str] = []
+        for owner in (self, *self.settings.values()):
+            check_switches(owner)
         self._check_choices()
         self._check_explicit(notes)
         set_("metric_objects", self._resolve_metrics())
