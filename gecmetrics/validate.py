@@ -24,6 +24,7 @@ Why these limits:
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import tempfile
 from collections.abc import Iterable, Sequence
@@ -66,15 +67,16 @@ def check_beta(beta: Any, option: str = "beta") -> float:
     return value
 
 
-def check_betas(betas: Any, option: str = "betas") -> list[float]:
-    """A list of betas (``Metric.evaluate(betas=...)``), each checked by :func:`check_beta`
-    (so each is refused in the words of the CLI's ``-b``, as ``beta must be ...``).
+def check_betas(betas: Any, option: str = "beta", keyword: str = "betas") -> list[float]:
+    """A list of betas (the ``betas=`` of ``Metric.evaluate`` and ``ScoreOptions``), each
+    checked by :func:`check_beta` under ``option`` (so refused in the CLI's words).
 
     A single number or a string is refused: ``betas=2`` is not a list of betas.
     """
     if isinstance(betas, (str, bytes)) or not isinstance(betas, Iterable):
-        raise ConfigError(f"{option} must be a list of numbers, e.g. [0.5, 2.0] (got {betas!r})")
-    return [check_beta(b) for b in betas]
+        raise ConfigError(f"{keyword}= takes a list of numbers, e.g. {keyword}=[0.5, 2.0] "
+                          f"(got {betas!r})")
+    return [check_beta(b, option) for b in betas]
 
 
 def check_sentences(sentences: Any, num_sentences: int | None = None,
@@ -146,8 +148,10 @@ def parse_beta_grid(text: str, option: str = "--sweep-beta"):
 
 
 def check_int_range(value: int, option: str, low: int, high: int, what: str) -> int:
-    """``value`` within [low, high], else one line naming ``what`` the option takes."""
-    if not low <= value <= high:
+    """``value`` a whole number within [low, high], else one line naming ``what`` the
+    option takes (a bool or a float from a library caller is refused, not truncated)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not (
+            low <= value <= high):
         raise ConfigError(f"{option} takes {what} from {low} to {high} (got {value})")
     return value
 
