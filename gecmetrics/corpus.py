@@ -1,9 +1,10 @@
 """The corpus: sources, reference sets and named hypothesis sets.
 
 A :class:`Corpus` is what every metric scores. It is checked once when made
-(every line a string, equal lengths, at least one sentence and one reference) and it carries a cache, so that work
-shared by several metrics (tokenisation, n-gram intersection counts) is done
-once per corpus however many metrics, systems and betas are scored.
+(every line a string, equal lengths, at least one sentence and one reference)
+and it carries a cache, so that work shared by several metrics (tokenisation,
+n-gram intersection counts) is done once per corpus however many metrics,
+systems and betas are scored.
 
 Because of that cache a corpus is immutable: its texts are tuples, the
 hypotheses a read-only mapping, and assigning an attribute raises. A changed
@@ -163,8 +164,9 @@ def _as_list_of_lists(value: Sequence[Any], what: str) -> list[list[str]]:
     if isinstance(value, str):
         raise InputError(f"{what} must be a list of sentences, not a single string")
     items = list(value)
-    if items and all(isinstance(item, str) for item in items):
-        return [items]
-    if not all(isinstance(item, Sequence) and not isinstance(item, str) for item in items):
+    lists = [isinstance(item, Sequence) and not isinstance(item, (str, bytes)) for item in items]
+    if items and not any(lists):
+        return [items]  # one list of lines; Corpus names any line that is not a string
+    if not all(lists):
         raise InputError(f"{what} must be a list of sentences or a list of such lists")
     return [list(item) for item in items]
