@@ -78,6 +78,23 @@ def test_ngram_orders_are_bounded(metric, option, low):
         assert "\n" not in message
 
 
+@pytest.mark.parametrize("metric,options,message", [
+    ("some", {"weight_g": float("nan")}, "some option weight_g=nan must be a finite number"),
+    ("some", {"weight_m": float("inf")}, "some option weight_m=inf must be a finite number"),
+    ("llm-judge", {"model": "m", "timeout": float("inf")},
+     "llm-judge option timeout must be a finite number >= 0.001 (got inf)"),
+    ("llm-judge", {"model": "m", "backoff": float("inf")},
+     "llm-judge option backoff must be a finite number >= 0.0 (got inf)"),
+    ("llm-judge", {"model": "m", "temperature": float("nan")},
+     "llm-judge option temperature must be a finite number >= 0.0 (got nan)"),
+])
+def test_float_options_must_be_finite(metric, options, message):
+    """A NaN weight made every SOME score NaN; an infinite timeout never ends."""
+    with pytest.raises(ConfigError) as err:
+        get_metric(metric, **options)
+    assert str(err.value) == message
+
+
 def test_gleu_iterations_are_bounded():
     from gecmetrics.metrics.gleu import MAX_ITERATIONS
 
