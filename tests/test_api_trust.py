@@ -303,6 +303,21 @@ def test_meta_switches_must_be_booleans(option):
                                           explicit=frozenset({option}), **{option: bad})
 
 
+@pytest.mark.parametrize("option,value,message", [
+    ("betas", 2.0, "betas= takes a list of numbers, e.g. betas=[0.5, 2.0] (got 2.0)"),
+    ("levels", 5, 'levels= takes a list (or one name as a string), e.g. levels=["corpus", '
+                  '"mean"] (got 5)'),
+    ("benchmarks", 5, "benchmarks= takes a list"),
+])
+def test_meta_lists_refuse_a_lone_value(option, value, message):
+    from gecmetrics.meta_eval.options import MetaEvalOptions
+
+    given = {"benchmarks": ("conll14",), "metrics": ("green",), option: value}
+    with pytest.raises(ConfigError) as err:
+        MetaEvalOptions.from_keywords(explicit=frozenset({option}), **given)
+    assert message in str(err.value)
+
+
 # -- row: a folder that is not a model -------------------------------------------------------
 
 def test_folder_that_is_not_a_model_says_what_it_lacks(tmp_path):
