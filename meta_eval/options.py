@@ -23,13 +23,13 @@ CLI reads too while building ``--help``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from gecmetrics.errors import ConfigError
 from gecmetrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
-from gecmetrics.validate import check_choice
+from gecmetrics.validate import check_betas, check_choice
 
 from .analyses import ANALYSES
 from .benchmarks import registry
@@ -39,7 +39,7 @@ from .defaults import (
     DEFAULT_TRUESKILL_RUNS,
     MAX_TRUESKILL_RUNS,
 )
-from .flags import count, flagged, option
+from .flags import check_switches, count, flagged, option
 from .levels import AGGREGATION_LEVELS, LEVELS, Level
 from .sentence_agreement import TIE_POLICIES
 
@@ -63,6 +63,11 @@ HumanUnit = Literal["items", "comparisons"]
 TIES: tuple[str, ...] = TIE_POLICIES
 HUMAN_UNITS: tuple[str, ...] = get_args(HumanUnit)
 
+
+
+#: How each list option is written from Python, for the message of a lone value.
+EXAMPLES = {"benchmarks": '["conll14"]', "metrics": '["green", "m2"]',
+            "scores": '["mine=scores.json"]', "levels": '["corpus", "mean"]'}
 
 
 @dataclass(frozen=True)
@@ -195,6 +200,13 @@ class MetaEvalOptions:
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__.__get__(self)  # a frozen dataclass: normalise in place
+        for name in ("benchmarks", "metrics", "scores", "betas", "levels"):
+            value = getattr(self, name)
+            if name == "betas" and not isinstance(value, (str, Iterable)):
+                check_betas(value)  # betas=2: not a list of betas; ScoreOptions' words
+            if not isinstance(value, (str, Iterable)):
+                raise ConfigError(f"{name}= takes a list (or one name as a string), e.g. "
+                                  f"{name}={EXAMPLES[name]} (got {value!r})")
         if isinstance(self.benchmarks, str):
             set_("benchmarks", (self.benchmarks,))
         set_("benchmarks", tuple(dict.fromkeys(self.benchmarks)))
@@ -228,6 +240,8 @@ class MetaEvalOptions:
             elif spec.multiple:
                 set_(name, tuple(dict.fromkeys(getattr(self, name))))
         notes: list[str] = []
+        for owner in (self, *self.settings.values()):
+            check_switches(owner)
         self._check_choices()
         self._check_explicit(notes)
         set_("metric_objects", self._resolve_metrics())
