@@ -83,7 +83,7 @@ class ScoreOptions:
         from .registry import metric_from_spec
         from .validate import (
             beta_options_apply,
-            check_beta,
+            check_betas,
             check_chunk_size,
             check_jobs,
             check_paired_use,
@@ -95,7 +95,7 @@ class ScoreOptions:
         set_("references", tuple(self.references))
         set_("hypotheses", tuple(self.hypotheses))
         set_("metrics", tuple(self.metrics))
-        set_("betas", tuple(check_beta(b, "-b/--beta") for b in self.betas))
+        set_("betas", tuple(check_betas(self.betas, "-b/--beta")))
         if self.jobs is not None:
             check_jobs(self.jobs, "-j/--jobs")
         if self.chunk_size is not None:

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gecmetrics.errors import GecMetricsError
+from gecmetrics.formatting import plural
 
 MAX_WAIT = 60.0  # seconds: the longest single wait between retries
 RETRY_STATUS = frozenset({429}) | frozenset(range(500, 600))
@@ -140,7 +141,8 @@ class OpenAIBackend:
                 last = str(err)
                 wait = max(self.backoff * 2 ** attempt, err.wait or 0.0)
         raise EndpointError(
-            f"llm-judge: {where}: {self.url} failed {self.retries + 1} times (last: {last}); "
+            f"llm-judge: {where}: {self.url} failed {plural(self.retries + 1, 'time')} "
+            f"(last: {last}); "
             "check that the server is up and the model is served, or allow more with "
             "retries=N / timeout=SECONDS")
 

@@ -91,6 +91,7 @@ def download_cmd(benchmarks, data_dir, mirror, timeout, stall_timeout, check, li
         resolve_benchmark,
         resolve_data_dir,
     )
+    from ..formatting import plural
 
     names = []
     for name in benchmarks or download_names():
@@ -104,7 +105,8 @@ def download_cmd(benchmarks, data_dir, mirror, timeout, stall_timeout, check, li
             files = benchmark_files(name)
             size = sum(f.size for f in files) / 1e6
             have = len(files) - len(missing_files(name, root))
-            click.echo(f"{name}\t{len(files)} files\t{size:.1f} MB\t{have} present in {root}")
+            click.echo(f"{name}\t{plural(len(files), 'file')}\t{size:.1f} MB\t{have} present "
+                       f"in {root}")
         return
 
     if check:
