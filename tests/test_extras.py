@@ -134,6 +134,7 @@ def test_cli_names_the_metric_and_extra_before_reading_files(name, extra, module
                           f"\".[{extra}]\" in the gecmetrics checkout (cannot import {module})\n")
 
 
+@pytest.mark.full  # three CLI processes: about 3 s
 def test_list_and_help_work_without_any_extra():
     for argv in (["list"], ["--help"], ["score", "--help"]):
         run = _cli(ALL_MODULES, argv)
