@@ -68,8 +68,9 @@ class PTErrantConfig(BertScoreWeighting):
     """The BERTScore options (:class:`BertScoreWeighting`, ``model`` is the
     BERT model) and ERRANT's: ``spacy``, the spaCy pipeline (the ``model``
     option of ``errant``; default: the first installed English one) and
-    ``max_tokens``, the longest sentence accepted. ``cache`` also covers
-    ERRANT's parse and edit caches."""
+    ``max_tokens``, the longest pair ERRANT aligns
+    (:func:`~gecmetrics.edits.extraction.check_lengths`). ``cache`` also
+    covers ERRANT's parse and edit caches."""
 
     metric_name: ClassVar[str] = "pterrant"
 
