@@ -58,6 +58,9 @@ def _stop(stop: Stopped) -> None:
     # Further signals while exiting would print a traceback from the handler.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    parallel = sys.modules.get("gecmetrics.parallel")  # counting processes, if any started
+    if parallel is not None:
+        parallel.stop_pools()
     try:
         click.echo(f"error: {stop.message}", err=True)
     except OSError:  # stderr closed
