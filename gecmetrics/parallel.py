@@ -35,8 +35,8 @@ import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from itertools import chain, islice
 from dataclasses import dataclass, replace
+from itertools import chain, islice
 from typing import Any, TypeVar
 
 #: Sentences per chunk. Large enough that per-chunk overhead (a pool task, a

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import friendly_errors
+from .common import friendly_errors, out
 
 
 @click.command()
@@ -70,7 +70,7 @@ def download_cmd(benchmarks, data_dir, mirror, timeout, stall_timeout, check, li
             files = benchmark_files(name)
             size = sum(f.size for f in files) / 1e6
             have = len(files) - len(missing_files(name, root))
-            click.echo(f"{name}\t{len(files)} files\t{size:.1f} MB\t{have} present in {root}")
+            out(f"{name}\t{len(files)} files\t{size:.1f} MB\t{have} present in {root}")
         return
 
     if check:
@@ -81,9 +81,9 @@ def download_cmd(benchmarks, data_dir, mirror, timeout, stall_timeout, check, li
             total = len(benchmark_files(name))
             status = "ok" if not missing else f"{len(missing)} missing or corrupt"
             ok = total - len(missing)
-            click.echo(f"{name}: {ok}/{total} files verified in {root} ({status})")
+            out(f"{name}: {ok}/{total} files verified in {root} ({status})")
             for path in missing:
-                click.echo(f"  {path}")
+                out(f"  {path}")
         if bad:
             click.echo(f"run `gecmetrics download {' '.join(names)}` to fetch them", err=True)
             raise SystemExit(1)
@@ -100,4 +100,4 @@ def download_cmd(benchmarks, data_dir, mirror, timeout, stall_timeout, check, li
                  f"{len(report.present)} already present"]
         if report.replaced:
             parts.append(f"{len(report.replaced)} corrupt ones replaced")
-        click.echo(f"{'+'.join(names)}: {', '.join(parts)} in {root}")
+        out(f"{'+'.join(names)}: {', '.join(parts)} in {root}")
