@@ -16,10 +16,10 @@ from .common import friendly_errors, out
 @click.option("--mirror", metavar="URL", envvar="GECMETRICS_MIRROR", show_envvar=True,
               help="Fetch URL/<relative path> instead of the upstream addresses "
                    "(a local mirror, a proxy, or file:///path/to/copy).")
-@click.option("--timeout", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
+@click.option("--timeout", type=float, default=60.0, show_default=True,
               help="Seconds to wait for the server to connect or answer before giving up "
                    "on a file.")
-@click.option("--stall-timeout", type=click.FloatRange(min=0.1), default=60.0,
+@click.option("--stall-timeout", type=float, default=60.0,
               show_default=True,
               help="Give up on a file when it makes no progress (less than 1 KiB arrives) for "
                    "this many seconds, e.g. a server that trickles.")
@@ -58,6 +58,10 @@ def download_cmd(benchmarks, data_dir, mirror, timeout, stall_timeout, check, li
         resolve_data_dir,
     )
 
+    from ..validate import check_seconds
+
+    check_seconds(timeout, "--timeout")  # before anything is read or made
+    check_seconds(stall_timeout, "--stall-timeout")
     names = []
     for name in benchmarks or download_names():
         canonical = resolve_benchmark(name)
