@@ -57,7 +57,6 @@ def download_cmd(benchmarks, data_dir, mirror, timeout, stall_timeout, check, li
         resolve_benchmark,
         resolve_data_dir,
     )
-
     from ..validate import check_seconds
 
     check_seconds(timeout, "--timeout")  # before anything is read or made
