@@ -15,7 +15,13 @@ import click
 
 # The helpers every command shares live in commands/common.py: commands import
 # them from there, not from here, which imports the commands.
-from .commands.common import INTERRUPTED, TERMINATED, Stopped
+from .commands.common import (
+    INTERRUPTED,
+    TERMINATED,
+    Stopped,
+    echo_failed,
+    report_output_error,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -97,6 +103,10 @@ def run() -> None:
     except click.ClickException as err:
         click.echo(f"error: {err.format_message()}", err=True)
         sys.exit(err.exit_code)
+    except OSError as err:  # click's own output (--help, --version) could not be written
+        if not echo_failed(err):
+            raise
+        report_output_error(err)
     except Exception as err:
         signalled = _signal_behind(err)
         if signalled is None:

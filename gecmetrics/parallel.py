@@ -257,16 +257,32 @@ def _close_pools() -> None:
 
 def stop_pools() -> None:
     """Kill every worker now and forget the pools (a signal stops the run): SIGKILL,
-    so that a worker in the middle of a chunk neither finishes it nor prints a word."""
+    so that a worker in the middle of a chunk neither finishes it nor prints a word.
+
+    ProcessPoolExecutor has no public way to stop its workers before Python 3.14
+    (``kill_workers``), so its process table is used, and so are its two pipes: a
+    worker killed while it sent a result leaves the pool's manager thread waiting
+    for the rest of the message, and its feeder thread waiting to hand over the
+    next chunk. Both would wait for ever, and the interpreter joins them at exit
+    (a hang, seen once in four Ctrl-C's). Closing the parent's ends of the pipes
+    (the workers' ends died with them) ends both waits: the pool finds itself
+    broken and its threads finish.
+    """
     pools = list(_pools.values())
     _pools.clear()
     for pool in pools:
-        # ProcessPoolExecutor has no public way to stop its workers before
-        # Python 3.14 (kill_workers); its process table is the only handle.
         processes = getattr(pool, "_processes", None) or {}
         for process in list(processes.values()):
             try:
                 process.kill()
-            except (OSError, ValueError):  # already gone, or already closed
+                process.join(5)
+            except (OSError, ValueError, AssertionError):  # gone, closed, or not ours
                 pass
-        pool.shutdown(wait=False, cancel_futures=True)
+        for queue, end in (("_result_queue", "_writer"), ("_call_queue", "_reader")):
+            connection = getattr(getattr(pool, queue, None), end, None)
+            try:
+                if connection is not None:
+                    connection.close()
+            except OSError:
+                pass
+        pool.shutdown(wait=False, cancel_futures=True)  # forgets the queues: after them

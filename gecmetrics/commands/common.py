@@ -89,8 +89,13 @@ def writing_stdout() -> Iterator[None]:
     except OSError as err:
         if err.filename is not None:
             raise
-        raise OutputError(f"cannot write to standard output ({err.strerror or err}); free "
-                          "space where it goes, or redirect it to another file") from None
+        raise stdout_error(err) from None
+
+
+def stdout_error(err: OSError) -> OutputError:
+    """The one line for a write to standard output that failed with ``err``."""
+    return OutputError(f"cannot write to standard output ({err.strerror or err}); free "
+                       "space where it goes, or redirect it to another file")
 
 
 def stdout_closed() -> NoReturn:
@@ -102,6 +107,28 @@ def stdout_closed() -> NoReturn:
     """
     _drop_stdout()
     sys.exit(0)
+
+
+def echo_failed(err: OSError) -> bool:
+    """Whether ``err`` was raised by a ``click.echo`` itself (its innermost frame), as
+    when click writes ``--help`` or ``--version``: a write to an output, not a file."""
+    tb = err.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and tb.tb_frame.f_code.co_name == "echo" and err.filename is None
+
+
+def report_output_error(err: OSError) -> NoReturn:
+    """Exit for a failed write to standard output outside a command's own writes
+    (click's help and version): quietly for a closed pipe, else one line, code 2."""
+    if isinstance(err, BrokenPipeError):
+        stdout_closed()
+    try:
+        click.echo(f"error: {stdout_error(err)}", err=True)
+    except OSError:  # stderr is gone too
+        pass
+    _drop_stdout()
+    sys.exit(2)
 
 
 def _drop_stdout() -> None:
