@@ -1,9 +1,10 @@
 """The corpus: sources, reference sets and named hypothesis sets.
 
 A :class:`Corpus` is what every metric scores. It is checked once when made
-(equal lengths, at least one reference) and it carries a cache, so that work
-shared by several metrics (tokenisation, n-gram intersection counts) is done
-once per corpus however many metrics, systems and betas are scored.
+(every line a string, equal lengths, at least one sentence and one reference)
+and it carries a cache, so that work shared by several metrics (tokenisation,
+n-gram intersection counts) is done once per corpus however many metrics,
+systems and betas are scored.
 
 Because of that cache a corpus is immutable: its texts are tuples, the
 hypotheses a read-only mapping, and assigning an attribute raises. A changed
@@ -14,7 +15,7 @@ statistics of what it held before.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -44,15 +45,19 @@ class Corpus:
     def __post_init__(self) -> None:
         # Read-only copies, so that nothing outside can change what the cache describes.
         set_field = object.__setattr__
+        _check_line_lists(self.sources, self.references, self.hypotheses)
         set_field(self, "sources", tuple(self.sources))
         set_field(self, "references", tuple(tuple(ref) for ref in self.references))
         set_field(self, "hypotheses", MappingProxyType(
             {name: tuple(hyp) for name, hyp in self.hypotheses.items()}))
         if not self.references:
             raise InputError("no reference given; pass at least one reference set (-r/--m2)")
-        named: list[tuple[str, Sequence[str]]] = [("the source", self.sources)]
-        named += [(f"reference {k}", ref) for k, ref in enumerate(self.references)]
-        named += [(f"hypothesis {name}", hyp) for name, hyp in self.hypotheses.items()]
+        if not self.sources:
+            raise InputError("the corpus has no sentence; give at least one source line "
+                             "(the scores of nothing would be a meaningless 0 or an error)")
+        named = _named(self)
+        for what, lines in named:
+            _check_lines(what, lines)
         check_same_length(named)
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -110,12 +115,58 @@ class Corpus:
         ))
 
 
+def _named(corpus: Corpus) -> list[tuple[str, Sequence[str]]]:
+    """Every line list of ``corpus`` with the words that name it in messages."""
+    named: list[tuple[str, Sequence[str]]] = [("the source", corpus.sources)]
+    named += [(f"reference {k}", ref) for k, ref in enumerate(corpus.references)]
+    named += [(f"hypothesis {name}", hyp) for name, hyp in corpus.hypotheses.items()]
+    return named
+
+
+def _check_line_lists(sources: Any, references: Any, hypotheses: Any) -> None:
+    """The shapes a library caller can get wrong, before they are copied into tuples:
+    a lone string would become a tuple of characters, one line per character."""
+    def one(what: str, lines: Any) -> None:
+        if isinstance(lines, (str, bytes)) or not isinstance(lines, Iterable):
+            raise InputError(f"{what} must be a list of lines, one sentence each "
+                             f"(got {type(lines).__name__}: {_short(lines)})")
+
+    one("sources", sources)
+    one("references", references)
+    for k, ref in enumerate(references):
+        one(f"reference {k}", ref)
+    if not isinstance(hypotheses, Mapping):
+        raise InputError(f"hypotheses must be a mapping of system names to lists of lines "
+                         f"(got {type(hypotheses).__name__}); Corpus.build also takes lists")
+    for name, hyp in hypotheses.items():
+        if not isinstance(name, str):
+            raise InputError(f"hypothesis names must be strings (got {name!r})")
+        one(f"hypothesis {name}", hyp)
+
+
+def _check_lines(what: str, lines: Sequence[Any]) -> None:
+    """Every line a str: an int or None would fail later, deep in a metric, with an
+    AttributeError that names neither the text nor the line."""
+    if all(isinstance(line, str) for line in lines):
+        return
+    number, line = next((i, line) for i, line in enumerate(lines, 1)
+                        if not isinstance(line, str))
+    raise InputError(f"{what}, line {number}: expected a string (one sentence), got "
+                     f"{type(line).__name__} {_short(line)}")
+
+
+def _short(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def _as_list_of_lists(value: Sequence[Any], what: str) -> list[list[str]]:
     if isinstance(value, str):
         raise InputError(f"{what} must be a list of sentences, not a single string")
     items = list(value)
-    if items and all(isinstance(item, str) for item in items):
-        return [items]
-    if not all(isinstance(item, Sequence) and not isinstance(item, str) for item in items):
+    lists = [isinstance(item, Sequence) and not isinstance(item, (str, bytes)) for item in items]
+    if items and not any(lists):
+        return [items]  # one list of lines; Corpus names any line that is not a string
+    if not all(lists):
         raise InputError(f"{what} must be a list of sentences or a list of such lists")
     return [list(item) for item in items]

@@ -33,6 +33,12 @@ def fixed(value: float | None, digits: int = 3) -> str:
     return str(Decimal(repr(float(value))).quantize(quantum, rounding=ROUND_HALF_UP))
 
 
+def plural(count: float, noun: str, nouns: str | None = None) -> str:
+    """``count`` and the noun that agrees with it, for messages: "1 file", "2 files",
+    "0 files" (``nouns``: an irregular plural, default ``noun + "s"``)."""
+    return f"{count} {noun if count == 1 else (nouns or noun + 's')}"
+
+
 def render(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str,
            align: Sequence[str] | None = None) -> str:
     """Render a rectangular table in ``fmt`` (not JSON)."""

@@ -39,7 +39,13 @@ import numpy as np
 
 from .corpus import Corpus
 from .errors import ConfigError
-from .validate import LEVELS, Level, check_beta  # noqa: F401 (re-exported: metrics use them)
+from .validate import (  # noqa: F401 (LEVELS, Level, check_beta re-exported: metrics use them)
+    LEVELS,
+    Level,
+    check_beta,
+    check_betas,
+    check_sentences,
+)
 
 if TYPE_CHECKING:
     from .paired import PairedResult
@@ -124,18 +130,77 @@ class SystemResult:
         return out
 
 
+def _checks_beta(method: Callable[..., Any]) -> Callable[..., Any]:
+    """``method(self, beta, sentences=None, ...)`` with ``beta`` and ``sentences`` checked
+    (:func:`check_beta`, :func:`check_sentences`) before it runs."""
+    @functools.wraps(method)
+    def checked(self: Statistics, *args: Any, **kwargs: Any) -> Any:
+        beta = args[0] if args else kwargs.get("beta")
+        if beta is not None:
+            check_beta(beta)
+        sentences = args[1] if len(args) > 1 else kwargs.get("sentences")
+        if sentences is not None:
+            check_sentences(sentences, self.num_sentences)
+        return method(self, *args, **kwargs)
+
+    checked._checks_arguments = True  # type: ignore[attr-defined]
+    return checked
+
+
+def _checks_betas(method: Callable[..., Any]) -> Callable[..., Any]:
+    """``method(self, betas, ...)`` with every beta of ``betas`` checked."""
+    @functools.wraps(method)
+    def checked(self: Statistics, *args: Any, **kwargs: Any) -> Any:
+        betas = args[0] if args else kwargs.get("betas")
+        if isinstance(betas, Sequence) and not isinstance(betas, str):
+            check_betas([b for b in betas if b is not None])  # None: the default beta
+        else:
+            check_betas(betas)  # a lone number or an iterator: refused, or checked
+        return method(self, *args, **kwargs)
+
+    checked._checks_arguments = True  # type: ignore[attr-defined]
+    return checked
+
+
+#: The public methods of :class:`Statistics` whose arguments are checked, by the
+#: kind of check: ``(beta, sentences=None)`` or ``(betas)``.
+_CHECKED_METHODS: Mapping[str, Callable[[Callable[..., Any]], Callable[..., Any]]] = {
+    "corpus": _checks_beta, "corpus_scores": _checks_beta, "mean": _checks_beta,
+    "sentence": _checks_beta, "sentence_statistics": _checks_beta,
+    "corpus_many": _checks_betas, "precompute": _checks_betas,
+}
+
+
 class Statistics(ABC):
     """Per-sentence sufficient statistics of every system, for one metric.
 
     Every method taking ``beta`` reads ``None`` as :attr:`default_beta`, the
     beta of the metric instance that made the object (see :meth:`bound`);
     statistics of metrics without a beta ignore ``beta`` altogether.
+
+    These methods are the Python API of every metric, so their arguments are
+    checked as the CLI checks its options, in every subclass (a metric's own
+    methods are wrapped when its class is made, :meth:`__init_subclass__`): a
+    beta that is not a finite number in [0, MAX_BETA] and ``sentences=`` that are
+    not in-range integer indices raise :class:`ConfigError` instead of a NaN, a
+    silent F at another beta or an OverflowError.
     """
 
     systems: tuple[str, ...]
     #: The beta that ``beta=None`` stands for. Subclasses set their metric's
     #: config default; :meth:`Metric.statistics` binds the instance's value.
     default_beta: float | None = None
+    #: How many sentences the statistics cover, for the range check of
+    #: ``sentences=``; set by :meth:`Metric.cached_statistics` (None: unknown,
+    #: then only negative indices are refused before the gather).
+    num_sentences: int | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name, wrap in _CHECKED_METHODS.items():
+            method = cls.__dict__.get(name)
+            if callable(method) and not getattr(method, "_checks_arguments", False):
+                setattr(cls, name, wrap(method))
 
     def resolve_beta(self, beta: float | None) -> float:
         """``beta``, or :attr:`default_beta` when ``None``: the one rule for every metric."""
@@ -199,6 +264,13 @@ class Statistics(ABC):
         reference draws); bootstrap then falls back to :meth:`corpus_scores`.
         """
         return None
+
+
+# The methods Statistics defines itself (the abstract ones are wrapped in each subclass).
+for _name, _wrap in _CHECKED_METHODS.items():
+    if not getattr(Statistics.__dict__[_name], "__isabstractmethod__", False):
+        setattr(Statistics, _name, _wrap(Statistics.__dict__[_name]))
+
 
 
 @dataclass(frozen=True)
@@ -360,8 +432,14 @@ class Metric(ABC, Generic[C]):
         return (type(self), counting_options(self.config))
 
     def cached_statistics(self, corpus: Corpus, compute: Callable[[], S]) -> S:
-        """``compute()`` once per corpus and :meth:`cache_key`, bound to this instance's beta."""
-        stats = corpus.cached(self.cache_key(), compute)
+        """``compute()`` once per corpus and :meth:`cache_key`, bound to this instance's beta
+        and told the corpus' number of sentences (the range of ``sentences=``)."""
+        def made() -> S:
+            stats = compute()
+            stats.num_sentences = corpus.num_sentences
+            return stats
+
+        stats = corpus.cached(self.cache_key(), made)
         return typing.cast(S, stats.bound(self.default_beta)) if self.has_beta else stats
 
     def evaluate(
@@ -419,13 +497,14 @@ class Metric(ABC, Generic[C]):
         """The betas this metric is scored at, given the user's ``betas``.
 
         ``[None]`` for a metric without a beta (whatever was given: a table mixing
-        metrics scores each at its own betas); otherwise the given betas, each
-        checked (:func:`check_beta`), or the metric's default when none (``None`` or
+        metrics scores each at its own betas, though they are checked all the same:
+        a NaN is a mistake whatever the metric); otherwise the given betas, each
+        checked (:func:`check_betas`), or the metric's default when none (``None`` or
         empty) are given. Scoring and meta-evaluation both ask this one method.
         """
+        out: list[float | None] = list(check_betas(betas)) if betas is not None else []
         if not self.has_beta:
             return [None]
-        out: list[float | None] = [check_beta(b) for b in betas] if betas is not None else []
         return out or [self.default_beta]
 
     def _result(self, name: str, beta: float | None, level: str, sc: Score) -> SystemResult:

@@ -33,6 +33,28 @@ import numpy as np
 from .corpus import Corpus
 from .errors import ConfigError
 from .mteval import tokens_13a
+from .validate import check_int_option
+
+#: The largest n-gram order any metric here counts (GREEN ``n``, GLEU ``n``, BLEU
+#: ``max_ngram_order``, chrF ``char_order``/``word_order``). The papers and official
+#: tools use 4 (BLEU, GLEU, GREEN words) to 6 (chrF characters); 100 leaves a wide
+#: margin, since an order beyond the longest sentence only adds zero counts.
+#: Memory grows linearly with the order (every count array has an order axis):
+#: GREEN on 3 CoNLL-2014 systems peaks at 56 MB for n=4, 134 MB for n=128,
+#: 696 MB for n=1024 and 2.6 GB (36 s) for n=4096, so an unbounded order (a typo
+#: such as n=100000000) would exhaust memory before the first score.
+MAX_NGRAM_ORDER = 100
+
+
+def check_order(value: object, option: str, low: int = 1) -> int:
+    """An n-gram order option: an integer from ``low`` to :data:`MAX_NGRAM_ORDER`.
+
+    Every n-gram metric calls it from its config check, so the order is refused
+    when the options are parsed, before any file is read.
+    """
+    return check_int_option(value, option, low, MAX_NGRAM_ORDER,
+                            f"{MAX_NGRAM_ORDER} is the largest n-gram order counted "
+                            "(the papers use 4 to 6)")
 
 try:  # the compiled speed path; optional by design
     from ._kernel import intersect as _intersect_compiled
@@ -176,8 +198,7 @@ def compute_intersections(
     (:mod:`gecmetrics.parallel`): every count is a property of one sentence, so
     the concatenated chunks equal one whole-corpus count, bit for bit.
     """
-    if max_n < 1:
-        raise ConfigError(f"n must be at least 1 (got n={max_n})")
+    check_order(max_n, "n")
     if backend not in (None, "compiled", "python"):
         raise ConfigError(f"unknown backend {backend!r}; use 'compiled' or 'python'")
     if backend == "compiled" and _intersect_compiled is None:

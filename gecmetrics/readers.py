@@ -6,6 +6,15 @@ included, because character-level metrics count them. A missing final
 newline is fine; a lone CR (old Mac line ends) is an error, because it would
 silently merge lines. The path ``-`` reads standard input. All input checks
 live here so that every command reports bad files the same way.
+
+Input is read in blocks (:func:`read_blocks`), and no line may be longer than
+:data:`MAX_LINE_BYTES` (raise it with the environment variable
+``GECMETRICS_MAX_LINE_BYTES``): the check runs while reading, so endless input
+without a line end (``-s - < /dev/zero``) stops with one line at the limit
+instead of filling the memory, and a signal is acted on between blocks. The
+total size is not bounded: a large file is valid (``docs/scale.md`` reads such
+files by chunks through the same blocks). Text in UTF-16 or UTF-32 and binary
+data (NUL bytes) are named as such, with the conversion that fixes them.
 """
 
 from __future__ import annotations
@@ -13,11 +22,28 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import BinaryIO
 
-from .errors import InputError
+from .errors import ConfigError, InputError
+from .formatting import plural
 
 STDIN = "-"
+
+#: The longest line read, in bytes without the line end: 8 MiB. The longest line of
+#: the public benchmarks' files is 3.5 KB (GMEG's wiki outputs), a 10,000-token essay
+#: on one line about 60 KB, and a ``--scores`` JSON written on one line by
+#: ``json.dump`` (15 systems x 1,312 sentence scores) about 0.4 MB; a longer line is
+#: not one sentence but data without line ends (``/dev/zero``, a binary file). Raise
+#: it for one run with :data:`ENV_MAX_LINE_BYTES`.
+MAX_LINE_BYTES = 8 << 20
+
+#: The environment variable that sets the line limit (a whole number of bytes), for
+#: the command line and the Python API alike (and the worker processes they start).
+ENV_MAX_LINE_BYTES = "GECMETRICS_MAX_LINE_BYTES"
+
+#: Bytes read at a time: the memory a reader needs beyond the text it keeps.
+READ_BYTES = 1 << 20
 
 
 def split_lines(text: str) -> list[str]:
@@ -45,6 +71,89 @@ def describe(path: str | os.PathLike[str], role: str) -> str:
     return f"{role} from standard input" if is_stdin(path) else f"{role} file {os.fspath(path)}"
 
 
+def max_line_bytes() -> int:
+    """The line limit of this run: :data:`ENV_MAX_LINE_BYTES` if set, else
+    :data:`MAX_LINE_BYTES` (read at call time, as :mod:`gecmetrics.paths` reads its
+    variables, so a test or a caller may set it after import)."""
+    raw = os.environ.get(ENV_MAX_LINE_BYTES, "").strip()
+    if not raw:
+        return MAX_LINE_BYTES
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ConfigError(f"{ENV_MAX_LINE_BYTES}={raw!r} is not a whole number of bytes >= 1; "
+                          f"set it to e.g. {MAX_LINE_BYTES * 4} (the default is "
+                          f"{MAX_LINE_BYTES})")
+    return value
+
+
+def read_blocks(handle: BinaryIO, what: str, limit: int | None = None) -> Iterator[bytes]:
+    """The bytes of ``handle`` a block at a time, each checked before it is yielded:
+    :class:`InputError` as soon as a line grows past ``limit`` bytes (default
+    :func:`max_line_bytes`), so endless input costs at most the limit in memory.
+
+    A block is at most ``limit`` bytes, so a line that starts and ends in one block
+    is within the limit; only the line that runs on from block to block is counted.
+    ``what`` names the input in the message (:func:`describe`).
+    """
+    limit = max_line_bytes() if limit is None else limit
+    size = min(READ_BYTES, limit)
+    line_no = 1
+    run = 0  # bytes of the current line read so far
+    while block := handle.read(size):
+        end = block.find(b"\n")
+        if end < 0:
+            run += len(block)
+        else:
+            run += end
+        if run > limit:
+            raise InputError(_too_long_message(what, line_no, limit, block))
+        if end >= 0:
+            line_no += block.count(b"\n")
+            run = len(block) - block.rfind(b"\n") - 1
+        yield block
+
+
+def _too_long_message(what: str, line_no: int, limit: int, block: bytes) -> str:
+    """Which input, which line, the limit, what the data probably is, how to raise it."""
+    raise_it = f"to allow longer lines, set the environment variable {ENV_MAX_LINE_BYTES}=" \
+        f"{limit * 4}"
+    start = f"{what}: line {line_no} is longer than {limit:,} bytes"
+    if b"\x00" in block:
+        return (f"{start} and holds NUL bytes: a binary file? expected UTF-8 text, one "
+                f"sentence a line (if it is text, {raise_it})")
+    if b"\r" in block:
+        return (f"{start} and holds carriage returns (\\r): old Mac line ends? convert them "
+                f"to LF, e.g. with `tr '\\r' '\\n'` (if it is one line, {raise_it})")
+    return f"{start}, the limit for one line (one sentence a line is expected); {raise_it}"
+
+
+def read_text(path: str | os.PathLike[str], role: str = "input") -> str:
+    """The checked text of a UTF-8 file (or standard input, for ``-``): no byte-order
+    mark, no lone CR, no NUL; it may be empty. :func:`read_lines` splits it."""
+    name = display_name(path)
+    what = describe(path, role)
+    data = _read_bytes(path, role)
+    encoding = _wrong_encoding(data)
+    if encoding is not None:
+        raise InputError(_encoding_message(what, name, data, encoding))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(_utf8_message(what, data, err.start)) from None
+    del data
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a byte-order mark is not part of the first sentence
+    lone_cr = LONE_CR.search(text)
+    if lone_cr:
+        # Without this check a file with old Mac line ends is one long line and
+        # the user sees only a line-count mismatch, with no hint why.
+        raise InputError(_lone_cr_message(what, name, text, lone_cr.start()))
+    return text
+
+
 def read_lines(path: str | os.PathLike[str], role: str = "input") -> list[str]:
     """Read a UTF-8 file (or standard input, for ``-``) into a list of lines.
 
@@ -53,24 +162,7 @@ def read_lines(path: str | os.PathLike[str], role: str = "input") -> list[str]:
     user knows which option to correct.
     """
     name = display_name(path)
-    what = describe(path, role)
-    data = _read_bytes(path, role)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line_no = data[: err.start].count(b"\n") + 1
-        raise InputError(
-            f"{what} is not valid UTF-8 (byte {err.start}, line {line_no}); "
-            "convert it, e.g. with `iconv -f LATIN1 -t UTF-8`"
-        ) from None
-    if text.startswith("\ufeff"):
-        text = text[1:]  # a byte-order mark is not part of the first sentence
-    lone_cr = LONE_CR.search(text)
-    if lone_cr:
-        # Without this check a file with old Mac line ends is one long line and
-        # the user sees only a line-count mismatch, with no hint why.
-        raise InputError(_lone_cr_message(what, name, text, lone_cr.start()))
-    lines = split_lines(text)
+    lines = split_lines(read_text(path, role))
     if not lines:
         if is_stdin(path):
             raise InputError(f"{role} from standard input is empty (expected one sentence a line)")
@@ -83,30 +175,147 @@ def read_lines(path: str | os.PathLike[str], role: str = "input") -> list[str]:
 LONE_CR = re.compile(r"\r(?!\n|\Z)")
 
 
-def _lone_cr_message(what: str, name: str, text: str, at: int) -> str:
+def _lone_cr_message(what: str, name: str, text: str, at: int, lines_before: int = 0) -> str:
+    """``text`` begins at line ``lines_before + 1`` of the input (a block of a file
+    read by :func:`count_lines`)."""
     fix = f"`tr '\\r' '\\n' < {name} > fixed.txt` or `dos2unix -c mac {name}`"
-    if "\n" not in text:
+    if "\n" not in text and not lines_before:
         return (f"{what} has carriage-return (\\r) line ends (old Mac style), which would make "
                 f"it one line; convert them to LF, e.g. with {fix}")
-    line_no = text.count("\n", 0, at) + 1
+    line_no = lines_before + text.count("\n", 0, at) + 1
     return (f"{what} has a carriage return (\\r) not followed by a newline in line {line_no}: "
             f"mixed line ends or a stray \\r; lines must end in LF or CRLF (for CR line ends "
             f"convert with {fix}, else delete the stray \\r)")
 
 
-def _read_bytes(path: str | os.PathLike[str], role: str) -> bytes:
-    if is_stdin(path):
-        return sys.stdin.buffer.read()
-    path = os.fspath(path)
+def _utf8_message(what: str, data: bytes | bytearray, start: int, offset: int = 0,
+                  lines_before: int = 0) -> str:
+    """``data`` begins at byte ``offset``, line ``lines_before + 1``, of the input."""
+    line_no = lines_before + data.count(b"\n", 0, start) + 1
+    return (f"{what} is not valid UTF-8 (byte {offset + start}, line {line_no}); "
+            "convert it, e.g. with `iconv -f LATIN1 -t UTF-8`")
+
+
+# Byte-order marks, longest first (UTF-32LE's begins with UTF-16LE's).
+BOMS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
+        (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
+
+# Without a byte-order mark, mostly-ASCII UTF-16/32 text shows as NUL bytes in fixed
+# positions of each code unit: (encoding, code unit size, positions of the NULs).
+NUL_PATTERNS = (("UTF-32LE", 4, (1, 2, 3)), ("UTF-32BE", 4, (0, 1, 2)),
+                ("UTF-16LE", 2, (1,)), ("UTF-16BE", 2, (0,)))
+
+
+def _wrong_encoding(data: bytes | bytearray) -> str | None:
+    """"UTF-16"/"UTF-32" (a byte-order mark), "UTF-16LE" etc. (no mark: NUL bytes in
+    every other position of the first 4 KB), "binary" (other NUL bytes), or None.
+
+    UTF-16 text of ASCII letters is valid UTF-8 (the NULs decode), so without this
+    check it would be read as text with a NUL after every letter.
+    """
+    for bom, encoding in BOMS:
+        if data.startswith(bom):
+            return encoding
+    if b"\x00" not in data:
+        return None
+    head = bytes(data[:4096])
+    for encoding, step, zeros in NUL_PATTERNS:
+        units = [head[k::step] for k in range(step)]
+        if all(units) and all(
+                (unit.count(0) >= 0.9 * len(unit)) if k in zeros
+                else (unit.count(0) <= 0.1 * len(unit)) for k, unit in enumerate(units)):
+            return encoding
+    return "binary"
+
+
+def _encoding_message(what: str, name: str, data: bytes | bytearray, encoding: str,
+                      offset: int = 0, lines_before: int = 0) -> str:
+    """``data`` begins at byte ``offset``, line ``lines_before + 1``, of the input."""
+    if encoding == "binary":
+        at = data.find(b"\x00")
+        line_no = lines_before + data.count(b"\n", 0, at) + 1
+        return (f"{what} holds a NUL byte (byte {offset + at}, line {line_no}): a binary "
+                "file, or UTF-16/UTF-32 text? expected UTF-8 text, one sentence a line "
+                "(convert text with `iconv -f ENCODING -t UTF-8`)")
+    convert = f"iconv -f {encoding} -t UTF-8"
+    if name != display_name(STDIN):
+        convert += f" {name} > {name}.utf8"
+    return f"{what} is {encoding} text, not UTF-8; convert it, e.g. with `{convert}`"
+
+
+def _open(path: str, role: str) -> BinaryIO:
     try:
-        with open(path, "rb") as handle:
-            return handle.read()
+        return open(path, "rb")
     except FileNotFoundError:
         raise InputError(f"{role} file not found: {path} (check the path)") from None
     except IsADirectoryError:
         raise InputError(f"{role} path is a directory, not a file: {path}") from None
     except PermissionError:
         raise InputError(f"{role} file is not readable: {path} (check its permissions)") from None
+
+
+def _read_bytes(path: str | os.PathLike[str], role: str) -> bytearray:
+    """The whole input, read in checked blocks (:func:`read_blocks`)."""
+    what = describe(path, role)
+    if is_stdin(path):
+        return _gather(sys.stdin.buffer, what)
+    with _open(os.fspath(path), role) as handle:
+        return _gather(handle, what)
+
+
+def _gather(handle: BinaryIO, what: str) -> bytearray:
+    # A bytearray grows in place: no second copy of the text, as b"".join would make.
+    data = bytearray()
+    for block in read_blocks(handle, what):
+        data += block
+    return data
+
+
+def line_blocks(handle: BinaryIO, what: str) -> Iterator[bytes]:
+    """:func:`read_blocks`' bytes regrouped into blocks that end at a line end (the
+    last one may not), so each block decodes and splits on its own."""
+    pending: list[bytes] = []  # the start of a line longer than a block
+    for data in read_blocks(handle, what):
+        cut = data.rfind(b"\n") + 1
+        if cut == 0:
+            pending.append(data)
+            continue
+        yield b"".join([*pending, data[:cut]]) if pending else data[:cut]
+        pending = [data[cut:]] if cut < len(data) else []
+    if pending:
+        yield b"".join(pending)
+
+
+def count_lines(path: str, role: str) -> int:
+    """The number of lines of the file ``path``, checked as :func:`read_lines` checks
+    it (the same messages, with the same byte and line numbers), one block at a time:
+    memory does not grow with the file."""
+    what, name = describe(path, role), display_name(path)
+    count = offset = 0
+    last = ""
+    with _open(path, role) as handle:
+        for block in line_blocks(handle, what):
+            encoding = _wrong_encoding(block) if offset == 0 else (
+                "binary" if b"\x00" in block else None)
+            if encoding is not None:
+                raise InputError(_encoding_message(what, name, block, encoding, offset, count))
+            try:
+                text = block.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise InputError(_utf8_message(what, block, err.start, offset, count)) from None
+            if offset == 0:
+                text = text.removeprefix("\ufeff")
+            lone_cr = LONE_CR.search(text)
+            if lone_cr:
+                raise InputError(_lone_cr_message(what, name, text, lone_cr.start(), count))
+            count += text.count("\n")
+            offset += len(block)
+            last = text[-1:] or last
+    if last and last != "\n":
+        count += 1
+    if count == 0:
+        raise InputError(f"{role} file is empty: {name} (expected one sentence a line)")
+    return count
 
 
 def check_one_stdin(named: Sequence[tuple[str, str | os.PathLike[str] | None]]) -> None:
@@ -130,7 +339,7 @@ def check_same_length(named: Sequence[tuple[str, Sequence[str]]]) -> None:
     for name, lines in named[1:]:
         if len(lines) != len(first):
             raise InputError(
-                f"{name} has {len(lines)} lines but {first_name} has {len(first)}; "
+                f"{name} has {plural(len(lines), 'line')} but {first_name} has {len(first)}; "
                 "every file must have one line per source sentence"
             )
 
@@ -154,5 +363,5 @@ def check_inputs(source: str, references: Sequence[str], hypotheses: Sequence[st
 
 
 def line_count_error(name: str, lines: int, source_name: str, source_lines: int) -> InputError:
-    return InputError(f"{name} has {lines} lines but {source_name} has {source_lines}; "
+    return InputError(f"{name} has {plural(lines, 'line')} but {source_name} has {source_lines}; "
                       "every file needs one line per source sentence")

@@ -83,7 +83,7 @@ class ScoreOptions:
         from .registry import metric_from_spec
         from .validate import (
             beta_options_apply,
-            check_beta,
+            check_betas,
             check_chunk_size,
             check_jobs,
             check_paired_use,
@@ -95,7 +95,7 @@ class ScoreOptions:
         set_("references", tuple(self.references))
         set_("hypotheses", tuple(self.hypotheses))
         set_("metrics", tuple(self.metrics))
-        set_("betas", tuple(check_beta(b, "-b/--beta") for b in self.betas))
+        set_("betas", tuple(check_betas(self.betas, "-b/--beta")))
         if self.jobs is not None:
             check_jobs(self.jobs, "-j/--jobs")
         if self.chunk_size is not None:
@@ -128,13 +128,13 @@ def jobs_note(jobs: int, notes: list[str]) -> None:
     """A note when ``--jobs`` asks for more processes than the cores this process may
     use: the pool is capped there (:func:`gecmetrics.parallel.pool_size`), silently
     also at the number of chunks, which is no mistake of the user's."""
+    from .formatting import plural
     from .parallel import default_jobs
 
     cores = default_jobs()
     if jobs > cores:
-        plural = "core" if cores == 1 else "cores"
-        notes.append(f"note: -j/--jobs {jobs} is more than the {cores} {plural} this process "
-                     f"may use; at most {cores} count at a time")
+        notes.append(f"note: -j/--jobs {jobs} is more than the {plural(cores, 'core')} this "
+                     f"process may use; at most {cores} count at a time")
 
 
 def plan(options: ScoreOptions) -> Strategy:

@@ -6,9 +6,10 @@ every input is a file (not standard input, not an M2 file), the files are
 never read whole (:func:`gecmetrics.scoring.plan` makes that choice):
 
 1. :func:`scan_inputs` reads each file once in blocks and checks what
-   :func:`~gecmetrics.readers.read_lines` checks (UTF-8, stray CR, empty file)
-   and that all have the same number of lines, so a bad input fails at once,
-   before any counting;
+   :func:`~gecmetrics.readers.read_lines` checks (UTF-8, stray CR, NUL bytes,
+   line length, empty file: :func:`~gecmetrics.readers.count_lines`) and that
+   all have the same number of lines, so a bad input fails at once, before
+   any counting;
 2. :func:`line_chunks` reads the files in lockstep, a chunk of lines at a
    time; the misalignment check of :mod:`gecmetrics.alignment` runs per
    chunk where the chunk is counted (a ``--jobs`` worker), and a shift is
@@ -24,27 +25,21 @@ The numbers are those of the in-memory path, bit for bit (tests/test_scale.py).
 
 from __future__ import annotations
 
-import codecs
 import itertools
-import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .alignment import ShiftReporter
 from .chunked import Chunk
 from .readers import (
-    LONE_CR,
     check_inputs,
+    count_lines,
     describe,
     is_stdin,
+    line_blocks,
     line_count_error,
-    read_lines,
     split_lines,
 )
-
-#: Bytes read at a time (extended to the next line end); each reader holds one
-#: block of lines.
-BLOCK_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -66,59 +61,6 @@ def files_only(source: str, references: Sequence[str], hypotheses: Sequence[str]
             and not any(is_stdin(p) for p in paths))
 
 
-def _blocks(path: str) -> Iterator[bytes]:
-    """The file in blocks that end at a line end (the last one may not)."""
-    with open(path, "rb") as handle:
-        rest = b""
-        while True:
-            data = handle.read(BLOCK_BYTES)
-            if not data:
-                break
-            data = rest + data
-            cut = data.rfind(b"\n") + 1
-            if cut == 0:
-                rest = data
-                continue
-            rest = data[cut:]
-            yield data[:cut]
-        if rest:
-            yield rest
-
-
-def count_lines(path: str, role: str) -> int:
-    """The number of lines of ``path``, checked as :func:`read_lines` checks a file.
-
-    On any problem the file is handed to :func:`read_lines`, which raises the
-    one-line error naming the byte, line and fix; so both paths report a bad
-    file in the same words.
-    """
-    try:
-        if os.path.isdir(path) or not os.path.exists(path):
-            read_lines(path, role)
-        decoder = codecs.getincrementaldecoder("utf-8")()
-        count = 0
-        first = True
-        last = ""
-        for block in _blocks(path):
-            text = decoder.decode(block)
-            if first:
-                text = text.removeprefix("\ufeff")
-                first = False
-            if LONE_CR.search(text):
-                raise ValueError
-            count += text.count("\n")
-            last = text[-1:] or last
-        decoder.decode(b"", final=True)
-    except (ValueError, PermissionError):  # UnicodeDecodeError is a ValueError
-        read_lines(path, role)
-        raise AssertionError(f"read_lines accepted {path} that the scan rejected") from None
-    if last and last != "\n":
-        count += 1
-    if count == 0:
-        read_lines(path, role)  # raises: empty file
-    return count
-
-
 def scan_inputs(source: str, references: Sequence[str], hypotheses: Sequence[str]) -> Inputs:
     """Check every file and that all have one line per source line; no text is kept."""
     check_inputs(source, references, hypotheses, None)
@@ -133,14 +75,16 @@ def scan_inputs(source: str, references: Sequence[str], hypotheses: Sequence[str
 
 
 def iter_lines(path: str) -> Iterator[str]:
-    """The lines of a checked file, as :func:`read_lines` splits them, a block at a time."""
+    """The lines of a checked file, as :func:`~gecmetrics.readers.read_lines` splits
+    them, a block of lines (:func:`~gecmetrics.readers.line_blocks`) at a time."""
     first = True
-    for block in _blocks(path):
-        text = block.decode("utf-8")
-        if first:
-            text = text.removeprefix("\ufeff")
-            first = False
-        yield from split_lines(text)
+    with open(path, "rb") as handle:
+        for block in line_blocks(handle, describe(path, "input")):
+            text = block.decode("utf-8")
+            if first:
+                text = text.removeprefix("\ufeff")
+                first = False
+            yield from split_lines(text)
 
 
 def line_chunks(inputs: Inputs, chunk_size: int) -> Iterator[Chunk]:

@@ -24,6 +24,7 @@ Why these limits:
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import tempfile
 from collections.abc import Iterable, Sequence
@@ -46,7 +47,14 @@ PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 def check_beta(beta: Any, option: str = "beta") -> float:
-    """``beta`` as a float in [0, MAX_BETA] (0 is precision alone; large betas tend to recall)."""
+    """``beta`` as a float in [0, MAX_BETA] (0 is precision alone; large betas tend to recall).
+
+    The one check of a beta, for the CLI and for library calls alike (``Metric.evaluate``,
+    every ``Statistics`` method), so both refuse the same values with the same words.
+    A bool is refused although ``float(True)`` is 1: it is surely a mistake.
+    """
+    if isinstance(beta, bool):
+        raise ConfigError(f"{option} must be a number (got {beta!r})")
     try:
         value = float(beta)
     except (TypeError, ValueError):
@@ -57,6 +65,58 @@ def check_beta(beta: Any, option: str = "beta") -> float:
         raise ConfigError(f"{option} must be at most {MAX_BETA:g} (got {beta!r}); beyond it "
                           "beta**2 overflows, and from about 1e8 on F already equals recall")
     return value
+
+
+def check_betas(betas: Any, option: str = "beta", keyword: str = "betas") -> list[float]:
+    """A list of betas (the ``betas=`` of ``Metric.evaluate`` and ``ScoreOptions``), each
+    checked by :func:`check_beta` under ``option`` (so refused in the CLI's words).
+
+    A single number or a string is refused: ``betas=2`` is not a list of betas.
+    """
+    if isinstance(betas, (str, bytes)) or not isinstance(betas, Iterable):
+        raise ConfigError(f"{keyword}= takes a list of numbers, e.g. {keyword}=[0.5, 2.0] "
+                          f"(got {betas!r})")
+    return [check_beta(b, option) for b in betas]
+
+
+def check_sentences(sentences: Any, num_sentences: int | None = None,
+                    option: str = "sentences") -> None:
+    """Sentence indices for a gather (``Statistics.corpus_scores(beta, sentences=idx)``).
+
+    A non-empty one-dimensional sequence of integers (repeats allowed, as in a
+    bootstrap resample), each in [0, ``num_sentences``) when the count is known.
+    Refused: floats (some metrics' gathers would truncate 0.5 to sentence 0), bools
+    (numpy reads a bool array as a mask, not as indices), negative indices (numpy
+    would silently count them from the end) and an empty selection (its scores are
+    NaN or a meaningless 0 or 1).
+    """
+    if sentences is None:
+        return
+    import numpy as np
+
+    try:
+        array = np.asarray(sentences)
+    except (TypeError, ValueError):
+        array = np.asarray([], dtype=object)
+    if array.size == 0 and array.ndim == 1:
+        raise ConfigError(f"{option}= selects no sentence; give at least one index")
+    if array.ndim != 1 or array.dtype.kind not in "iu" or isinstance(sentences, (str, bytes)):
+        kind = "bools" if array.dtype.kind == "b" else (
+            f"{array.dtype} values" if array.ndim == 1 else f"shape {array.shape}")
+        raise ConfigError(f"{option}= takes a list or 1-D array of whole-number sentence "
+                          f"indices (got {kind}: {_short(sentences)}); e.g. np.array([0, 2, 2])")
+    low, high = int(array.min()), int(array.max())
+    top = "" if num_sentences is None else f" to {num_sentences - 1}"
+    if low < 0 or (num_sentences is not None and high >= num_sentences):
+        bad = low if low < 0 else high
+        raise ConfigError(f"{option}= index {bad} is out of range: sentences are numbered "
+                          f"from 0{top}" + (f" ({num_sentences} sentences)"
+                                             if num_sentences is not None else ""))
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def parse_beta_grid(text: str, option: str = "--sweep-beta"):
@@ -88,9 +148,26 @@ def parse_beta_grid(text: str, option: str = "--sweep-beta"):
 
 
 def check_int_range(value: int, option: str, low: int, high: int, what: str) -> int:
-    """``value`` within [low, high], else one line naming ``what`` the option takes."""
-    if not low <= value <= high:
+    """``value`` a whole number within [low, high], else one line naming ``what`` the
+    option takes (a bool or a float from a library caller is refused, not truncated)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not (
+            low <= value <= high):
         raise ConfigError(f"{option} takes {what} from {low} to {high} (got {value})")
+    return value
+
+
+def check_int_option(value: Any, option: str, low: int, high: int, why: str = "") -> int:
+    """An integer option (not a bool, not a float) within [low, high].
+
+    For the count options of metrics (n-gram orders, iterations), which a library
+    caller may pass as any Python object: ``n=4.0`` or ``n=True`` is refused, not
+    counted as 4 or 1. ``why`` says where the upper bound comes from.
+    """
+    is_int = isinstance(value, int) and not isinstance(value, bool)
+    if not is_int or not low <= value <= high:
+        over = is_int and value > high and why
+        raise ConfigError(f"{option} must be an integer >= {low} and <= {high} (got {value!r})"
+                          + (f"; {why}" if over else ""))
     return value
 
 
@@ -227,7 +304,8 @@ def check_plot_file(path: str, option: str = "--plot") -> str:
     import importlib.util
 
     if importlib.util.find_spec("matplotlib") is None:
-        raise ConfigError(f"{option} needs matplotlib: pip install 'gecmetrics[plot]'")
+        raise ConfigError(f"{option} needs matplotlib; install the plot extra: "
+                          'pip install ".[plot]"')
     return path
 
 

@@ -108,6 +108,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
         sweeps = tuple(sweep(sel, metric, grid, level)
                        for sel in selections for metric in metrics for level in o.levels)
         rows = [r for s in sweeps for r in s.results(o.grid)]
+        notes += [note for s in sweeps for note in s.edge_notes(o.grid)]
         return MetaEvaluation(o, chosen, correlations=tuple(rows), sweeps=sweeps,
                               notes=tuple(notes), renderer=render_evaluation)
 

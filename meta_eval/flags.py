@@ -77,3 +77,17 @@ def count(option: str, value: Any, default: int) -> int | None:
     if not isinstance(value, int):
         raise ConfigError(f"{option} takes a whole number (got {value!r})")
     return value
+
+
+def check_switches(owner: Any) -> None:
+    """Every on/off option (``kind="flag"``) of dataclass ``owner`` is a bool.
+
+    The CLI can only give True or False; a library caller may pass anything, and
+    ``pairwise=float("nan")`` or ``spa="no"`` would be truthy: the analysis would
+    run, silently, where it was not asked for.
+    """
+    for f, flag in flagged(type(owner)):
+        value = getattr(owner, f.name)
+        if flag.kind == "flag" and not isinstance(value, bool):
+            raise ConfigError(f"{flag.name} is on or off: give {f.name}=True or False "
+                              f"(got {value!r})")

@@ -31,6 +31,7 @@ from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 
 from gecmetrics.errors import InputError
+from gecmetrics.formatting import plural
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,7 @@ def read_score_lines(path: str | os.PathLike[str], systems: Sequence[str]) -> di
     lines = [line for line in read_lines(path, "human score") if line.strip()]
     if len(lines) != len(systems):
         raise InputError(
-            f"{path} has {len(lines)} scores but {len(systems)} systems are expected"
+            f"{path} has {plural(len(lines), 'score')} but {len(systems)} systems are expected"
         )
     try:
         return {name: float(line) for name, line in zip(systems, lines, strict=True)}

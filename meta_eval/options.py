@@ -23,13 +23,13 @@ CLI reads too while building ``--help``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from gecmetrics.errors import ConfigError
 from gecmetrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
-from gecmetrics.validate import check_choice
+from gecmetrics.validate import check_betas, check_choice
 
 from .analyses import ANALYSES
 from .benchmarks import registry
@@ -39,7 +39,7 @@ from .defaults import (
     DEFAULT_TRUESKILL_RUNS,
     MAX_TRUESKILL_RUNS,
 )
-from .flags import count, flagged, option
+from .flags import check_switches, count, flagged, option
 from .levels import AGGREGATION_LEVELS, LEVELS, Level
 from .sentence_agreement import TIE_POLICIES
 
@@ -65,6 +65,11 @@ HUMAN_UNITS: tuple[str, ...] = get_args(HumanUnit)
 
 
 
+#: How each list option is written from Python, for the message of a lone value.
+EXAMPLES = {"benchmarks": '["conll14"]', "metrics": '["green", "m2"]',
+            "scores": '["mine=scores.json"]', "levels": '["corpus", "mean"]'}
+
+
 @dataclass(frozen=True)
 class MetaEvalOptions:
     """The options of one meta-evaluation (field = CLI flag; see docs/meta-eval.md).
@@ -87,7 +92,8 @@ class MetaEvalOptions:
         (), "--scores", multiple=True, metavar="NAME=PATH[:OPTS]",
         help="Your own metric's scores computed elsewhere: a system<TAB>score TSV, JSON "
              "{system: score | [sentence scores]}, a folder of per-system sentence "
-             "scores, or `gecmetrics score --format json` output; shown as NAME. "
+             "scores, or `gecmetrics score --format json` output (PATH -: standard "
+             "input); shown as NAME. "
              "Options: order=lower (lower is better), beta=B, spec=SPEC (last). "
              "Repeatable; see docs/own-metric.md.")
     system_set: str | None = option(  # a name of registry.system_set_choices()
@@ -194,6 +200,13 @@ class MetaEvalOptions:
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__.__get__(self)  # a frozen dataclass: normalise in place
+        for name in ("benchmarks", "metrics", "scores", "betas", "levels"):
+            value = getattr(self, name)
+            if name == "betas" and not isinstance(value, (str, Iterable)):
+                check_betas(value)  # betas=2: not a list of betas; ScoreOptions' words
+            if not isinstance(value, (str, Iterable)):
+                raise ConfigError(f"{name}= takes a list (or one name as a string), e.g. "
+                                  f"{name}={EXAMPLES[name]} (got {value!r})")
         if isinstance(self.benchmarks, str):
             set_("benchmarks", (self.benchmarks,))
         set_("benchmarks", tuple(dict.fromkeys(self.benchmarks)))
@@ -227,6 +240,8 @@ class MetaEvalOptions:
             elif spec.multiple:
                 set_(name, tuple(dict.fromkeys(getattr(self, name))))
         notes: list[str] = []
+        for owner in (self, *self.settings.values()):
+            check_switches(owner)
         self._check_choices()
         self._check_explicit(notes)
         set_("metric_objects", self._resolve_metrics())
@@ -327,7 +342,7 @@ class MetaEvalOptions:
         from gecmetrics.metric import Metric
         from gecmetrics.registry import metric_from_spec
 
-        from .score_files import parse_scores_option
+        from .score_files import check_scores_stdin, parse_scores_option
 
         def one(item: Any, parse: Any, what: str) -> Metric:
             if isinstance(item, Metric):
@@ -336,6 +351,7 @@ class MetaEvalOptions:
                 return parse(item)
             raise ConfigError(f"{what} takes spec strings or Metric objects (got {item!r})")
 
+        check_scores_stdin(self.scores)
         scores = [one(s, parse_scores_option, "scores") for s in self.scores]
         metrics = [one(s, metric_from_spec, "metrics") for s in self.metrics] + scores
         if not metrics:

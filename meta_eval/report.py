@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gecmetrics.formatting import fixed, render, signature_lines, to_json
+from gecmetrics.formatting import fixed, plural, render, signature_lines, to_json
 
 from .analyses import ANALYSES
 from .results import MetaEvaluation, MetaResult, SentenceAgreement
@@ -177,7 +177,7 @@ def render_evaluation(result: MetaEvaluation, fmt: str = "table") -> tuple[str, 
         assert o.grid is not None
         table = sweep_table(result.sweeps, names, fmt)
         out = _with_preamble(result.selections, table, fmt, notes,
-                             f", β grid {o.grid} ({_grid_points(o.grid)} points)")
+                             f", β grid {o.grid} ({plural(_grid_points(o.grid), 'point')})")
     else:
         out = _system_level(result, fmt, notes)
     if o.mode != "system":

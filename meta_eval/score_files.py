@@ -46,8 +46,17 @@ import numpy as np
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.formatting import plural
 from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
-from gecmetrics.readers import read_lines
+from gecmetrics.readers import (
+    STDIN,
+    check_one_stdin,
+    display_name,
+    is_stdin,
+    read_lines,
+    read_text,
+    split_lines,
+)
 
 from .benchmarks import registry
 from .selection import Selection
@@ -55,6 +64,11 @@ from .selection import Selection
 Order = Literal["higher", "lower"]
 ORDERS: tuple[Order, ...] = get_args(Order)
 OPTIONS = ("order", "spec", "beta")
+#: The largest score magnitude read: the correlations square and sum differences of
+#: scores, which overflow a float (a numpy RuntimeWarning, then no correlation) from
+#: about 1e154 on. Correlations do not change when every score is multiplied by one
+#: positive factor, so larger scores can be divided down without changing a result.
+MAX_ABS_SCORE = 1e100
 SPEC_PREFIX = "scores:"
 OPTION_HELP = "write --scores NAME=PATH[:order=lower][,beta=B][,spec=SPEC]"
 # Options start at the first ':' followed by a known key, so paths may hold ':'.
@@ -84,14 +98,19 @@ class ScoreTable:
 
 def read_scores(path: str | os.PathLike[str], spec: str | None = None,
                 beta: float | None = None) -> ScoreTable:
-    """Read a scores file or folder (any format of the module docstring)."""
-    path = Path(path)
-    if path.is_dir():
-        if spec is not None or beta is not None:
-            raise ConfigError(f"scores folder {path}: spec=/beta= only select within the JSON "
-                              "of `gecmetrics score`; drop them")
-        return _read_folder(path)
-    text = _read_text(path)
+    """Read a scores file or folder (any format of the module docstring); ``-``
+    reads standard input (a file's formats, named "standard input" in messages)."""
+    if is_stdin(path):
+        text = _read_text(STDIN)
+        path = display_name(STDIN)
+    else:
+        path = Path(path)
+        if path.is_dir():
+            if spec is not None or beta is not None:
+                raise ConfigError(f"scores folder {path}: spec=/beta= only select within the "
+                                  "JSON of `gecmetrics score`; drop them")
+            return _read_folder(path)
+        text = _read_text(path)
     first = text.lstrip()[:1]
     if first in ("{", "["):
         return _read_json(path, text, spec, beta)
@@ -101,21 +120,26 @@ def read_scores(path: str | os.PathLike[str], spec: str | None = None,
     return _read_tsv(path, text)
 
 
-def _read_text(path: Path) -> str:
+def _read_text(path: str | Path) -> str:
     """The file's text; an empty file is an error that says what to put in it."""
-    if path.is_file() and path.stat().st_size == 0:
-        raise InputError(f"scores file {path} is empty; expected a 'system<TAB>score' TSV, "
+    lines = split_lines(read_text(path, "scores"))
+    what = "scores from standard input" if is_stdin(path) else f"scores file {path}"
+    if not lines:
+        raise InputError(f"{what} is empty; expected a 'system<TAB>score' TSV, "
                          "a JSON object or the JSON of `gecmetrics score --format json`")
-    lines = read_lines(path, "scores")
     if not any(line.strip() for line in lines):
-        raise InputError(f"scores file {path} is empty (only blank lines); expected a "
+        raise InputError(f"{what} is empty (only blank lines); expected a "
                          "'system<TAB>score' TSV, a JSON object or the JSON of "
                          "`gecmetrics score --format json`")
     return "\n".join(lines)
 
 
-def _number(raw: Any, where: str) -> float:
-    """A finite float from a JSON value or a text cell, else one line saying where."""
+def _number(raw: Any, where: str, text: bool = False) -> float:
+    """A finite float of at most :data:`MAX_ABS_SCORE` from a JSON value (``text``:
+    a cell of a text file, where every value is a string), else one line saying where."""
+    if isinstance(raw, str) and not text:
+        raise InputError(f"{where}: the score {raw!r} is a string, not a number; write it "
+                         "as a JSON number, without quotes")
     if isinstance(raw, bool) or not isinstance(raw, (int, float, str, np.number)):
         raise InputError(f"{where}: {raw!r} is not a number; every score must be a finite "
                          "number")
@@ -127,7 +151,15 @@ def _number(raw: Any, where: str) -> float:
     if not math.isfinite(value):
         raise InputError(f"{where}: the score is {raw!r}; every score must be a finite number "
                          "(drop or recompute that sentence's score)")
+    if abs(value) > MAX_ABS_SCORE:
+        raise InputError(_too_large(where, raw))
     return value
+
+
+def _too_large(where: str, raw: Any) -> str:
+    return (f"{where}: the score {raw!r} is beyond +-{MAX_ABS_SCORE:g}, the largest score "
+            "read (the correlations' sums would overflow); divide every score by one "
+            "factor, which changes no correlation")
 
 
 def _system_name(raw: str) -> str:
@@ -148,7 +180,7 @@ def _add(values: dict[str, Any], where: dict[str, str], system: str, value: Any,
     where[system] = location
 
 
-def _read_tsv(path: Path, text: str) -> ScoreTable:
+def _read_tsv(path: str | Path, text: str) -> ScoreTable:
     lines = text.split("\n")
     while lines and not lines[-1].strip():
         lines.pop()
@@ -167,11 +199,12 @@ def _read_tsv(path: Path, text: str) -> ScoreTable:
             raise InputError(f"{path}:{number}: expected 'system<TAB>score' (2 tab-separated "
                              f"fields), got {len(cells)} field(s): {line[:60]!r}")
         location = f"{path}:{number}"
-        _add(values, where, cells[0].strip(), _number(cells[1], location), location, str(path))
+        _add(values, where, cells[0].strip(), _number(cells[1], location, text=True), location,
+             str(path))
     return ScoreTable(str(path), values, where)
 
 
-def _no_duplicates(path: Path):
+def _no_duplicates(path: str | Path):
     def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key, value in pairs:
@@ -183,7 +216,7 @@ def _no_duplicates(path: Path):
     return hook
 
 
-def _read_json(path: Path, text: str, spec: str | None, beta: float | None) -> ScoreTable:
+def _read_json(path: str | Path, text: str, spec: str | None, beta: float | None) -> ScoreTable:
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates(path))
     except json.JSONDecodeError as err:
@@ -200,7 +233,7 @@ def _read_json(path: Path, text: str, spec: str | None, beta: float | None) -> S
     return table_from_mapping(data, str(path))
 
 
-def _read_score_output(path: Path, rows: list[Any], spec: str | None,
+def _read_score_output(path: str | Path, rows: list[Any], spec: str | None,
                        beta: float | None) -> ScoreTable:
     """The array of ``gecmetrics score --format json``, narrowed to one (spec, beta)."""
     expected = ("the JSON array of `gecmetrics score --format json` (objects with "
@@ -251,8 +284,9 @@ def _sentence_array(raw: Any, location: str) -> np.ndarray:
                          "per sentence")
     if all(type(v) in (float, int) for v in raw):  # the common case, at numpy's speed
         values = np.array(raw, dtype=float)
-        if np.isfinite(values).all():
-            return values
+        with np.errstate(invalid="ignore"):  # NaN: the slow path names it
+            if (np.abs(values) <= MAX_ABS_SCORE).all():
+                return values
     # otherwise one value at a time, so that the message names the bad one
     return np.array([_number(v, f"{location}, sentence {i + 1}") for i, v in enumerate(raw)],
                     dtype=float)
@@ -291,7 +325,7 @@ def _read_folder(path: Path) -> ScoreTable:
             if not line.strip():
                 raise InputError(f"{file}:{number}: empty line; expected one sentence score a "
                                  "line, in corpus order")
-            scores.append(_number(line, f"{file}:{number}"))
+            scores.append(_number(line, f"{file}:{number}", text=True))
         if not scores:
             raise InputError(f"scores file {file} is empty (only blank lines); expected one "
                              "sentence score a line")
@@ -442,9 +476,10 @@ class ScoresMetric(Metric[ScoresConfig]):
         for system, row in self.table.values.items():
             if isinstance(row, np.ndarray) and len(row) != corpus.num_sentences:
                 raise InputError(
-                    f"{self.table.where[system]}: system {system!r} has {len(row)} sentence "
-                    f"scores but {benchmark} has {corpus.num_sentences} sentences; give one "
-                    f"score per sentence, in corpus order{hint}")
+                    f"{self.table.where[system]}: system {system!r} has "
+                    f"{plural(len(row), 'sentence score')} but {benchmark} has "
+                    f"{corpus.num_sentences} sentences; give one score per sentence, in corpus "
+                    f"order{hint}")
 
     def check(self, selection: Selection) -> None:
         """Fail in one line unless these scores fit the selection's benchmark and systems."""
@@ -483,6 +518,25 @@ def scores_metric(name: str, scores: str | os.PathLike[str] | Mapping[str, Any],
     return ScoresMetric(name, table, order)
 
 
+def _split_option(text: str) -> tuple[str, str, str]:
+    """NAME, PATH and the options' text of ``--scores NAME=PATH[:OPTS]``."""
+    name, eq, rest = text.partition("=")
+    if not eq or not name.strip() or not rest.strip():
+        raise ConfigError(f"--scores expects NAME=PATH (got {text!r}); {OPTION_HELP}, e.g. "
+                          "--scores mymetric=scores.tsv")
+    match = _OPTIONS_START.search(rest)
+    path, options = (rest[:match.start()], rest[match.end():]) if match else (rest, "")
+    return name, path, options
+
+
+def check_scores_stdin(items: Sequence[Any]) -> None:
+    """At most one ``--scores NAME=-`` (standard input is read once); ``items`` are the
+    ``NAME=PATH`` texts (metrics given as objects are skipped)."""
+    named = [(f"--scores {name}", path) for name, path, _ in
+             (_split_option(item) for item in items if isinstance(item, str))]
+    check_one_stdin(named)
+
+
 def parse_scores_option(text: str) -> ScoresMetric:
     """``NAME=PATH[:key=value,...]`` of ``--scores`` as a metric (the file is read now).
 
@@ -490,12 +544,7 @@ def parse_scores_option(text: str) -> ScoresMetric:
     ``beta=``, so a path may itself contain ``:``. ``spec=`` takes the rest of the
     text (a spec has its own ``:`` and ``,``), so it comes last.
     """
-    name, eq, rest = text.partition("=")
-    if not eq or not name.strip() or not rest.strip():
-        raise ConfigError(f"--scores expects NAME=PATH (got {text!r}); {OPTION_HELP}, e.g. "
-                          "--scores mymetric=scores.tsv")
-    match = _OPTIONS_START.search(rest)
-    path, options = (rest[:match.start()], rest[match.end():]) if match else (rest, "")
+    name, path, options = _split_option(text)
     values: dict[str, str] = {}
     while options:
         key, eq, tail = options.partition("=")
@@ -509,7 +558,7 @@ def parse_scores_option(text: str) -> ScoresMetric:
         if key in values:
             raise ConfigError(f"--scores {name}: option {key} is given twice; {OPTION_HELP}")
         values[key] = value.strip()
-    if not Path(path).exists():
+    if not is_stdin(path) and not Path(path).exists():
         tail = path.rpartition(":")[2]
         hint = (f"; {tail!r} is not an option (known: {', '.join(OPTIONS)})"
                 if ":" in path and _LOOKS_LIKE_OPTION.match(tail) else "")

@@ -28,6 +28,30 @@ def parse_grid(text: str, option: str = "--sweep-beta") -> np.ndarray:
     return parse_beta_grid(text, option)
 
 
+def grid_edge(beta: float, grid: Sequence[float] | np.ndarray) -> str | None:
+    """``"upper"`` or ``"lower"`` when ``beta`` is the grid's last or first point, where
+    the optimum of a search over the grid may lie beyond it; else None.
+
+    A lower end at beta 0 is no edge (no beta lies below it), nor is a one-point grid
+    (nothing was searched).
+    """
+    points = np.asarray(grid, dtype=float)
+    if len(points) < 2 or beta != beta:
+        return None
+    if beta == points[-1]:
+        return "upper"
+    if beta == points[0] and points[0] > 0:
+        return "lower"
+    return None
+
+
+def edge_note(what: str, beta: float, edge: str, option: str, grid_text: str) -> str:
+    """The stderr note for an optimum on the grid's ``edge`` (see :func:`grid_edge`)."""
+    side = "above" if edge == "upper" else "below"
+    return (f"note: {what}: the best beta, {beta:g}, is the {edge} end of the grid "
+            f"({option} {grid_text}); the optimum may lie {side} it: widen the grid")
+
+
 @dataclass(frozen=True)
 class Sweep:
     """Correlations of one metric at every beta of a grid, on one benchmark selection."""
@@ -48,6 +72,17 @@ class Sweep:
             return float("nan"), float("nan")
         i = int(np.nanargmax(values))
         return float(self.betas[i]), float(values[i])
+
+    def edge_notes(self, grid_text: str, option: str = "--sweep-beta") -> list[str]:
+        """A note for each correlation (r, rho) whose best beta is on the grid's edge."""
+        notes = []
+        for which, symbol in (("pearson", "r"), ("spearman", "rho")):
+            beta, _ = self.best(which)
+            edge = grid_edge(beta, self.betas) if self.metric.has_beta else None
+            if edge is not None:
+                notes.append(edge_note(f"{self.label} ({self.level}, {symbol})", beta, edge,
+                                       option, grid_text))
+        return notes
 
     def at(self, beta: float, which: str = "pearson") -> float:
         i = int(np.argmin(np.abs(self.betas - beta)))

@@ -36,7 +36,7 @@ import numpy as np
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
-from gecmetrics.ngrams import intersections
+from gecmetrics.ngrams import check_order, intersections
 
 BleuTokenize = Literal["13a", "none"]
 Smooth = Literal["exp", "floor", "add-k", "none"]
@@ -75,9 +75,7 @@ class BleuConfig(MetricConfig):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
                     math.isfinite(value) and value > 0):
                 raise ConfigError(f"bleu option smooth_value must be a number > 0 (got {value!r})")
-        n = self.max_ngram_order
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ConfigError(f"bleu option max_ngram_order must be an integer >= 1 (got {n!r})")
+        check_order(self.max_ngram_order, "bleu option max_ngram_order")
         for key in ("lowercase",):
             if not isinstance(getattr(self, key), bool):
                 raise ConfigError(f"bleu option {key} must be true or false")

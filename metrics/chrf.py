@@ -34,7 +34,7 @@ from gecmetrics.metric import (
     Statistics,
     check_beta,
 )
-from gecmetrics.ngrams import intersections
+from gecmetrics.ngrams import check_order, intersections
 
 EPS = 1e-16  # sacrebleu's smoothing constant
 
@@ -50,9 +50,7 @@ class ChrfConfig(MetricConfig):
 
     def validate(self) -> None:
         for key, low in (("char_order", 1), ("word_order", 0)):
-            value = getattr(self, key)
-            if not isinstance(value, int) or isinstance(value, bool) or value < low:
-                raise ConfigError(f"chrf option {key} must be an integer >= {low} (got {value!r})")
+            check_order(getattr(self, key), f"chrf option {key}", low)
         check_beta(self.beta)
         for key in ("lowercase", "whitespace", "eps_smoothing"):
             if not isinstance(getattr(self, key), bool):

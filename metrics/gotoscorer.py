@@ -64,8 +64,10 @@ from gecmetrics.edits.extraction import (
 from gecmetrics.edits.metric import gold_of
 from gecmetrics.edits.span import ErrantEdit
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.formatting import plural
 from gecmetrics.fscore import f_beta, prf
 from gecmetrics.metric import LAST_STEP, Metric, MetricConfig, Score, Statistics, check_beta
+from gecmetrics.readers import read_text
 
 Weights = Literal["paper", "gec-metrics", "none"]
 Scoring = Literal["gts", "gec-metrics"]
@@ -329,9 +331,9 @@ class GoToScorer(Metric[GoToScorerConfig]):
         m2_gold = self._m2_gold(corpus)
         loaded = read_weight_file(cfg.weight_file) if cfg.weight_file else None
         if loaded is not None and len(loaded[1]) != corpus.num_sentences:
-            raise InputError(f"the weight file {cfg.weight_file} has {len(loaded[1])} sentences "
-                             f"but the corpus has {corpus.num_sentences}; use the weight file "
-                             "of this test set")
+            raise InputError(f"the weight file {cfg.weight_file} has "
+                             f"{plural(len(loaded[1]), 'sentence')} but the corpus has "
+                             f"{corpus.num_sentences}; use the weight file of this test set")
         refs = corpus.references[cfg.ref_id] if m2_gold is None else None
         named = [(("source line ", ""), corpus.sources)]
         named += [((f"hypothesis {n} line ", ""), lines) for n, lines in corpus.hypotheses.items()]
@@ -385,10 +387,12 @@ def read_weight_file(path: str) -> tuple[int, list[list[int]]]:
     """The authors' weight file: the number of systems N on the first line, then
     per sentence the count n of systems correct on each chunk (space-separated)."""
     try:
-        lines = Path(path).read_text(encoding="utf-8").rstrip("\n").split("\n")
+        open(path, "rb").close()
     except OSError as err:
         raise InputError(f"cannot read the gotoscorer weight file {path}: {err.strerror}; "
                          "give an existing file (made by GTS -gen_w_file)") from None
+    # read as every input is (UTF-8, NUL bytes, the line limit: not /dev/zero forever)
+    lines = read_text(path, "gotoscorer weight").rstrip("\n").split("\n")
     try:
         n = int(lines[0])
         if n < 1:
@@ -429,8 +433,9 @@ def score_chunks(sources: Sequence[str], gold: Sequence[Sequence[tuple[int, int,
     H, D = len(names), len(sources)
     judge = JUDGES[scoring]
     if loaded is not None and len(loaded[1]) != D:
-        raise InputError(f"the weight file {weight_path} has {len(loaded[1])} sentences but the "
-                         f"corpus has {D}; use the weight file of this test set")
+        raise InputError(f"the weight file {weight_path} has "
+                         f"{plural(len(loaded[1]), 'sentence')} but the corpus has {D}; use the "
+                         "weight file of this test set")
     counts = np.zeros((H, D, 4), dtype=np.int64)
     n_correct_all: list[list[int]] = []
     divisor = 1 if weights == "none" else (loaded[0] if loaded is not None else H)
@@ -457,9 +462,10 @@ def score_chunks(sources: Sequence[str], gold: Sequence[Sequence[tuple[int, int,
         if loaded is not None:
             n_correct = loaded[1][d]
             if len(n_correct) != K:
-                raise InputError(f"{weight_path} line {d + 2}: {len(n_correct)} chunk counts but "
-                                 f"sentence {d + 1} has {K} chunks; the weight file was made "
-                                 "with other gold edits")
+                raise InputError(f"{weight_path} line {d + 2}: "
+                                 f"{plural(len(n_correct), 'chunk count')} but sentence {d + 1} "
+                                 f"has {plural(K, 'chunk')}; the weight file was made with "
+                                 "other gold edits")
             n_arr = np.asarray(n_correct, dtype=np.int64)
         else:
             n_arr = anywhere.sum(axis=0, dtype=np.int64)

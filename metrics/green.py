@@ -31,7 +31,6 @@ from typing import ClassVar
 import numpy as np
 
 from gecmetrics.corpus import Corpus
-from gecmetrics.errors import ConfigError
 from gecmetrics.fscore import (
     alpha_of,
     cumulative_gmean,
@@ -50,7 +49,7 @@ from gecmetrics.metric import (
     Statistics,
     check_beta,
 )
-from gecmetrics.ngrams import Intersections, Tokenize, intersections, tokenizer
+from gecmetrics.ngrams import Intersections, Tokenize, check_order, intersections, tokenizer
 
 REGIONS = ("TD", "TI", "TK", "OD", "OI", "UD", "UI")
 
@@ -71,8 +70,7 @@ class GreenConfig(MetricConfig):
 
     def validate(self) -> None:
         tokenizer(self.tokenize)
-        if not isinstance(self.n, int) or isinstance(self.n, bool) or self.n < 1:
-            raise ConfigError(f"green option n must be an integer >= 1 (got n={self.n!r})")
+        check_order(self.n, "green option n")
         check_beta(self.beta)
 
 

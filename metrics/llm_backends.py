@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gecmetrics.errors import GecMetricsError
+from gecmetrics.formatting import plural
 from gecmetrics.progress import note
 
 MAX_WAIT = 60.0  # seconds: the longest single wait between retries
@@ -158,7 +159,8 @@ class OpenAIBackend:
                     self.notify(f"note: llm-judge: {self.url} failed ({last}); retry "
                                 f"{attempt + 1} of {self.retries} in {min(MAX_WAIT, wait):g} s")
         raise EndpointError(
-            f"llm-judge: {where}: {self.url} failed {self.retries + 1} times (last: {last}); "
+            f"llm-judge: {where}: {self.url} failed {plural(self.retries + 1, 'time')} "
+            f"(last: {last}); "
             "check that the server is up and the model is served, or allow more with "
             "retries=N / timeout=SECONDS")
 

@@ -24,6 +24,7 @@ See docs/metrics/llm-judge.md.
 from __future__ import annotations
 
 import functools
+import math
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -32,6 +33,7 @@ import numpy as np
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
+from gecmetrics.formatting import plural
 from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
 
 from .llm_prompts import (
@@ -97,8 +99,9 @@ class LlmJudgeConfig(MetricConfig):
                                   f"(got {value!r})")
         for key, least in (("temperature", 0.0), ("timeout", 1e-3), ("backoff", 0.0)):
             value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= least:
-                raise ConfigError(f"llm-judge option {key} must be a number >= {least} "
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+                    least <= value < math.inf):  # an infinite timeout or backoff never ends
+                raise ConfigError(f"llm-judge option {key} must be a finite number >= {least} "
                                   f"(got {value!r})")
         if not re.match(r"https?://[^/\s]+", self.base_url):
             raise ConfigError(f"llm-judge option base_url={self.base_url!r} must be an http:// "
@@ -265,7 +268,7 @@ class LlmJudge(Metric[LlmJudgeConfig]):
     def _judge(self, corpus: Corpus) -> LlmJudgeStatistics:
         systems = tuple(corpus.hypotheses)
         jobs = self.prompts(corpus)
-        wheres = [f"sentence {d + 1} ({_short(corpus.sources[d])}), {len(group)} targets"
+        wheres = [f"sentence {d + 1} ({_short(corpus.sources[d])}), {plural(len(group), 'target')}"
                   for d, group, _ in jobs]
         answers = self.answers([p for _, _, p in jobs], wheres, [len(g) for _, g, _ in jobs])
         judged: dict[tuple[int, str], int] = {}

@@ -23,6 +23,7 @@ with tiny random models) and what could not be (the published scores).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -55,8 +56,9 @@ class SomeConfig(NeuralConfig):
         super().validate()
         for key in ("weight_g", "weight_f", "weight_m"):
             value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ConfigError(f"some option {key}={value!r} must be a number")
+            if isinstance(value, bool) or not isinstance(value, int | float) or not (
+                    math.isfinite(value)):  # a NaN weight would make every score NaN
+                raise ConfigError(f"some option {key}={value!r} must be a finite number")
         if not isinstance(self.max_length, int) or self.max_length < 8:
             raise ConfigError(f"some option max_length={self.max_length!r} must be an "
                               "integer >= 8")

@@ -106,7 +106,7 @@ def write(path: Path, data: bytes) -> str:
 
 
 @pytest.mark.parametrize("case,needle", [
-    ("mismatch", "has 1 lines but source file"),
+    ("mismatch", "has 1 line but source file"),
     ("empty", "is empty"),
     ("missing", "not found"),
     ("latin1", "not valid UTF-8"),

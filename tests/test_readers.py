@@ -45,7 +45,7 @@ def test_directory_is_not_a_file(tmp_path):
 
 
 def test_corpus_length_mismatch_names_the_list():
-    with pytest.raises(InputError, match="hypothesis b has 1 lines but the source has 2"):
+    with pytest.raises(InputError, match="hypothesis b has 1 line but the source has 2"):
         Corpus(["x", "y"], [["x", "y"]], {"a": ["x", "y"], "b": ["x"]})
 
 

@@ -23,7 +23,9 @@ def m2_to_text(m2_file, want_source, annotator, strict, output) -> None:
     """Turn an M2 file into plain text: the source or one annotator's correction.
 
     FILE.m2 may be - for standard input. The file is read strictly: a malformed
-    line is reported with its line number and field (see docs/metrics/m2.md).
+    line is reported with its line number and field (see docs/metrics/m2.md). A
+    line may be at most 8 MiB long; set GECMETRICS_MAX_LINE_BYTES (bytes) to allow
+    longer ones.
     """
     from ..errors import ConfigError
     from ..m2 import read_m2

@@ -105,7 +105,8 @@ def score(ctx: click.Context, specs: tuple[str, ...], source: str,
     Files are UTF-8 with one sentence a line; only the line ending (LF or CRLF) is
     removed, spaces are kept. All files must have the same number of lines. One
     file (at most) may be - for standard input. A reference or system output that
-    looks shifted by a line against the source gets a warning on stderr.
+    looks shifted by a line against the source gets a warning on stderr. A line may
+    be at most 8 MiB long; set GECMETRICS_MAX_LINE_BYTES (bytes) to allow longer ones.
 
     \b
     Example:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ..corpus import Corpus
 from ..errors import InputError
+from ..formatting import plural
 from ..metric import C, Metric
 from .span import SpanEdit
 from .statistics import EditCounts, EditStatistics
@@ -107,8 +108,9 @@ def checked_m2(corpus: Corpus) -> M2File:
     against another test set's edits would be silently wrong."""
     m2 = corpus.m2
     if len(m2.sentences) != corpus.num_sentences:
-        raise InputError(f"the M2 file {m2.path} has {len(m2.sentences)} sentences but the "
-                         f"source has {corpus.num_sentences}; use the M2 file of this test set")
+        raise InputError(f"the M2 file {m2.path} has {plural(len(m2.sentences), 'sentence')} "
+                         f"but the source has {corpus.num_sentences}; use the M2 file of this "
+                         "test set")
     for d, sent in enumerate(m2.sentences):
         if corpus.sources[d].split() != sent.source.split():
             raise InputError(

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import paths, progress
+from ..formatting import plural
 
 
 def sentence_key(text: str) -> str:
@@ -131,7 +132,7 @@ class ParseCache:
             return
         from spacy.tokens import Doc
 
-        bar = progress.bar(len(missing), f"parsing {len(missing)} sentences with spaCy",
+        bar = progress.bar(len(missing), f"parsing {plural(len(missing), 'sentence')} with spaCy",
                            enabled=self.progress)
         new: list[str] = []
         try:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from ..formatting import plural
 from ..progress import bar
 from .cache import OutputCache
 
@@ -72,7 +73,7 @@ def run_batched(items: Sequence[T], fn: Callable[[list[T]], Sequence[Any]],
             else:
                 groups.setdefault(k, []).append(i)
         todo = [idx[0] for idx in groups.values()]
-    meter = bar(len(todo), f"{progress_label} {len(todo)} items", enabled=progress)
+    meter = bar(len(todo), f"{progress_label} {plural(len(todo), 'item')}", enabled=progress)
     try:
         for start in range(0, len(todo), batch_size):
             chunk = todo[start:start + batch_size]

@@ -106,9 +106,14 @@ def _from_pretrained(loader: Any, ref: ModelRef, metric: str, what: str,
         try:
             return loader.from_pretrained(str(path), **kwargs)
         except (OSError, ValueError) as err:
-            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            missing = _missing_files(path, what)
+            if missing:
+                raise ConfigError(
+                    f"metric {metric}: cannot load the {what} from {path}: the folder has no "
+                    f"{', no '.join(missing)}; pass the folder save_pretrained wrote the model "
+                    "and its tokenizer to, or a hub model id") from None
             raise ConfigError(f"metric {metric}: cannot load the {what} from {path}: "
-                              f"{first}") from None
+                              f"{_one_line(err)}") from None
     if ref.revision is not None:
         kwargs["revision"] = ref.revision
     try:
@@ -120,15 +125,46 @@ def _from_pretrained(loader: Any, ref: ModelRef, metric: str, what: str,
         try:
             return loader.from_pretrained(ref.name_or_path, **kwargs)
         except (OSError, ValueError) as err:
-            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
             raise ConfigError(f"metric {metric}: cannot load the {what} of "
-                              f"{ref.name_or_path!r} from {hub}: {first[:200]}; check the id "
+                              f"{ref.name_or_path!r} from {hub}: {_one_line(err)}; check the id "
                               "or pass a local folder path instead") from None
     where = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
     raise ConfigError(
         f"metric {metric}: the {what} of {ref.name_or_path!r} is not in the local Hugging "
         f"Face cache and no model hub is reachable ({where}); download it where a hub is "
         "reachable and pass its local folder path instead")
+
+
+#: The files ``save_pretrained`` writes, by role: any one name of each group (a
+#: tokenizer saved by a slow class has vocab.txt or a sentencepiece model instead of
+#: tokenizer.json), and which roles loading a tokenizer or a model needs.
+MODEL_FOLDER_FILES: dict[str, tuple[str, ...]] = {
+    "config.json": ("config.json",),
+    "tokenizer files (tokenizer.json or vocab.txt)": (
+        "tokenizer.json", "vocab.txt", "vocab.json", "spiece.model", "sentencepiece.bpe.model"),
+    "weights (model.safetensors or pytorch_model.bin)": (
+        "model.safetensors", "pytorch_model.bin", "model.safetensors.index.json",
+        "pytorch_model.bin.index.json"),
+}
+NEEDED_FILES = {"tokenizer": ("tokenizer files (tokenizer.json or vocab.txt)",),
+                "model": ("config.json", "weights (model.safetensors or pytorch_model.bin)")}
+#: Loader messages are cut to this many characters (some run to a paragraph).
+MESSAGE_CHARS = 300
+
+
+def _one_line(err: BaseException) -> str:
+    """The loader's whole message on one line (transformers' messages span several
+    lines, and their first line alone can stop mid-sentence: "...from one of:")."""
+    text = " ".join(str(err).split()) or type(err).__name__
+    return text if len(text) <= MESSAGE_CHARS else text[:MESSAGE_CHARS - 3] + "..."
+
+
+def _missing_files(path: Path, what: str) -> list[str]:
+    """The files loading ``what`` needs that folder ``path`` lacks: the plain reason
+    when a folder is not a model at all, where the loader's own message talks of
+    serialization files and slow tokenizer classes."""
+    return [role for role in NEEDED_FILES.get(what, ())
+            if not any((path / name).exists() for name in MODEL_FOLDER_FILES[role])]
 
 
 def hub_endpoint(timeout: float = 3.0) -> str | None:

@@ -130,10 +130,34 @@ def columns(context: Context, settings: CVBetaSettings) -> list[MetaResult]:
     from ..sweep import parse_grid
 
     assert settings.cv_folds is not None
-    rows = add_cv_beta(context.rows, context.selections, context.metrics,
-                       parse_grid(settings.grid_text, "--cv-grid"), settings.cv_folds,
-                       context.options.seed_value, settings.grid_text)
+    grid = parse_grid(settings.grid_text, "--cv-grid")
+    rows = add_cv_beta(context.rows, context.selections, context.metrics, grid,
+                       settings.cv_folds, context.options.seed_value, settings.grid_text)
+    context.notes.extend(edge_notes(rows, grid, settings.grid_text))
     return sign(rows, context.selections, context.metrics)
+
+
+def edge_notes(rows: Sequence[MetaResult], grid: Any, grid_text: str) -> list[str]:
+    """A note per (benchmark, metric, level) whose fold optima reach the grid's edge:
+    beta* is their mean, so it cannot leave the grid even when the data would."""
+    from ..sweep import grid_edge
+
+    notes, seen = [], set()
+    for r in rows:
+        key = (r.benchmark, r.spec, r.level)
+        if key in seen or r.cv is None or not r.cv.beta_star_folds:
+            continue
+        seen.add(key)
+        folds = r.cv.beta_star_folds
+        for edge, beta in (("upper", max(folds)), ("lower", min(folds))):
+            if grid_edge(beta, grid) == edge:
+                on_edge = sum(1 for b in folds if b == beta)
+                side = "above" if edge == "upper" else "below"
+                notes.append(f"note: {r.benchmark} {r.metric} ({r.level}): {on_edge} of "
+                             f"{len(folds)} fold optima of --cv-beta are {beta:g}, the {edge} "
+                             f"end of the grid (--cv-grid {grid_text}); beta* may lie {side} "
+                             "it: widen the grid")
+    return notes
 
 
 def run(context: Context, settings: CVBetaSettings) -> list[Any]:

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from gecmetrics.corpus import Corpus
+from gecmetrics.formatting import plural
 from gecmetrics.m2 import read_m2
 from gecmetrics.readers import read_lines
 
@@ -109,8 +110,9 @@ def reference_texts(root: Path, chosen: tuple[str, ...], nucle: list[list[str]] 
         for rel in sets[name]:
             lines = read_lines(root / rel, "reference")
             if len(lines) != n_sentences:
-                raise InputError(f"{root / rel}: {len(lines)} lines, but the CoNLL-2014 test "
-                                 f"set has {n_sentences} sentences; is the file complete?")
+                raise InputError(f"{root / rel}: {plural(len(lines), 'line')}, but the "
+                                 f"CoNLL-2014 test set has {n_sentences} sentences; is the file "
+                                 "complete?")
             out.append(lines)
     return out
 

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.formatting import plural
 from gecmetrics.readers import read_lines
 
 from ..human import RankingItem
@@ -66,11 +67,12 @@ def read_segment_scores(path: Path, n_sentences: int) -> dict[str, list[float | 
     header = [c.strip() for c in rows[0]]
     body = [row for row in rows[1:] if row]
     if len(body) != n_sentences:
-        raise InputError(f"{path}: {len(body)} rows of ratings but {n_sentences} sentences")
+        raise InputError(f"{path}: {plural(len(body), 'row')} of ratings but {n_sentences} "
+                         "sentences")
     out: dict[str, list[float | None]] = {name: [] for name in header}
     for number, row in enumerate(body, start=2):
         if len(row) != len(header):
-            raise InputError(f"{path}:{number}: {len(row)} cells, expected {len(header)}")
+            raise InputError(f"{path}:{number}: {plural(len(row), 'cell')}, expected {len(header)}")
         for name, cell in zip(header, row, strict=True):
             try:
                 out[name].append(float(cell) if cell.strip() else None)
