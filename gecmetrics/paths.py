@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -92,6 +91,8 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[str]:
     symbolic link is followed (the file it names is replaced, the link kept); a
     path that is not a regular file (``/dev/stdout``, a FIFO) is written directly.
     """
+    import secrets  # here: the CLI imports this module at start-up, and writes rarely
+
     target = os.fspath(path)
     if os.path.islink(target):
         target = os.path.realpath(target)
