@@ -15,7 +15,13 @@ import click
 
 # The helpers every command shares live in commands/common.py: commands import
 # them from there, not from here, which imports the commands.
-from .commands.common import INTERRUPTED, TERMINATED, Stopped
+from .commands.common import (
+    INTERRUPTED,
+    TERMINATED,
+    Stopped,
+    echo_failed,
+    report_output_error,
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -58,6 +64,9 @@ def _stop(stop: Stopped) -> None:
     # Further signals while exiting would print a traceback from the handler.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    parallel = sys.modules.get("gecmetrics.parallel")  # counting processes, if any started
+    if parallel is not None:
+        parallel.stop_pools()
     try:
         click.echo(f"error: {stop.message}", err=True)
     except OSError:  # stderr closed
@@ -94,6 +103,10 @@ def run() -> None:
     except click.ClickException as err:
         click.echo(f"error: {err.format_message()}", err=True)
         sys.exit(err.exit_code)
+    except OSError as err:  # click's own output (--help, --version) could not be written
+        if not echo_failed(err):
+            raise
+        report_output_error(err)
     except Exception as err:
         signalled = _signal_behind(err)
         if signalled is None:

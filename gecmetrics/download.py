@@ -97,11 +97,20 @@ class DownloadReport:
 
 @dataclass(frozen=True)
 class TransferOptions:
-    """How each file is fetched: the mirror (or None for upstream) and the time limits."""
+    """How each file is fetched: the mirror (or None for upstream) and the time limits
+    (finite seconds, at least :data:`gecmetrics.validate.MIN_TIMEOUT`; checked here,
+    before any folder is made)."""
 
     mirror: str | None = None
     timeout: float = 60.0
     stall_timeout: float = DEFAULT_STALL_TIMEOUT
+
+    def __post_init__(self) -> None:
+        from .validate import check_seconds
+
+        object.__setattr__(self, "timeout", check_seconds(self.timeout, "--timeout"))
+        object.__setattr__(self, "stall_timeout",
+                           check_seconds(self.stall_timeout, "--stall-timeout"))
 
 
 # -- manifest ----------------------------------------------------------------
@@ -421,7 +430,10 @@ class _Transfer:
                 raise _Truncated(expected)
 
     def _write(self, out: Any, chunk: bytes) -> None:
-        out.write(chunk)
+        try:
+            out.write(chunk)
+        except OSError as err:  # a full disk, a quota: the network is not at fault
+            raise DownloadError(_cannot_write(Path(out.name).parent, err)) from None
         self.digest.update(chunk)
         self.received += len(chunk)
         self.bar.update(len(chunk))
@@ -457,6 +469,14 @@ def fetch_file(entry: FileEntry, root: Path, options: TransferOptions,
             raise  # Ctrl-C, SIGTERM, programming errors: temporary file already gone
         raise DownloadError(message) from None
     return transfer.received
+
+
+def _cannot_write(folder: Path, err: OSError) -> str:
+    """One line for a folder the download cannot write in (read-only, full, no
+    permission): the folder, the reason, and the two ways to choose another."""
+    return (f"cannot write in {folder} ({err.strerror or err}); nothing was kept; free space "
+            f"or fix its permissions, or download elsewhere with --data-dir DIR (or "
+            f"${paths.ENV_DATA}=DIR)")
 
 
 def _stalled(entry: FileEntry, url: str, options: TransferOptions, received: int) -> str:
@@ -512,6 +532,9 @@ def _describe_failure(err: BaseException, entry: FileEntry, url: str,
             and transfer.received == 0):
         return (f"cannot reach {url} for {entry.path} ({_reason(err)}); {kept}; "
                 f"check the network or use --mirror URL")
+    if isinstance(err, OSError) and not transfer.received and err.filename is not None:
+        # pooch's temporary file could not be made: a folder that is read-only or full
+        return _cannot_write(Path(err.filename).parent, err)
     if isinstance(err, (OSError, requests.RequestException, urllib3.exceptions.HTTPError)):
         # connection resets, malformed responses, local write errors
         return f"transfer of {entry.path} from {url} failed ({_reason(err)}); {kept}; {hint}"
@@ -566,7 +589,7 @@ def download(
             f"cannot create data directory {root} ({err.strerror}); pass --data-dir"
         ) from None
     try:
-        with data_dir_lock(root, on_wait=on_wait, created=created):
+        with _writable(root), data_dir_lock(root, on_wait=on_wait, created=created):
             try:
                 todo = _classify(entries.values(), root, report)
                 with contextlib.closing(progress.bar(
@@ -579,6 +602,18 @@ def download(
     finally:
         _remove_empty(created)
     return report
+
+
+@contextlib.contextmanager
+def _writable(root: Path) -> Iterator[None]:
+    """Around taking the lock: a data folder in which no file can be made (read-only,
+    no permission, or not a folder where one is needed) is one line naming it."""
+    try:
+        yield
+    except OSError as err:
+        if err.filename is None or not str(err.filename).endswith(LOCK_NAME):
+            raise
+        raise DownloadError(_cannot_write(root, err)) from None
 
 
 def _classify(entries: Iterable[FileEntry], root: Path, report: DownloadReport) -> list[FileEntry]:

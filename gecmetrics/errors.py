@@ -19,6 +19,11 @@ class ConfigError(GecMetricsError):
     """An unknown metric, option or an invalid parameter value."""
 
 
+class OutputError(GecMetricsError):
+    """An output could not be written (standard output on a full disk, a closed
+    file descriptor); the message names the output and the operating system's reason."""
+
+
 class PartialOutputError(GecMetricsError):
     """The results were computed but a side output (a figure, a file) failed.
 

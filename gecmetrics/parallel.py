@@ -14,17 +14,29 @@ The settings are one process-wide :class:`Execution`, changed with
 not part of any metric's config or cache key: they change how fast and in how
 much memory, never what is computed. The pool is made on first use, reused,
 and never made for a corpus that fits in one chunk, so that importing this
-module (or ``gecmetrics --help``) costs nothing.
+module (or ``gecmetrics --help``) costs nothing. It never has more workers
+than chunks to count, nor than the cores this process may use
+(:func:`pool_size`): ``-j 1000`` on a 3-line file forked about 860 processes
+(19.8 s instead of 0.7 s).
+
+Signals: the parent handles Ctrl-C and SIGTERM for the whole process group.
+Workers are forked with both signals blocked, then ignore SIGINT (a Ctrl-C
+reaches every process of the terminal's group: the parent alone acts on it)
+and take SIGTERM's default action, a quiet exit; a parent stopped by either
+signal kills its workers (:func:`map_ordered`). So no worker prints a
+traceback, and none outlives the parent.
 """
 
 from __future__ import annotations
 
 import atexit
 import os
+import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from itertools import chain, islice
 from typing import Any, TypeVar
 
 #: Sentences per chunk. Large enough that per-chunk overhead (a pool task, a
@@ -97,6 +109,16 @@ def chunk_bounds(total: int, chunk_size: int | None = None) -> list[tuple[int, i
     return [(start, min(start + size, total)) for start in range(0, total, size)]
 
 
+def pool_size(jobs: int, tasks: int) -> int:
+    """The workers a pool needs for ``tasks`` chunks asked of ``jobs`` processes: at
+    most one per chunk and one per core (:func:`default_jobs`); 1 means no pool.
+
+    More workers than chunks would only be forked to sit idle, and more than the
+    cores would share them: neither counts faster, each costs a process.
+    """
+    return max(1, min(jobs, tasks, default_jobs()))
+
+
 def map_ordered(func: Callable[[T], R], items: Iterable[T], jobs: int | None = None
                 ) -> Iterator[R]:
     """``map(func, items)`` in input order, over ``jobs`` processes.
@@ -104,17 +126,24 @@ def map_ordered(func: Callable[[T], R], items: Iterable[T], jobs: int | None = N
     At most two tasks per worker are in flight, so a lazy ``items`` (chunks
     read from files) is read only as fast as it is counted and memory stays
     bounded. ``func`` and the items must be picklable (a module-level function).
+    The pool has :func:`pool_size` workers (the first items are read to count
+    them); for a single item no pool is made. Stopped by Ctrl-C or SIGTERM (a
+    ``BaseException`` that is not an ``Exception``), the workers are killed
+    before the signal's exception goes on up.
     """
-    workers = current().workers if jobs is None else jobs
+    wanted = current().workers if jobs is None else jobs
+    items = iter(items)
+    first = list(islice(items, max(1, min(wanted, default_jobs()))))
+    workers = pool_size(wanted, len(first))
     if workers <= 1:
-        yield from map(func, items)
+        yield from map(func, chain(first, items))
         return
     from concurrent.futures.process import BrokenProcessPool
 
     pool = _pool(workers)
     pending: deque[Any] = deque()
     try:
-        for item in items:
+        for item in chain(first, items):
             pending.append(pool.submit(func, item))
             if len(pending) >= 2 * workers:
                 yield pending.popleft().result()
@@ -127,6 +156,11 @@ def map_ordered(func: Callable[[T], R], items: Iterable[T], jobs: int | None = N
         raise GecMetricsError(
             f"a counting process of --jobs {workers} died (out of memory?); run with fewer "
             "--jobs or a smaller --chunk-size") from None
+    except (Exception, GeneratorExit):
+        raise
+    except BaseException:  # Ctrl-C, SIGTERM: no worker goes on counting, none outlives us
+        stop_pools()
+        raise
     finally:
         for future in pending:
             future.cancel()
@@ -152,13 +186,41 @@ def _pool(workers: int) -> Any:
                                                      initializer=_worker_init)
         if len(_pools) == 1:
             atexit.register(_close_pools)
+        # A forking pool starts all its workers at the first submit: do it with the
+        # signals blocked, so that none lands in a worker before _worker_init has set
+        # its handlers (it would run the parent's, and print a traceback).
+        with _signals_blocked():
+            pool.submit(int)
     return pool
 
 
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def _signals_blocked() -> Iterator[None]:
+    """Ctrl-C and SIGTERM held back (not lost) inside the block, where the platform
+    can; a signal that arrived meanwhile is delivered when the block ends."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _worker_init() -> None:
-    """A worker counts its chunk itself: no pool inside a pool."""
+    """A worker counts its chunk itself: no pool inside a pool. It leaves Ctrl-C to the
+    parent (which kills it) and dies quietly on SIGTERM (no Python handler, no
+    traceback); both signals were blocked while it was forked, and are let in here."""
     global _current
     _current = replace(_current, jobs=1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     return_freed_memory()
 
 
@@ -191,3 +253,36 @@ def _close_pools() -> None:
     for pool in _pools.values():
         pool.shutdown(wait=True, cancel_futures=True)
     _pools.clear()
+
+
+def stop_pools() -> None:
+    """Kill every worker now and forget the pools (a signal stops the run): SIGKILL,
+    so that a worker in the middle of a chunk neither finishes it nor prints a word.
+
+    ProcessPoolExecutor has no public way to stop its workers before Python 3.14
+    (``kill_workers``), so its process table is used, and so are its two pipes: a
+    worker killed while it sent a result leaves the pool's manager thread waiting
+    for the rest of the message, and its feeder thread waiting to hand over the
+    next chunk. Both would wait for ever, and the interpreter joins them at exit
+    (a hang, seen once in four Ctrl-C's). Closing the parent's ends of the pipes
+    (the workers' ends died with them) ends both waits: the pool finds itself
+    broken and its threads finish.
+    """
+    pools = list(_pools.values())
+    _pools.clear()
+    for pool in pools:
+        processes = getattr(pool, "_processes", None) or {}
+        for process in list(processes.values()):
+            try:
+                process.kill()
+                process.join(5)
+            except (OSError, ValueError, AssertionError):  # gone, closed, or not ours
+                pass
+        for queue, end in (("_result_queue", "_writer"), ("_call_queue", "_reader")):
+            connection = getattr(getattr(pool, queue, None), end, None)
+            try:
+                if connection is not None:
+                    connection.close()
+            except OSError:
+                pass
+        pool.shutdown(wait=False, cancel_futures=True)  # forgets the queues: after them

@@ -26,7 +26,9 @@ test or a long-lived process that changes the variables sees the change.
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 ENV_DATA = "GECMETRICS_DATA"
@@ -70,3 +72,45 @@ def edit_cache_dir() -> Path:
 def output_cache_dir() -> Path:
     """``$GECMETRICS_CACHE/outputs``, else ``outputs/`` under :func:`cache_root`."""
     return (_explicit_cache() or cache_root()) / "outputs"
+
+
+#: What a file being written is called until it is complete (:func:`atomic_output`).
+PARTIAL_SUFFIX = ".partial"
+
+
+@contextlib.contextmanager
+def atomic_output(path: str | os.PathLike[str]) -> Iterator[str]:
+    """Write ``path`` whole or not at all: yields a temporary name in the same folder
+    (``.NAME.XXXXXXXX.partial``), moved onto ``path`` with :func:`os.replace` when
+    the block ends normally and removed when it does not (an error, a full disk,
+    Ctrl-C, SIGTERM). So an interrupted run never leaves half a figure or half a
+    text file under the name the user asked for, nor overwrites a good one.
+
+    The temporary file is created here (mode 0o666 less the umask, as ``open``
+    would), empty; writers open it by name (matplotlib's ``savefig`` does). A
+    symbolic link is followed (the file it names is replaced, the link kept); a
+    path that is not a regular file (``/dev/stdout``, a FIFO) is written directly.
+    """
+    import secrets  # here: the CLI imports this module at start-up, and writes rarely
+
+    target = os.fspath(path)
+    if os.path.islink(target):
+        target = os.path.realpath(target)
+    if os.path.exists(target) and not os.path.isfile(target):
+        yield target
+        return
+    folder, name = os.path.split(target)
+    while True:
+        part = os.path.join(folder, f".{name}.{secrets.token_hex(4)}{PARTIAL_SUFFIX}")
+        try:
+            os.close(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            break
+        except FileExistsError:  # pragma: no cover - 2**32 names
+            continue
+    try:
+        yield part
+        os.replace(part, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(part)
+        raise

@@ -51,3 +51,21 @@ def bar(total: int, label: str, *, enabled: bool = True, stream: TextIO | None =
 
     return tqdm(total=total, desc=label, file=out, unit=unit, unit_scale=unit == "B",
                 leave=leave, dynamic_ncols=True)
+
+
+def note(text: str, stream: TextIO | None = None) -> None:
+    """``text`` as one line on ``stream`` (default stderr), e.g. a retry of a request.
+
+    On a terminal where a bar may be drawn, through ``tqdm.write``, which moves
+    the bar below the line instead of cutting it; elsewhere (a pipe, a log) a
+    plain line.
+    """
+    out = sys.stderr if stream is None else stream
+    loaded = sys.modules.get("tqdm")  # a bar can be on screen only if tqdm was imported
+    if loaded is not None and getattr(out, "isatty", lambda: False)():
+        loaded.tqdm.write(text, file=out)
+        return
+    try:
+        print(text, file=out, flush=True)
+    except OSError:  # stderr closed: a note is not worth failing for
+        pass

@@ -109,6 +109,8 @@ class ScoreOptions:
         metrics = tuple(m if isinstance(m, Metric) else metric_from_spec(m)
                         for m in self.metrics)
         notes: list[str] = []
+        if self.jobs is not None:
+            jobs_note(self.jobs, notes)
         beta_options_apply(metrics, notes, **{"-b/--beta": bool(self.betas)})
         if self.breakdown is not None:
             from . import breakdown as bd
@@ -120,6 +122,19 @@ class ScoreOptions:
         check_paired_metrics(metrics, self.paired)
         set_("metric_objects", metrics)
         set_("notes", tuple(notes))
+
+
+def jobs_note(jobs: int, notes: list[str]) -> None:
+    """A note when ``--jobs`` asks for more processes than the cores this process may
+    use: the pool is capped there (:func:`gecmetrics.parallel.pool_size`), silently
+    also at the number of chunks, which is no mistake of the user's."""
+    from .formatting import plural
+    from .parallel import default_jobs
+
+    cores = default_jobs()
+    if jobs > cores:
+        notes.append(f"note: -j/--jobs {jobs} is more than the {plural(cores, 'core')} this "
+                     f"process may use; at most {cores} count at a time")
 
 
 def plan(options: ScoreOptions) -> Strategy:
@@ -398,7 +413,7 @@ def _chunked_results(options: ScoreOptions, warn: Callable[[str], None] | None
     """Results of metrics counted by parts from files read and counted by chunks
     (:mod:`gecmetrics.streaming`): only the per-sentence counts are kept."""
     from .chunked import count_chunks, statistics_of_parts
-    from .parallel import current
+    from .parallel import current, pool_size
     from .streaming import line_chunks, scan_inputs, shift_reporter
 
     metrics = options.metric_objects
@@ -416,7 +431,7 @@ def _chunked_results(options: ScoreOptions, warn: Callable[[str], None] | None
     # independently: with --jobs N, N metrics at a time in threads (their
     # large array operations release the GIL), so this last step, which no
     # worker process can share, is not one core's alone. Same results.
-    threads = min(current().workers, len(metrics))
+    threads = pool_size(current().workers, len(metrics))
     if threads <= 1:
         per_metric = [evaluate(i) for i in range(len(metrics))]
     else:

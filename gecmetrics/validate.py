@@ -240,6 +240,24 @@ def check_chunk_size(size: int, option: str = "--chunk-size") -> int:
     return size
 
 
+#: The shortest timeout an option takes, in seconds: below it no server answers in time.
+MIN_TIMEOUT = 0.1
+
+
+def check_seconds(value: Any, option: str, least: float = MIN_TIMEOUT) -> float:
+    """A time limit in seconds: a finite number >= ``least``. NaN would make every
+    comparison false (the limit never trips, or the socket library refuses it with a
+    ValueError), infinity would wait for ever: both are one-line errors."""
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{option} takes a number of seconds (got {value!r})") from None
+    if not math.isfinite(seconds) or seconds < least:
+        raise ConfigError(f"{option} takes a finite number of seconds >= {least:g} "
+                          f"(got {value!r})")
+    return seconds
+
+
 def check_folds(k: int, option: str = "--cv-beta") -> int:
     return check_int_range(k, option, 2, MAX_FOLDS, "a number of folds")
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from gecmetrics import progress
 from gecmetrics.stats import DEFAULT_SEED
 from gecmetrics.stats.correlation import correlate_one
 from gecmetrics.stats.resampling import permutation
@@ -105,11 +106,18 @@ def cv_beta(
     folds = make_folds(n_sentences, k, seed)
     everything = np.arange(n_sentences)
     optima, held_out = [], []
-    for fold in folds:
-        train = np.setdiff1d(everything, fold, assume_unique=True)
-        beta, _ = best_beta(score, human, betas, train, criterion)
-        optima.append(beta)
-        held_out.append(correlate_one(score(beta, fold), human, criterion))
+    # k folds times the grid (up to MAX_GRID_POINTS betas): a bar on a terminal
+    bar = progress.bar(k * len(betas), f"cross-validated beta ({k} folds)",
+                       unit="beta", leave=False)
+    try:
+        for fold in folds:
+            train = np.setdiff1d(everything, fold, assume_unique=True)
+            beta, _ = best_beta(score, human, betas, train, criterion)
+            bar.update(len(betas))
+            optima.append(beta)
+            held_out.append(correlate_one(score(beta, fold), human, criterion))
+    finally:
+        bar.close()
     beta_star = float(np.mean(optima))
     at_star = score(beta_star, everything)
     return CVBetaResult(

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.paths import atomic_output
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -289,7 +290,9 @@ def save_figure(draw: Callable[[], Figure], path: str | os.PathLike[str]) -> str
     """Write the figure ``draw`` makes to ``path`` (.png, .svg or .pdf, at :data:`DPI`);
     return the path. The path is checked before anything is drawn."""
     path = check_plot_path(path)
-    draw().savefig(path, dpi=DPI)
+    figure = draw()
+    with atomic_output(path) as part:  # never half a file under the user's name
+        figure.savefig(part, dpi=DPI, format=os.path.splitext(path)[1][1:].lower())
     return path
 
 
@@ -306,4 +309,4 @@ def plot_windows(
     ``path``; the format follows its extension (png, pdf, svg). Needs matplotlib
     (``pip install ".[plot]"``).
     """
-    window_figure(results, title).savefig(path, dpi=DPI)
+    save_figure(lambda: window_figure(results, title), path)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gecmetrics import progress
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric
 from gecmetrics.stats.correlation import correlation_curves
@@ -121,7 +122,17 @@ def sweep(selection: Selection, metric: Metric, betas: Sequence[float] | np.ndar
         grid = np.asarray(betas, dtype=float)
         # Let the metric decide its reference choices for the whole grid at once.
         metric.statistics(selection.benchmark.corpus).precompute([float(b) for b in grid])
-        scores = np.stack([system_scores(metric, selection, float(b), level) for b in grid])
+        # a grid may hold up to MAX_GRID_POINTS betas: a bar on a terminal (else none)
+        bar = progress.bar(len(grid), f"sweep {metric.spec} on {selection.benchmark.name}",
+                           unit="beta", leave=False)
+        try:
+            rows = []
+            for b in grid:
+                rows.append(system_scores(metric, selection, float(b), level))
+                bar.update()
+        finally:
+            bar.close()
+        scores = np.stack(rows)
     else:
         grid = np.array([np.nan])
         scores = system_scores(metric, selection, None, level)[None, :]

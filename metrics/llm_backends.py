@@ -13,8 +13,12 @@ time; it is never an option value, so it never reaches a spec, a signature,
 a cache key or an error message. HTTP 429, any 5xx, a connection error, a
 timeout and a body that is not a chat completion are retried up to
 ``retries`` times, waiting ``backoff * 2**attempt`` seconds (or the server's
-``Retry-After`` when longer; at most 60 s); then, or at once for other HTTP
-errors (400, 401, 404, ...), one line saying what failed and what to do.
+``Retry-After`` when longer; at most 60 s), each retry announced on stderr
+with the address and the attempt (:func:`gecmetrics.progress.note`); then, or
+at once for other HTTP errors (400, 401, 404, ...), one line saying what
+failed and what to do. A refused connection before the server has ever
+answered is not retried: nothing listens at the address (a server not
+started, a wrong port), and waiting would only hide it for half a minute.
 
 **Local** (``backend=transformers``): a causal LM loaded in fp32 by the neural
 core's offline-first loaders (:mod:`gecmetrics.neural.models`; torch and
@@ -27,6 +31,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -37,6 +42,7 @@ from typing import Any
 
 from gecmetrics.errors import GecMetricsError
 from gecmetrics.formatting import plural
+from gecmetrics.progress import note
 
 MAX_WAIT = 60.0  # seconds: the longest single wait between retries
 RETRY_STATUS = frozenset({429}) | frozenset(range(500, 600))
@@ -47,9 +53,10 @@ class EndpointError(GecMetricsError):
 
 
 class _Retryable(Exception):
-    def __init__(self, message: str, wait: float | None = None) -> None:
+    def __init__(self, message: str, wait: float | None = None, refused: bool = False) -> None:
         super().__init__(message)
         self.wait = wait
+        self.refused = refused  # nothing listening: no connection was made
 
 
 def _snippet(raw: bytes | str, limit: int = 120) -> str:
@@ -88,7 +95,8 @@ class OpenAIBackend:
 
     name = "openai"
 
-    def __init__(self, endpoint: Endpoint, sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(self, endpoint: Endpoint, sleep: Callable[[float], None] = time.sleep,
+                 notify: Callable[[str], None] = note) -> None:
         e = endpoint
         self.url = e.base_url.rstrip("/") + "/chat/completions"
         self.base_url = e.base_url.rstrip("/")
@@ -98,7 +106,9 @@ class OpenAIBackend:
         self.seed, self.temperature, self.max_tokens = e.seed, e.temperature, e.max_tokens
         self.workers = e.workers
         self.sleep = sleep
+        self.notify = notify  # where each retry is announced (stderr)
         self.calls = 0  # HTTP requests sent (tests: a cached rerun sends none)
+        self.answered = threading.Event()  # the server has answered once (any status)
 
     def identity(self) -> str:
         return f"openai|{self.base_url}|{self.model}"
@@ -138,8 +148,16 @@ class OpenAIBackend:
             try:
                 return self._post(data, where)
             except _Retryable as err:
+                if err.refused and not self.answered.is_set():
+                    raise EndpointError(
+                        f"llm-judge: nothing is listening at {self.base_url} (connection "
+                        "refused); start the server there, or give its address with the "
+                        "option base_url=URL") from None
                 last = str(err)
                 wait = max(self.backoff * 2 ** attempt, err.wait or 0.0)
+                if attempt < self.retries:
+                    self.notify(f"note: llm-judge: {self.url} failed ({last}); retry "
+                                f"{attempt + 1} of {self.retries} in {min(MAX_WAIT, wait):g} s")
         raise EndpointError(
             f"llm-judge: {where}: {self.url} failed {plural(self.retries + 1, 'time')} "
             f"(last: {last}); "
@@ -155,8 +173,10 @@ class OpenAIBackend:
         self.calls += 1
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                self.answered.set()
                 raw = response.read()
         except urllib.error.HTTPError as err:
+            self.answered.set()
             body = _snippet(err.read() or b"")
             if err.code in RETRY_STATUS:
                 raise _Retryable(f"HTTP {err.code} {body!r}", _retry_after(err.headers)) from None
@@ -170,7 +190,8 @@ class OpenAIBackend:
         except (urllib.error.URLError, http.client.HTTPException, ConnectionError,
                 TimeoutError) as err:
             reason = getattr(err, "reason", None) or err
-            raise _Retryable(f"{type(err).__name__}: {reason}") from None
+            raise _Retryable(f"{type(err).__name__}: {reason}",
+                             refused=isinstance(reason, ConnectionRefusedError)) from None
         try:
             content = json.loads(raw)["choices"][0]["message"]["content"]
         except (ValueError, KeyError, IndexError, TypeError):

@@ -558,3 +558,87 @@ def test_cli_download_check_and_errors(server, tmp_path):
 
 def test_download_error_is_a_user_error():
     assert issubclass(dl.DownloadError, GecMetricsError)
+
+
+# -- bad limits, read-only folders, full disks (issue 22) -------------------------------
+
+
+@pytest.mark.parametrize("option, value", [("--timeout", "nan"), ("--timeout", "inf"),
+                                           ("--stall-timeout", "nan"),
+                                           ("--stall-timeout", "inf"),
+                                           ("--timeout", "0.01")])
+def test_time_limits_must_be_finite_seconds(tmp_path, option, value):
+    """NaN was a ValueError traceback from the socket; infinity waited for ever."""
+    from click.testing import CliRunner
+
+    from gecmetrics.cli import main
+
+    root = tmp_path / "d"
+    res = CliRunner().invoke(main, ["download", "gmeg", option, value, "--data-dir", str(root),
+                                    "--mirror", "http://127.0.0.1:9"])
+    assert res.exit_code == 2
+    assert res.output.splitlines() == [
+        f"error: {option} takes a finite number of seconds >= 0.1 (got {float(value)!r})"]
+    assert not root.exists()  # checked before any folder was made
+    with pytest.raises(ConfigError, match=option):
+        dl.download(["gmeg"], root, mirror="http://127.0.0.1:9", quiet=True,
+                    **{option[2:].replace("-", "_"): float(value)})
+    assert not root.exists()
+
+
+def test_read_only_data_folder_is_one_line(tmp_path, monkeypatch):
+    """A folder where no file can be made (root ignores permissions, so the refusal
+    is simulated where the first file is made: the lock)."""
+    real_open = os.open
+
+    def refuse(path, *args, **kwargs):
+        if str(path).endswith(dl.LOCK_NAME):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse)
+    with pytest.raises(dl.DownloadError) as err:
+        dl.download(["gmeg"], tmp_path, mirror="http://127.0.0.1:9", quiet=True)
+    assert str(err.value) == (
+        f"cannot write in {tmp_path} (Permission denied); nothing was kept; free space or "
+        "fix its permissions, or download elsewhere with --data-dir DIR (or "
+        "$GECMETRICS_DATA=DIR)")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_full_disk_during_a_transfer_is_one_line_and_keeps_nothing(tmp_path, monkeypatch):
+    first = dl.benchmark_files("gmeg")[0]
+    mirror = tmp_path / "mirror"
+    (mirror / first.path).parent.mkdir(parents=True)
+    (mirror / first.path).write_bytes(b"x" * 200_000)
+
+    class Full:
+        """A destination file that takes 64 KiB, then finds the disk full."""
+
+        def __init__(self, path, mode="r", *args, **kwargs):
+            self.file = open(path, mode, *args, **kwargs)  # noqa: SIM115
+            self.name, self.mode = self.file.name, mode
+
+        def write(self, data):
+            if "w" in self.mode and self.file.tell() + len(data) > 65536:
+                raise OSError(28, "No space left on device")
+            return self.file.write(data)
+
+        def read(self, *args):
+            return self.file.read(*args)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.file.close()
+
+    monkeypatch.setattr(dl, "open", Full, raising=False)
+    root = tmp_path / "data"
+    with pytest.raises(dl.DownloadError) as err:
+        dl.download(["gmeg"], root, mirror=mirror.as_uri(), quiet=True)
+    folder = (root / first.path).parent
+    assert str(err.value).startswith(f"cannot write in {folder} (No space left on device); "
+                                     "nothing was kept;")
+    assert "--data-dir DIR" in str(err.value) and "\n" not in str(err.value)
+    assert not root.exists() or [p for p in root.rglob("*") if p.is_file()] == []

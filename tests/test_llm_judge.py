@@ -168,14 +168,54 @@ def test_timeout_is_retried(stub):
     assert metric.backend.calls == 4
 
 
-def test_connection_refused_is_retried_then_one_line():
+def closed_port() -> int:
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    metric = LlmJudge(model="m", base_url=f"http://127.0.0.1:{port}/v1", backoff=0.0, retries=1)
+        return s.getsockname()[1]
+
+
+def test_closed_port_fails_at_once_with_the_address():
+    """Nothing listening (a server not started, a wrong port): no retries (the
+    defaults, 5 retries from 1 s, took 31.8 s in silence), one line naming the
+    address and the option to fix."""
+    import time
+
+    url = f"http://127.0.0.1:{closed_port()}/v1"
+    metric = LlmJudge(model="m", base_url=url, cache=False)  # retries=5, backoff=1.0
+    start = time.monotonic()
+    with pytest.raises(EndpointError) as err:
+        metric.evaluate(corpus())
+    assert time.monotonic() - start < 2
+    assert str(err.value) == (f"llm-judge: nothing is listening at {url} (connection "
+                              "refused); start the server there, or give its address with "
+                              "the option base_url=URL")
+    assert metric.backend.calls == 1
+
+
+def test_connection_refused_after_an_answer_is_retried_then_one_line():
+    """A server that answered before and then refuses (restarting) is retried."""
+    metric = LlmJudge(model="m", base_url=f"http://127.0.0.1:{closed_port()}/v1",
+                      backoff=0.0, retries=1, cache=False)
+    notes: list[str] = []
+    metric.backend.notify = notes.append
+    metric.backend.answered.set()
     with pytest.raises(EndpointError, match="failed 2 times") as err:
         metric.evaluate(corpus())
     assert "\n" not in str(err.value)
+    assert len(notes) == 1 and "retry 1 of 1" in notes[0] and "Connection refused" in notes[0]
+
+
+def test_each_retry_is_announced_with_the_address_and_attempt(stub):
+    stub.faults += [("status", 503), ("status", 500)]
+    metric = judge(stub, retries=3, backoff=0.25)
+    notes: list[str] = []
+    metric.backend.notify = notes.append
+    metric.backend.sleep = lambda seconds: None
+    metric.evaluate(corpus())
+    url = stub.base_url + "/chat/completions"
+    assert [n.split(" (")[0] for n in notes] == [f"note: llm-judge: {url} failed"] * 2
+    assert "HTTP 503" in notes[0] and notes[0].endswith("retry 1 of 3 in 0.25 s")
+    assert "HTTP 500" in notes[1] and notes[1].endswith("retry 2 of 3 in 0.5 s")
 
 
 @pytest.mark.parametrize("code, hint", [(401, "LLM_TEST_KEY"), (404, "check base_url"),

@@ -60,3 +60,54 @@ def test_tqdm_is_imported_only_to_draw():
             "progress.bar(5, 'x').update(); assert 'tqdm' not in sys.modules, 'imported'")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+def test_a_note_is_one_plain_line_and_keeps_a_bar_whole():
+    plain = Stream(False)
+    progress.note("note: retry 1 of 5", stream=plain)
+    assert plain.getvalue() == "note: retry 1 of 5\n"
+    tty = Stream(True)
+    meter = progress.bar(3, "asking", stream=tty)
+    meter.update()
+    progress.note("note: retry 1 of 5", stream=tty)
+    meter.close()
+    assert "note: retry 1 of 5\n" in tty.getvalue() and "asking" in tty.getvalue()
+
+
+def test_the_cross_validation_draws_a_bar_on_a_terminal_only(monkeypatch):
+    """--cv-beta runs k folds over a grid of up to 100,001 betas: a bar on a terminal,
+    nothing in a pipe (and the same result either way)."""
+    import numpy as np
+
+    from gecmetrics.meta_eval.cv_beta import cv_beta
+
+    rng = np.random.default_rng(0)
+    human = np.array([3.0, 1.0, 2.0, 4.0])
+    base = rng.random((4, 40))
+
+    def score(beta, idx):
+        return (base[:, idx] * (1 + beta * np.arange(4)[:, None])).mean(axis=1)
+
+    results = []
+    for tty in (True, False):
+        stream = Stream(tty)
+        monkeypatch.setattr(sys, "stderr", stream)
+        results.append(cv_beta(score, human, np.linspace(0, 2, 51), 40, k=4, seed=1))
+        shown = stream.getvalue()
+        assert ("cross-validated beta (4 folds)" in shown) == tty and (shown == "") != tty
+    assert results[0] == results[1]
+
+
+def test_a_beta_sweep_draws_a_bar_on_a_terminal_only(shared_data, monkeypatch):
+    from gecmetrics.meta_eval import meta_evaluate
+
+    out = []
+    for tty in (True, False):
+        stream = Stream(tty)
+        monkeypatch.setattr(sys, "stderr", stream)
+        result = meta_evaluate(["seeda-s"], ["green"], grid="0:2:0.5",
+                               data_dir=str(shared_data))
+        out.append(result.to_json())
+        assert ("sweep green on seeda-s" in stream.getvalue()) == tty
+        assert (stream.getvalue() == "") != tty
+    assert out[0] == out[1]

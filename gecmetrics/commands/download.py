@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import friendly_errors
+from .common import friendly_errors, out
 
 
 class DownloadCommand(click.Command):
@@ -51,10 +51,10 @@ def plural(n: int, word: str) -> str:
 @click.option("--mirror", metavar="URL", envvar="GECMETRICS_MIRROR", show_envvar=True,
               help="Fetch URL/<relative path> instead of the upstream addresses "
                    "(a local mirror, a proxy, or file:///path/to/copy).")
-@click.option("--timeout", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
+@click.option("--timeout", type=float, default=60.0, show_default=True,
               help="Seconds to wait for the server to connect or answer before giving up "
                    "on a file.")
-@click.option("--stall-timeout", type=click.FloatRange(min=0.1), default=60.0,
+@click.option("--stall-timeout", type=float, default=60.0,
               show_default=True,
               help="Give up on a file when it makes no progress (less than 1 KiB arrives) for "
                    "this many seconds, e.g. a server that trickles.")
@@ -92,7 +92,10 @@ def download_cmd(benchmarks, data_dir, mirror, timeout, stall_timeout, check, li
         resolve_data_dir,
     )
     from ..formatting import plural
+    from ..validate import check_seconds
 
+    check_seconds(timeout, "--timeout")  # before anything is read or made
+    check_seconds(stall_timeout, "--stall-timeout")
     names = []
     for name in benchmarks or download_names():
         canonical = resolve_benchmark(name)
@@ -105,8 +108,8 @@ def download_cmd(benchmarks, data_dir, mirror, timeout, stall_timeout, check, li
             files = benchmark_files(name)
             size = sum(f.size for f in files) / 1e6
             have = len(files) - len(missing_files(name, root))
-            click.echo(f"{name}\t{plural(len(files), 'file')}\t{size:.1f} MB\t{have} present "
-                       f"in {root}")
+            out(f"{name}\t{plural(len(files), 'file')}\t{size:.1f} MB\t{have} present "
+                f"in {root}")
         return
 
     if check:
@@ -117,9 +120,9 @@ def download_cmd(benchmarks, data_dir, mirror, timeout, stall_timeout, check, li
             total = len(benchmark_files(name))
             status = "ok" if not missing else f"{len(missing)} missing or corrupt"
             ok = total - len(missing)
-            click.echo(f"{name}: {ok}/{total} files verified in {root} ({status})")
+            out(f"{name}: {ok}/{total} files verified in {root} ({status})")
             for path in missing:
-                click.echo(f"  {path}")
+                out(f"  {path}")
         if bad:
             click.echo(f"run `gecmetrics download {' '.join(names)}` to fetch them", err=True)
             raise SystemExit(1)
@@ -136,4 +139,4 @@ def download_cmd(benchmarks, data_dir, mirror, timeout, stall_timeout, check, li
                  f"{len(report.present)} already present"]
         if report.replaced:
             parts.append(f"{len(report.replaced)} corrupt ones replaced")
-        click.echo(f"{'+'.join(names)}: {', '.join(parts)} in {root}")
+        out(f"{'+'.join(names)}: {', '.join(parts)} in {root}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import friendly_errors
+from .common import friendly_errors, out
 
 
 @click.command("list")
@@ -16,4 +16,4 @@ def list_cmd() -> None:
     metrics = list_metrics()
     width = max(map(len, metrics)) if metrics else 0
     for name, text in metrics.items():
-        click.echo(f"{name.ljust(width)}  {text}")
+        out(f"{name.ljust(width)}  {text}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import friendly_errors
+from .common import friendly_errors, out
 
 
 @click.command("m2-to-text")
@@ -54,11 +54,13 @@ def m2_to_text(m2_file, want_source, annotator, strict, output) -> None:
         lines = m2.references(strict=strict)[annotator]
     text = "".join(line + "\n" for line in lines)
     if output:
+        from ..paths import atomic_output
+
         try:
-            with open(output, "w", encoding="utf-8") as handle:
+            with atomic_output(output) as part, open(part, "w", encoding="utf-8") as handle:
                 handle.write(text)
         except OSError as err:
             raise ConfigError(f"-o/--output {output} could not be written "
                               f"({err.strerror or err})") from None
     else:
-        click.echo(text, nl=False)
+        out(text, nl=False)

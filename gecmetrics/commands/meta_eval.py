@@ -14,7 +14,7 @@ from ..meta_eval.analyses import ANALYSES
 from ..meta_eval.benchmarks import registry
 from ..meta_eval.flags import Flag, default_of, flagged
 from ..meta_eval.options import MetaEvalOptions
-from .common import explicit, friendly_errors
+from .common import explicit, friendly_errors, out
 
 
 class RegistryChoice(click.Choice):
@@ -186,6 +186,6 @@ def meta_eval(ctx, fmt, **params) -> None:
     # Figures after the results are rendered: one that cannot be saved still lets
     # the results be printed (PartialOutputError carries them).
     notes += save_figures(result, output, notes)
-    click.echo(output)
+    out(output)
     for note in notes:
         click.echo(note, err=True)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..validate import LEVELS
-from .common import explicit, friendly_errors
+from .common import explicit, friendly_errors, out, writing_stdout
 
 if TYPE_CHECKING:
     from ..paired import PairedOptions
@@ -135,10 +135,11 @@ def score(ctx: click.Context, specs: tuple[str, ...], source: str,
 
     stream = stream_sentence_scores(options, warn)
     if stream is not None:
-        notes = write_sentence_stream(sys.stdout, stream, fmt, digits)
+        with writing_stdout():
+            notes = write_sentence_stream(sys.stdout, stream, fmt, digits)
     else:
         text, notes = render_scores(score(options, warn), fmt, digits, verbose)
-        click.echo(text)
+        out(text)
     for note in notes:
         click.echo(note, err=True)
 

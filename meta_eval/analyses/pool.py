@@ -296,7 +296,7 @@ def pool_table(rows: Sequence[PoolRow], fmt: str) -> str:
 
 def plot_pool(rows: Sequence[PoolRow], path: str) -> str:
     """One panel: per entry, a marker per column (its value) and a bar (weighted average)."""
-    from ..plot import DPI, check_plot_path, new_figure
+    from ..plot import check_plot_path, new_figure, save_figure
 
     path = check_plot_path(path)
     fig = new_figure(max(5.0, 1.2 * len(rows) + 3), 4.0)
@@ -316,8 +316,7 @@ def plot_pool(rows: Sequence[PoolRow], path: str) -> str:
     ax.legend(fontsize=7, loc="best")
     ax.set_title("pooled leaderboard (labels: benchmark:human(kind):level:measure)",
                  fontsize=9)
-    fig.savefig(path, dpi=DPI)
-    return path
+    return save_figure(lambda: fig, path)
 
 
 POOL = Analysis("pool", PoolSettings, lambda s: s.pool, run, title, pool_table, check=check,

@@ -175,7 +175,7 @@ def figure(rows: Sequence[RankPairRow], path: str) -> str:
     """One heatmap per (benchmark, metric, beta), written to ``path``; return it."""
     import numpy as np
 
-    from ..plot import DPI, check_plot_path, new_figure
+    from ..plot import check_plot_path, new_figure, save_figure
 
     path = check_plot_path(os.fspath(path))
     panels: dict[tuple[str, str, float | None], list[RankPairRow]] = {}
@@ -199,8 +199,7 @@ def figure(rows: Sequence[RankPairRow], path: str) -> str:
         ax.set_title(f"{benchmark}: {name}", fontsize=8)
     if image is not None:
         fig.colorbar(image, ax=list(axes), label="agreement with the humans")
-    fig.savefig(path, dpi=DPI)
-    return path
+    return save_figure(lambda: fig, path)
 
 
 RANK_PAIRS = Analysis(NAME, RankPairsSettings, lambda s: s.rank_pairs, run, title, table,
