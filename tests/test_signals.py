@@ -247,3 +247,27 @@ def test_m2_to_text_output_is_atomic(tmp_path, monkeypatch):
     assert res.exit_code == 2 and "No space left on device" in res.output
     assert out.read_text(encoding="utf-8") == "A b c .\n"  # the old file, untouched
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.m2", "out.txt"]
+
+
+def test_ctrl_c_while_the_cli_is_imported_is_one_line(monkeypatch, capsys):
+    """The console script imports the CLI inside the signal handling (gecmetrics.console)."""
+    import builtins
+
+    from gecmetrics import console
+
+    real_import = builtins.__import__
+
+    def interrupted(name, globals=None, locals=None, fromlist=(), level=0):
+        if name == "cli" and level == 1:
+            raise KeyboardInterrupt
+        return real_import(name, globals, locals, fromlist, level)
+
+    before = signal.getsignal(signal.SIGINT)
+    monkeypatch.setattr(builtins, "__import__", interrupted)
+    try:
+        with pytest.raises(SystemExit) as stop:
+            console.main()
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert stop.value.code == 130
+    assert capsys.readouterr().err == "error: interrupted (Ctrl-C)\n"
