@@ -177,7 +177,9 @@ class M2File:
                 present = sentence.annotators
                 used = (annotator if annotator in present else
                         None if strict or not present else present[0])
-                pair = sentence.overlap(used) if used is not None else None
+                if used is None:
+                    continue
+                pair = sentence.overlap(used)
                 if pair is not None:
                     return overlap_message(display_name(self.path), used, *pair)
         return None

@@ -256,11 +256,11 @@ class Imeasure(Metric[ImeasureConfig]):
     Config = ImeasureConfig
     config: ImeasureConfig
 
-    @property
     def gold_from_m2(self, corpus: Corpus) -> bool:
         """Always the M2 file's edits (the I-measure has no text-reference mode)."""
         return corpus.m2 is not None
 
+    @property
     def display_name(self) -> str:
         return "I-measure"
 

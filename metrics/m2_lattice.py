@@ -263,7 +263,7 @@ _FAR = 1 << 40  # distance of a cell outside the computed band
 
 
 def _band_rows(src: Sequence[str], hyp: Sequence[str], sub_cost: int,
-               klo: int, khi: int) -> list[list[int]]:
+               klo: int, khi: int) -> list[Sequence[int]]:
     """Levenshtein distances of the cells (i, j) with klo <= j - i <= khi.
 
     ``rows[i][c]`` is the distance of (i, i + klo + c); cells outside the band
@@ -273,7 +273,7 @@ def _band_rows(src: Sequence[str], hyp: Sequence[str], sub_cost: int,
     """
     n, m = len(src), len(hyp)
     W = khi - klo + 1
-    rows = [[j if 0 <= j <= m else _FAR for j in range(klo, khi + 1)]]
+    rows: list[Sequence[int]] = [[j if 0 <= j <= m else _FAR for j in range(klo, khi + 1)]]
     prev = rows[0]
     for i in range(1, n + 1):
         s = src[i - 1]
