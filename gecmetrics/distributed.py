@@ -52,7 +52,7 @@ from .metric import Metric, SentenceCounts, Statistics, SystemResult
 #: The two corpus reductions (see the module docstring).
 CorpusReduction = Literal["gather", "sum"]
 
-_INSTALL = 'install the dask extra: pip install "gecmetrics[dask]"'
+_INSTALL = 'install the dask extra: pip install ".[dask]"'
 
 
 def _require_dask() -> None:

@@ -137,6 +137,17 @@ def benchmark_files(benchmark: str) -> list[FileEntry]:
     return [FileEntry(path=p, **files[p]) for p in manifest["benchmarks"][name]["files"]]
 
 
+def download_totals(benchmarks: Iterable[str] | None = None) -> tuple[int, int]:
+    """``(files, bytes)`` of ``benchmarks`` (default: every one), a file shared by two
+    of them counted once (``seeda`` reads ``conll14``'s M2 file): what one download of
+    them fetches. The figures the README and docs/downloads.md quote come from here
+    (tests/test_docs_commands.py checks them), so they cannot drift from the manifest."""
+    manifest = load_manifest()
+    names = download_names() if benchmarks is None else [resolve_benchmark(b) for b in benchmarks]
+    paths = {p for name in names for p in manifest["benchmarks"][name]["files"]}
+    return len(paths), sum(manifest["files"][p]["size"] for p in paths)
+
+
 def resolve_data_dir(data_dir: str | os.PathLike[str] | None = None) -> Path:
     """``data_dir`` if given, else the default (see :func:`gecmetrics.paths.data_dir`)."""
     return paths.data_dir(data_dir)

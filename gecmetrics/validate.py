@@ -209,7 +209,8 @@ def check_plot_file(path: str, option: str = "--plot") -> str:
     import importlib.util
 
     if importlib.util.find_spec("matplotlib") is None:
-        raise ConfigError(f"{option} needs matplotlib: pip install 'gecmetrics[plot]'")
+        raise ConfigError(f"{option} needs matplotlib; install the plot extra: "
+                          'pip install ".[plot]"')
     return path
 
 

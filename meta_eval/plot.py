@@ -96,8 +96,8 @@ def new_figure(width: float, height: float) -> Figure:
     try:
         from matplotlib.figure import Figure
     except ImportError:
-        raise ConfigError("plots need matplotlib; install it with "
-                          "`pip install gecmetrics[plot]`") from None
+        raise ConfigError("plots need matplotlib; install the plot extra: "
+                          'pip install ".[plot]"') from None
     return Figure(figsize=(width, height), layout="constrained")
 
 
@@ -304,6 +304,6 @@ def plot_windows(
 ) -> None:
     """Write :func:`window_figure` (Pearson left, Spearman right, one line a metric) to
     ``path``; the format follows its extension (png, pdf, svg). Needs matplotlib
-    (``pip install gecmetrics[plot]``).
+    (``pip install ".[plot]"``).
     """
     window_figure(results, title).savefig(path, dpi=DPI)

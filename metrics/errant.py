@@ -20,7 +20,7 @@ The score is that of ERRANT's ``errant_compare`` (default mode ``-cs``):
   each corpus score (``per_type``); a TP is typed by the reference edit, as
   ``errant_compare -cat 3`` does.
 
-Needs the ``errant`` extra (``pip install "gecmetrics[errant]"``: errant
+Needs the ``errant`` extra (``pip install ".[errant]"``: errant
 3.0.2, spaCy and an English spaCy pipeline). spaCy and errant are imported
 only when statistics are computed. Every distinct sentence is parsed once and
 cached on disk (:mod:`gecmetrics.edits.parse_cache`).

@@ -46,3 +46,17 @@ def test_meta_eval_quickstart_output_matches(monkeypatch, shared_data):
     result = CliRunner().invoke(main, args[1:])
     assert result.exit_code == 0, result.output
     assert result.stdout.strip() == output.strip()  # notes go to stderr
+
+
+@pytest.mark.full
+def test_meta_eval_page_quickstart_output_matches(shared_data):
+    """docs/meta-eval.md's quickstart prints what the page shows."""
+    page = (ROOT / "docs" / "meta-eval.md").read_text()
+    section = page.split("## Quickstart", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```(?:sh)?\n(.*?)```", section, re.S)
+    command = next(b for b in blocks if b.startswith("gecmetrics meta-eval"))
+    output = blocks[blocks.index(command) + 1]
+    args = shlex.split(command.replace("\\\n", " ").replace("~/gec-data", str(shared_data)))
+    result = CliRunner().invoke(main, args[1:])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == output.strip()

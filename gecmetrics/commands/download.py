@@ -7,7 +7,42 @@ import click
 from .common import friendly_errors
 
 
-@click.command()
+class DownloadCommand(click.Command):
+    """``download --help`` lists the benchmarks from the download registry
+    (``gecmetrics/data/downloads.json``), with their files and sizes, so a benchmark
+    added there is listed without editing the help (read only when help is shown)."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_help_text(ctx, formatter)
+        from ..download import benchmark_files, download_names, download_totals, load_manifest
+
+        manifest = load_manifest()
+        rows = []
+        for name in download_names():
+            files = benchmark_files(name)
+            aliases = sorted(a for a, b in manifest["aliases"].items() if b == name and a != name)
+            also = f" Also: {', '.join(aliases)}." if aliases else ""
+            rows.append((name, f"{len(files)} {plural(len(files), 'file')}, "
+                               f"{megabytes(sum(f.size for f in files))} MB: "
+                               f"{manifest['benchmarks'][name]['description']}.{also}"))
+        count, size = download_totals()
+        with formatter.section("Benchmarks"):
+            formatter.write_dl(rows)
+            formatter.write_paragraph()
+            formatter.write_text(f"With no BENCHMARK: all {len(rows)} ({count} files, "
+                                 f"{megabytes(size)} MB).")
+
+
+def megabytes(size: int) -> str:
+    """A size as the help, ``--list`` and docs/downloads.md show it (MB, one decimal)."""
+    return f"{size / 1e6:.1f}"
+
+
+def plural(n: int, word: str) -> str:
+    return word if n == 1 else f"{word}s"
+
+
+@click.command(cls=DownloadCommand)
 @click.argument("benchmarks", nargs=-1, metavar="[BENCHMARK ...]")
 @click.option("--data-dir", metavar="DIR",
               help="Where to put the files (default: $GECMETRICS_DATA, else the user "
@@ -32,8 +67,7 @@ from .common import friendly_errors
 @friendly_errors
 def download_cmd(benchmarks, data_dir, mirror, timeout, stall_timeout, check, list_only,
                  quiet) -> None:
-    """Download the public GEC meta-evaluation data: conll14 (CoNLL-2014 test set, official
-    submissions, GJG15 rankings), seeda (SEEDA-S and SEEDA-E) and gmeg (GMEG-Data).
+    """Download the public GEC meta-evaluation data of the BENCHMARKs listed below.
     With no BENCHMARK, all of them. Meta-eval names are accepted (seeda-s, gmeg-wiki …).
 
     Every file is checked against the SHA-256 recorded in the package and written

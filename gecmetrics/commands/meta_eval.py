@@ -83,6 +83,21 @@ class MetaEvalCommand(click.Command):
     followed by an unknown option ``-5``; the range check says what the option takes.
     """
 
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The help text, then the benchmarks, generated from the benchmark registry (a
+        benchmark registered there is listed without editing the help)."""
+        super().format_help_text(ctx, formatter)
+        rows = []
+        for spec in registry.specs().values():
+            human = ", ".join(f"{h} (default)" if h == spec.default_human else h
+                              for h in spec.human)
+            sets = ", ".join(f"{s} (default)" if s == spec.default_set else s
+                             for s in spec.system_sets)
+            rows.append((spec.name, f"--human {human}; --systems {sets}."))
+        heading = "Benchmarks (docs/benchmarks.md; the data: gecmetrics download BENCHMARK)"
+        with formatter.section(heading):
+            formatter.write_dl(rows)
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         from ..errors import ConfigError
         from ..validate import check_folds, check_resamples, check_window, parse_beta_grid
