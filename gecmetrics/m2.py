@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .edits.span import SpanEdit
 from .errors import InputError
@@ -52,6 +52,8 @@ class Edit:
     type: str
     correction: str
     annotator: int
+    #: The edit's line in its file (0: made in code); not part of its value.
+    line: int = field(default=0, compare=False, repr=False)
 
     @property
     def is_noop(self) -> bool:
@@ -88,6 +90,26 @@ class M2Sentence:
         for i in reversed(order):
             tokens[edits[i].start:edits[i].end] = edits[i].replacement
         return " ".join(tokens)
+
+    def overlap(self, annotator: int) -> tuple[Edit, Edit] | None:
+        """Two edits of ``annotator`` that cannot both be applied to the text, or None.
+
+        They overlap when they share a source token, or when one inserts
+        strictly inside the other's span; :meth:`correct` would then lose one
+        of them without a sign. Insertions at the same position, and edits
+        that only touch, apply in file order. The M2 scorer matches every gold
+        edit on its own, so scoring is not affected; deriving text is.
+        """
+        spans = sorted((e for e in self.edits if e.annotator == annotator and not e.is_noop),
+                       key=lambda e: (e.start, e.end))
+        for i, first in enumerate(spans):
+            for second in spans[i + 1:]:
+                if second.start >= max(first.end, first.start + 1):
+                    break  # sorted by start: no later edit reaches into ``first``
+                if (max(first.start, second.start) < min(first.end, second.end)
+                        or first.start < second.start == second.end < first.end):
+                    return (first, second) if first.line <= second.line else (second, first)
+        return None
 
     def official_gold(self) -> dict[int, list[SpanEdit]]:
         """{annotator: gold edits} as the official M2 scorer reads this sentence.
@@ -127,15 +149,44 @@ class M2File:
         return [s.source for s in self.sentences]
 
     @property
-    def num_annotators(self) -> int:
+    def annotator_ids(self) -> list[int]:
+        """The annotator ids of the file's ``A`` lines, sorted; ``[0]`` for a file without any.
+
+        Ids are labels, not positions: a file may use 0 and 5000 (or
+        99999999999999999999), and has two annotators, not 5001 (reference
+        sets used to be made for every id up to the largest: 1.4 GB for three
+        sentences at id 5000, without bound at 10^20).
+        """
         ids = {a for s in self.sentences for a in s.annotators}
-        return max(ids) + 1 if ids else 1
+        return sorted(ids) if ids else [0]
+
+    @property
+    def num_annotators(self) -> int:
+        """How many annotators the file has (distinct ids of its ``A`` lines; at least 1)."""
+        return len(self.annotator_ids)
+
+    def first_overlap(self, k: int | None = None, strict: bool = False) -> str | None:
+        """The message naming the first two overlapping edits that reference ``k``'s
+        text (every reference's when None) would apply (:meth:`M2Sentence.overlap`), or None.
+
+        Under the lenient reading, a sentence without annotator ``k`` uses the
+        lowest-numbered annotator present, whose edits are checked there.
+        """
+        for annotator in self.annotator_ids if k is None else [k]:
+            for sentence in self.sentences:
+                present = sentence.annotators
+                used = (annotator if annotator in present else
+                        None if strict or not present else present[0])
+                if used is None:
+                    continue
+                pair = sentence.overlap(used)
+                if pair is not None:
+                    return overlap_message(display_name(self.path), used, *pair)
+        return None
 
     def references(self, strict: bool = False) -> list[list[str]]:
-        """One reference list per annotator id 0..max."""
-        return [
-            [s.reference(k, strict) for s in self.sentences] for k in range(self.num_annotators)
-        ]
+        """One reference list per annotator, in the order of :attr:`annotator_ids`."""
+        return [[s.reference(k, strict) for s in self.sentences] for k in self.annotator_ids]
 
 
 def read_m2(path: str | os.PathLike[str]) -> M2File:
@@ -146,7 +197,7 @@ def read_m2(path: str | os.PathLike[str]) -> M2File:
     that no malformed edit changes a score silently.
     """
     name = display_name(path)
-    lines = read_lines(path, role="M2")
+    lines = read_lines(path, role="M2", expected=M2_LAYOUT)
     sentences: list[M2Sentence] = []
     source: str | None = None  # the S line of the open block; None between blocks
     source_line = 0
@@ -178,15 +229,26 @@ def read_m2(path: str | os.PathLike[str]) -> M2File:
     if source is not None:
         sentences.append(M2Sentence(source, tuple(edits)))
     if not sentences:
-        raise InputError(f"{name}: no 'S ' line found; is this an M2 file?")
+        raise InputError(f"{name}: no 'S ' line found, only blank lines; expected {M2_LAYOUT}")
     return M2File(os.fspath(path), sentences)
 
 
+#: What an M2 file holds, for the messages about an empty or blank one.
+M2_LAYOUT = ("M2 blocks: an 'S' line (the tokenised source), its 'A' lines (edits), a "
+             "blank line; see docs/metrics/m2.md")
 EDIT_FORMAT = "'A start end|||type|||correction|||REQUIRED|||-NONE-|||annotator'"
 # Fields 2-5 of a noop edit (0-based index: text); its offsets are -1 -1.
 NOOP_FIELDS = {1: "noop", 2: "-NONE-", 3: "REQUIRED", 4: "-NONE-"}
 _SPAN = re.compile(r"\s*(-?[0-9]+)\s+(-?[0-9]+)\s*")
 _FIELD_NAMES = ("span", "type", "correction", "REQUIRED", "-NONE-", "annotator")
+
+
+def overlap_message(name: str, annotator: int, first: Edit, second: Edit) -> str:
+    """The one line that names two overlapping edits (see :meth:`M2Sentence.overlap`)."""
+    return (f"{name}:{second.line}: annotator {annotator}'s edit {second.start} {second.end} "
+            f"overlaps its edit {first.start} {first.end} (line {first.line}); the corrected "
+            "text cannot apply both: merge them into one edit (or give them to different "
+            "annotators); the M2 scorer itself matches each gold edit alone")
 
 
 def _error(name: str, number: int, message: str) -> InputError:
@@ -231,4 +293,4 @@ def parse_edit(line: str, name: str, number: int, n_tokens: int) -> Edit:
                    "goes beyond the end of the sentence (is the 'S' line complete?)")
         raise _bad_edit(name, number, f"field 1 (span) {span!r} {problem}; expected {bounds}"
                         + (" (-1 -1 only in a noop edit)" if start < 0 or end < 0 else ""))
-    return Edit(start, end, etype, correction, int(annotator_id))
+    return Edit(start, end, etype, correction, int(annotator_id), number)

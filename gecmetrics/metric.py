@@ -394,6 +394,13 @@ class Metric(ABC, Generic[C]):
 
         return str(metric_signature(self))
 
+    def gold_from_m2(self, corpus: Corpus) -> bool:
+        """Whether this metric's scores on ``corpus`` come from the gold edits of its
+        M2 file rather than from its text references (then a score's signature
+        names the M2 file's annotators, even when ``-r`` gave text references for
+        the other metrics). False by default: text references."""
+        return False
+
     def extra_signature(self, corpus: Corpus) -> dict[str, Any]:
         """Signature fields beyond the options: what this metric's scores on
         ``corpus`` also depend on (GoToScorer: the systems that define its

@@ -154,19 +154,21 @@ def read_text(path: str | os.PathLike[str], role: str = "input") -> str:
     return text
 
 
-def read_lines(path: str | os.PathLike[str], role: str = "input") -> list[str]:
+def read_lines(path: str | os.PathLike[str], role: str = "input",
+               expected: str = "one sentence a line") -> list[str]:
     """Read a UTF-8 file (or standard input, for ``-``) into a list of lines.
 
     Bad input raises :class:`InputError` with one clear line. ``role`` names
     the file's job ("source", "reference", "hypothesis") in messages, so a
-    user knows which option to correct.
+    user knows which option to correct; ``expected`` says what an empty file
+    should have held (an M2 file is not one sentence a line).
     """
     name = display_name(path)
     lines = split_lines(read_text(path, role))
     if not lines:
         if is_stdin(path):
-            raise InputError(f"{role} from standard input is empty (expected one sentence a line)")
-        raise InputError(f"{role} file is empty: {name} (expected one sentence a line)")
+            raise InputError(f"{role} from standard input is empty (expected {expected})")
+        raise InputError(f"{role} file is empty: {name} (expected {expected})")
     return lines
 
 

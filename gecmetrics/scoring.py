@@ -248,11 +248,25 @@ def score(options: ScoreOptions, warn: Callable[[str], None] | None = None) -> S
     by_spec = {metric.spec: metric for metric in metrics}
     refs_from = "text" if options.references else "m2-lenient"
     extra = options.paired.signature_fields() if options.paired is not None else {}
-    signatures = tuple(str(score_signature(by_spec[r.spec], num_refs, refs_from, r.level,
-                                           r.beta, corpus).extend(**extra)) for r in results)
+    signatures = tuple(str(score_signature(by_spec[r.spec],
+                                           *_references_field(by_spec[r.spec], corpus,
+                                                              num_refs, refs_from),
+                                           r.level, r.beta, corpus).extend(**extra))
+                       for r in results)
     split = (_breakdowns(corpus, by_spec, results, signatures, options.breakdown)
              if options.breakdown is not None and corpus is not None else {})
     return ScoreResults(tuple(results), signatures, MappingProxyType(split), options.notes)
+
+
+def _references_field(metric: Metric, corpus: Corpus | None, num_refs: int,
+                      refs_from: str) -> tuple[int, str]:
+    """The signature's (refs, refs_from) of ``metric``'s scores: the M2 file's annotators
+    for a metric that scores its edits, even when ``-r`` gave the other metrics text
+    references (it said ``refs_from:text`` there, though the scores came from the M2
+    file); else the references the run read."""
+    if corpus is not None and corpus.m2 is not None and metric.gold_from_m2(corpus):
+        return corpus.m2.num_annotators, "m2-lenient"
+    return num_refs, refs_from
 
 
 def stream_sentence_scores(options: ScoreOptions, warn: Callable[[str], None] | None = None
@@ -317,6 +331,14 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
         named.append((f"{describe(gold.path, 'M2')} (sentences)", gold.sources))
         if not references:
             refs = gold.references()
+            overlap = gold.first_overlap()
+            if overlap is not None:  # the M2 metrics are right; the derived text is not
+                message = (f"{overlap}; the text references derived from it keep only one "
+                           "of the two (give -r for the text metrics)")
+                if warn is None:
+                    warnings.warn(message, UserWarning, stacklevel=2)
+                else:
+                    warn(message)
     texts = [(describe(p, "reference"), r) for p, r in zip(references, refs, strict=False)]
     texts += [(describe(p, "hypothesis"), h) for p, h in hyps.items()]
     named += texts

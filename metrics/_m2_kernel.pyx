@@ -26,11 +26,17 @@ order as the Python code, so sums round identically (no fused or reordered
 floating-point operations here).
 """
 
+from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 
 
 cdef double _EPSILON = 0.001
+#: The long loops (over the vertices of a lattice, the rows of a grid) take the GIL
+#: back every this many steps to run Python's signal handlers (PyErr_CheckSignals):
+#: without it, Ctrl-C and SIGTERM (which the CLI turns into exceptions) wait until
+#: the kernel returns, minutes on a large lattice.
+cdef int32_t SIGNAL_CHECK_EVERY = 64
 
 
 cdef class Lattice:
@@ -245,29 +251,36 @@ cdef class Lattice:
             cap = keep_arcs if keep_arcs < 4 * (<int64_t> self.V + 1) else 4 * (<int64_t> self.V + 1)
             if not self._reserve(cap):
                 keep = False
-        with nogil:
-            for a in range(self.V):
-                self._pass(a, self.V)
-                if keep:
-                    self.kstart[a] = n_arcs
-                    if n_arcs + self.n_out > keep_arcs:
-                        keep = False
-                    elif n_arcs + self.n_out > cap:
-                        while cap < n_arcs + self.n_out:
-                            cap *= 2
-                        keep = self._reserve(cap)
+        try:
+            with nogil:
+                for a in range(self.V):
+                    if a % SIGNAL_CHECK_EVERY == 0:
+                        with gil:
+                            PyErr_CheckSignals()
+                    self._pass(a, self.V)
                     if keep:
-                        for e in range(self.n_out):
-                            self.ktgt[n_arcs + e] = self.otgt[e]
-                            self.kd[n_arcs + e] = self.od[e]
-                            self.km[n_arcs + e] = self.om[e]
-                            self.knoop[n_arcs + e] = self.onoop[e]
-                n_arcs += self.n_out
-                for e in range(self.n_out):
-                    n_listed += self.om[e]
-                if n_arcs > max_arcs:
-                    over = True
-                    break
+                        self.kstart[a] = n_arcs
+                        if n_arcs + self.n_out > keep_arcs:
+                            keep = False
+                        elif n_arcs + self.n_out > cap:
+                            while cap < n_arcs + self.n_out:
+                                cap *= 2
+                            keep = self._reserve(cap)
+                        if keep:
+                            for e in range(self.n_out):
+                                self.ktgt[n_arcs + e] = self.otgt[e]
+                                self.kd[n_arcs + e] = self.od[e]
+                                self.km[n_arcs + e] = self.om[e]
+                                self.knoop[n_arcs + e] = self.onoop[e]
+                    n_arcs += self.n_out
+                    for e in range(self.n_out):
+                        n_listed += self.om[e]
+                    if n_arcs > max_arcs:
+                        over = True
+                        break
+        except BaseException:  # a signal handler's exception: nothing kept
+            self._drop_kept()
+            raise
         if keep and not over:
             self.kstart[self.V] = n_arcs
         else:
@@ -370,6 +383,9 @@ cdef class Lattice:
                 has[<int64_t> k * (V + 1)] = 1
             with nogil:
                 for a in range(V):
+                    if a % SIGNAL_CHECK_EVERY == 0:
+                        with gil:
+                            PyErr_CheckSignals()
                     while q < n_ov and ov_a[q] < a:
                         q += 1
                     while q < n_ov and ov_a[q] == a:
@@ -754,6 +770,8 @@ cdef class Grid:
             ovb[n_ov] = -1
             with nogil:
                 for bi in range(n + 1):
+                    with gil:  # a row: up to 1,000 vertices x their rings
+                        PyErr_CheckSignals()
                     for bj in range(m + 1):
                         b = <int64_t> bi * W + bj
                         if b == 0:

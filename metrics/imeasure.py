@@ -46,6 +46,7 @@ from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.fscore import prf
 from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
 
+from .imeasure_align import MAX_ALIGNMENT_CELLS, alignment_cells
 from .imeasure_align import alignment_counts as _python_counts
 from .imeasure_gold import candidates, gold_errors
 
@@ -200,6 +201,8 @@ def imeasure_counts(corpus: Corpus, weight: float = 2.0, mix: bool = True,
                                    max_references if mix else None,
                                    where=f"sentence {d + 1} of {m2.path}: "))
     for d, (sent, refs) in enumerate(zip(m2.sentences, all_refs, strict=True)):
+        _check_cells(m2.path, d, sent.source.split(), [lines[d].split() for lines in hyps], refs)
+    for d, (sent, refs) in enumerate(zip(m2.sentences, all_refs, strict=True)):
         src_tokens = sent.source.split()
         if not src_tokens and any(not lines[d].split() for lines in hyps) and [] in refs:
             raise InputError(f"imeasure: sentence {d + 1} of {m2.path} is empty in the source, "
@@ -227,6 +230,21 @@ def imeasure_counts(corpus: Corpus, weight: float = 2.0, mix: bool = True,
     return sys_out, base_out
 
 
+def _check_cells(path: str, d: int, src: list[str], hyps: list[list[str]],
+                 refs: list[list[str]]) -> None:
+    """Sentence ``d``'s alignments against :data:`MAX_ALIGNMENT_CELLS`, before any is made."""
+    for hyp in [src, *hyps]:  # the baseline (the source) and every hypothesis
+        for ref in refs:
+            cells = alignment_cells(src, hyp, ref)
+            if cells > MAX_ALIGNMENT_CELLS:
+                raise InputError(
+                    f"imeasure: sentence {d + 1} of {path} ({len(src)} source, {len(hyp)} "
+                    f"hypothesis, {len(ref)} reference tokens) needs an alignment table of "
+                    f"{cells:,} cells, over the budget of {MAX_ALIGNMENT_CELLS:,} (about 460 "
+                    "tokens a side when all three differ, 10,000 when two are equal); split "
+                    "or shorten the line, or leave imeasure out for this output")
+
+
 class Imeasure(Metric[ImeasureConfig]):
     """The I-measure, as the official ``ieval.py`` (default options) computes it."""
 
@@ -237,6 +255,10 @@ class Imeasure(Metric[ImeasureConfig]):
     )
     Config = ImeasureConfig
     config: ImeasureConfig
+
+    def gold_from_m2(self, corpus: Corpus) -> bool:
+        """Always the M2 file's edits (the I-measure has no text-reference mode)."""
+        return corpus.m2 is not None
 
     @property
     def display_name(self) -> str:

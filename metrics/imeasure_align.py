@@ -35,6 +35,15 @@ GAP_COST = 2
 MISMATCH = 3
 GAP = -1
 
+#: Most cells of the dynamic-programming table of one alignment (4 bytes a cell in the
+#: compiled kernel): (n1+1)(n2+1)(n3+1) for three distinct sequences, which is cubic in
+#: the sentence (a 3,000-token line asked for 108 GB and died with a MemoryError
+#: traceback), (n1+1)(n2+1) when two are equal. 10^8 cells is 400 MB and about a
+#: second: three distinct sequences of 460 tokens, two of 10,000. The longest
+#: CoNLL-2014 sentence (227 tokens) needs 1.2 x 10^7. :func:`alignment_cells` is
+#: checked for every sentence before any is aligned (``metrics/imeasure.py``).
+MAX_ALIGNMENT_CELLS = 100_000_000
+
 #: Order of the counts returned by :func:`alignment_counts`.
 COUNT_FIELDS = ("d_tp", "d_tn", "d_fp", "d_fn", "c_tp", "c_fp", "c_fn", "c_fpn")
 
@@ -162,6 +171,19 @@ def align(src: Sequence[int], hyp: Sequence[int], ref: Sequence[int]
         a, b = _pairwise(ref, src)
         return b, a, a
     return _threeway(src, hyp, ref)
+
+
+def alignment_cells(src: Sequence, hyp: Sequence, ref: Sequence) -> int:
+    """Cells of the table that :func:`align` fills for these sequences (as it dispatches)."""
+    src, hyp, ref = list(src), list(hyp), list(ref)
+    n1, n2, n3 = len(src) + 1, len(hyp) + 1, len(ref) + 1
+    if src == hyp == ref:
+        return 0
+    if src == hyp:
+        return n2 * n3
+    if src == ref or hyp == ref:
+        return n1 * n2 if hyp == ref else n3 * n2
+    return n1 * n2 * n3
 
 
 def alignment_counts(src: Sequence[int], hyp: Sequence[int], ref: Sequence[int]

@@ -37,6 +37,7 @@ from .m2_lattice import (
     GoldEdit,
     LatticeTooLarge,
     build_lattice,
+    check_pair,
     sentence_counts_many,
 )
 
@@ -132,6 +133,7 @@ def m2_counts(corpus: Corpus, max_unchanged_words: int = 2,
                               for a, edits in gold.items()})
         for a in gold:
             present[d, col[a]] = True
+    check_budgets(corpus, src_tokens, max_unchanged_words, max_lattice_edges)
     cache: dict[tuple[int, tuple[str, ...]], dict[int, tuple[int, int, int]]] = {}
     for h, (name, lines) in enumerate(corpus.hypotheses.items()):
         for d, line in enumerate(lines):
@@ -150,6 +152,29 @@ def m2_counts(corpus: Corpus, max_unchanged_words: int = 2,
                 k = col[a]
                 tp[h, d, k], fp[h, d, k], fn[h, d, k] = c, p - c, g - c
     return EditCounts(tuple(corpus.hypotheses), tp, fp, fn, present, tuple(annotators))
+
+
+def check_budgets(corpus: Corpus, src_tokens: list[list[str]], max_unchanged_words: int = 2,
+                  max_lattice_edges: int = MAX_LATTICE_EDGES) -> None:
+    """Every distinct changed (sentence, hypothesis) pair against the budgets, before any is scored.
+
+    A pair that a cheap bound proves over a budget (:func:`check_pair`: the
+    distance table, the lattice's vertices and edges, the full grid's) stops
+    the run here, with the output and line, instead of after the minutes of
+    work on the sentences before it (or, for a 10,000-token line, after
+    gigabytes of alignment).
+    """
+    seen: set[tuple[int, tuple[str, ...]]] = set()
+    for name, lines in corpus.hypotheses.items():
+        for d, line in enumerate(lines):
+            hyp = tuple(line.split())
+            if (d, hyp) in seen:
+                continue
+            seen.add((d, hyp))
+            try:
+                check_pair(src_tokens[d], list(hyp), max_unchanged_words, max_lattice_edges)
+            except LatticeTooLarge as exc:
+                raise LatticeTooLarge(f"m2: hypothesis {name}, line {d + 1}: {exc}") from None
 
 
 def _sentence(src, hyp, golds, max_unchanged_words, ignore_whitespace_casing, max_lattice_edges):

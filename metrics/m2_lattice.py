@@ -79,6 +79,7 @@ from __future__ import annotations
 import heapq
 from array import array
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -124,6 +125,15 @@ MAX_GRID_VERTICES = 1_002_001
 #: 10^9). 2 x 10^10: about 20 s at most. The code before this budget had none
 #: (its O((n + m) max(n, m)) tables, now O(V), took 20 GB at 10 x 50,000 tokens).
 MAX_GRID_WORK = 20_000_000_000
+#: Most cells of the banded Levenshtein distance table of one pair (per cost scheme,
+#: at the default ``max_lattice_edges``; in proportion above it, see
+#: :func:`alignment_budget`). The table is computed in Python at about 1 us and 8 bytes
+#: a cell, so the budget keeps one pair's alignment within seconds and 40 MB. A long
+#: near-identical sentence needs few cells (the band follows the edit distance: 10,000
+#: tokens with 20 changes, 0.3 M cells); a long sentence rewritten throughout needs the
+#: whole n x m table (10,000 tokens: 10^8 cells, 7.8 GB and a MemoryError before this
+#: budget) and is refused, before any of it is computed, with its line.
+MAX_ALIGNMENT_CELLS = 5_000_000
 #: Full-grid lattices with fewer edges than this take the general path (the
 #: implicit one gives the same results; this keeps the usual sentences on the
 #: path checked against the literal oracle).
@@ -253,7 +263,7 @@ _FAR = 1 << 40  # distance of a cell outside the computed band
 
 
 def _band_rows(src: Sequence[str], hyp: Sequence[str], sub_cost: int,
-               klo: int, khi: int) -> list[list[int]]:
+               klo: int, khi: int) -> list[Sequence[int]]:
     """Levenshtein distances of the cells (i, j) with klo <= j - i <= khi.
 
     ``rows[i][c]`` is the distance of (i, i + klo + c); cells outside the band
@@ -263,7 +273,7 @@ def _band_rows(src: Sequence[str], hyp: Sequence[str], sub_cost: int,
     """
     n, m = len(src), len(hyp)
     W = khi - klo + 1
-    rows = [[j if 0 <= j <= m else _FAR for j in range(klo, khi + 1)]]
+    rows: list[Sequence[int]] = [[j if 0 <= j <= m else _FAR for j in range(klo, khi + 1)]]
     prev = rows[0]
     for i in range(1, n + 1):
         s = src[i - 1]
@@ -279,12 +289,41 @@ def _band_rows(src: Sequence[str], hyp: Sequence[str], sub_cost: int,
                 best = left + 1
             cur[c] = best
             left = best
-        rows.append(cur)
+        rows.append(array("q", cur))  # 8 bytes a cell instead of a list's 8 + 32
         prev = cur
     return rows
 
 
-def _distances(src: Sequence[str], hyp: Sequence[str], sub_cost: int):
+def alignment_budget(max_edges: int) -> int:
+    """The distance-table budget that goes with the edge budget ``max_edges``.
+
+    :data:`MAX_ALIGNMENT_CELLS` at the default (or a lower) ``max_lattice_edges``,
+    and in proportion above it: raising the one option that a too-large sentence's
+    error names lets its alignment through too (time grows with both).
+    """
+    return max(MAX_ALIGNMENT_CELLS, max_edges * MAX_ALIGNMENT_CELLS // MAX_LATTICE_EDGES)
+
+
+def _band(n: int, m: int, T: int) -> tuple[int, int]:
+    """The diagonals [klo, khi] where an alignment of cost at most ``T`` can run."""
+    delta = m - n
+    h = (T - abs(delta)) // 2
+    return max(-n, min(0, delta) - h), min(m, max(0, delta) + h)
+
+
+def _check_cells(n: int, m: int, cells: int, max_cells: int, distance: int) -> None:
+    """Refuse a distance table over ``max_cells`` cells before it is allocated."""
+    if cells > max_cells:
+        raise LatticeTooLarge(
+            f"aligning this sentence pair ({n} source / {m} hypothesis tokens, edit distance "
+            f"at least {distance:,}) needs a distance table of {cells:,} cells, over the "
+            f"budget of {max_cells:,}; raise the m2 option max_lattice_edges (the budget "
+            "grows with it, and time too), split or shorten the line, or leave M2 out for "
+            "this output")
+
+
+def _distances(src: Sequence[str], hyp: Sequence[str], sub_cost: int,
+               max_cells: int = MAX_ALIGNMENT_CELLS):
     """Banded distance rows covering every optimal alignment (Ukkonen's doubling).
 
     An alignment through diagonal k = j - i costs at least |k| + |m - n - k|
@@ -292,25 +331,31 @@ def _distances(src: Sequence[str], hyp: Sequence[str], sub_cost: int):
     diagonals where that bound is at most T, a banded distance D <= T proves
     that every optimal alignment lies in the band; otherwise T doubles. Memory
     is O(n * D) instead of O(n * m): small for near-identical long sentences.
+    A band of more than ``max_cells`` cells is refused before it is computed
+    (:class:`LatticeTooLarge`; :func:`check_pair` refuses the pairs it can
+    prove over it before any pair is aligned).
     Returns (rows, klo, D): the distance of (i, j) is ``rows[i][j - i - klo]``.
     """
     n, m = len(src), len(hyp)
     delta = m - n
     T = abs(delta) + 2
+    known = abs(delta)  # a proven lower bound on the distance
     while True:
-        h = (T - abs(delta)) // 2
-        klo, khi = max(-n, min(0, delta) - h), min(m, max(0, delta) + h)
+        klo, khi = _band(n, m, T)
+        _check_cells(n, m, (n + 1) * (khi - klo + 1), max_cells, known)
         rows = _band_rows(src, hyp, sub_cost, klo, khi)
         D = rows[n][m - n - klo]
         if D <= T or (klo == -n and khi == m):
             break
+        known = T + 1  # an alignment of cost <= T would lie in the band
         T *= 2
     return rows, klo, D
 
 
-def _optimal_edges(src, hyp, sub_cost, edges: dict, max_vertices: int) -> None:
+def _optimal_edges(src, hyp, sub_cost, edges: dict, max_vertices: int,
+                   max_cells: int = MAX_ALIGNMENT_CELLS) -> None:
     """Add the edges of every optimal alignment (one listing each) to ``edges``."""
-    rows, klo, _ = _distances(src, hyp, sub_cost)
+    rows, klo, _ = _distances(src, hyp, sub_cost, max_cells)
     n, m = len(src), len(hyp)
     W = len(rows[0])
     seen = {(n, m)}
@@ -378,8 +423,9 @@ def build_lattice(src: list[str], hyp: list[str], max_unchanged_words: int = 2,
         raise ValueError("the grid path needs the compiled kernel and a pair with no common token")
     _precheck(src, hyp, max_edges)
     edges: dict[tuple[tuple[int, int], tuple[int, int]], int] = {}
-    _optimal_edges(src, hyp, 1, edges, MAX_LATTICE_VERTICES)
-    _optimal_edges(src, hyp, 2, edges, MAX_LATTICE_VERTICES)
+    max_cells = alignment_budget(max_edges)
+    _optimal_edges(src, hyp, 1, edges, MAX_LATTICE_VERTICES, max_cells)
+    _optimal_edges(src, hyp, 2, edges, MAX_LATTICE_VERTICES, max_cells)
     vset = {v for e in edges for v in e}
     if not vset:
         vset = {(0, 0)}
@@ -475,6 +521,27 @@ def lattice_lower_bound(src: Sequence[str], hyp: Sequence[str]) -> tuple[int, in
     return vertices, edges, len(matches)
 
 
+def check_pair(src: list[str], hyp: list[str], max_unchanged_words: int = 2,
+               max_edges: int = MAX_LATTICE_EDGES, compiled: bool | None = None) -> None:
+    """Raise :class:`LatticeTooLarge` now for a pair that :func:`build_lattice` would
+    refuse, wherever a cheap bound proves it (no alignment is computed).
+
+    ``metrics/m2.py`` runs it over every pair of a corpus before scoring any,
+    so that a sentence over a budget stops the run at once, not after minutes
+    of work on the sentences before it. Arguments as :func:`build_lattice`.
+    """
+    if compiled is None:
+        compiled = HAVE_KERNEL
+    n, m = len(src), len(hyp)
+    if src == hyp:
+        return
+    if compiled and max_unchanged_words >= 0 and set(src).isdisjoint(hyp):
+        if grid_edges(n, m) > GRID_MIN_EDGES:
+            _check_grid(n, m)
+            return
+    _precheck(src, hyp, max_edges)
+
+
 def _precheck(src: list[str], hyp: list[str], max_edges: int) -> None:
     """Stop before building a lattice that :func:`lattice_lower_bound` proves over budget.
 
@@ -482,11 +549,29 @@ def _precheck(src: list[str], hyp: list[str], max_edges: int) -> None:
     is a subset of the grid, and each pair of its vertices is at most one
     edge), so the usual sentences skip it. A proven excess gives the error
     that building and counting would give, minus the seconds it took them.
+    The same for the distance tables (:func:`_distances`): a pair whose widest
+    band could be over :func:`alignment_budget` gets lower bounds of its two
+    distances (from the tokens the two sides share, or from their longest
+    common subsequence), hence of the band the doubling must reach.
     """
     n, m = len(src), len(hyp)
-    if grid_edges(n, m) <= max_edges and (n + 1) * (m + 1) <= MAX_LATTICE_VERTICES:
+    max_cells = alignment_budget(max_edges)
+    wide = (n + 1) * (n + m + 1) > max_cells
+    if (not wide and grid_edges(n, m) <= max_edges
+            and (n + 1) * (m + 1) <= MAX_LATTICE_VERTICES):
         return
     bound = lattice_lower_bound(src, hyp)
+    if wide:
+        shared = sum((Counter(src) & Counter(hyp)).values())
+        # substitution cost 2: n + m - 2 x LCS; cost 1: at least half that, and at
+        # least the tokens of the longer side that the other lacks
+        d2 = n + m - 2 * (bound[2] if bound is not None else shared)
+        for d in (max(max(n, m) - shared, (d2 + 1) // 2), d2):  # in build order
+            T = abs(m - n) + 2
+            while T < d:  # the doubling stops at the first T >= the banded distance
+                T *= 2
+            klo, khi = _band(n, m, T)
+            _check_cells(n, m, (n + 1) * (khi - klo + 1), max_cells, d)
     if bound is None:
         return
     vertices, edges, common = bound
@@ -507,6 +592,16 @@ def _precheck(src: list[str], hyp: list[str], max_edges: int) -> None:
 
 def _grid_lattice(src: list[str], hyp: list[str], max_unchanged_words: int) -> Lattice:
     n, m = len(src), len(hyp)
+    _check_grid(n, m)
+    kernel = _KernelGrid(n, m)
+    lat = Lattice(src, hyp, _GridVertices(n, m), [], [], max_unchanged_words, kernel=kernel,
+                  _index=_GridIndex(n, m), grid=True)
+    lat.num_arcs, lat.num_edges = kernel.counts()
+    return lat
+
+
+def _check_grid(n: int, m: int) -> None:
+    """The budgets of a full-grid lattice of n x m tokens (vertices, and vertices x steps)."""
     V = (n + 1) * (m + 1)
     if V > MAX_GRID_VERTICES:
         raise LatticeTooLarge(
@@ -520,11 +615,6 @@ def _grid_lattice(src: list[str], hyp: list[str], max_unchanged_words: int) -> L
             f"no token in common) needs {V:,} vertices x {max(n, m):,} steps of work, over "
             f"the budget of {MAX_GRID_WORK:,} (one side is far longer than the other); "
             "split or shorten the line, or leave M2 out for this output")
-    kernel = _KernelGrid(n, m)
-    lat = Lattice(src, hyp, _GridVertices(n, m), [], [], max_unchanged_words, kernel=kernel,
-                  _index=_GridIndex(n, m), grid=True)
-    lat.num_arcs, lat.num_edges = kernel.counts()
-    return lat
 
 
 def _kernel_lattice(preds, succs, max_unchanged):

@@ -27,7 +27,7 @@ def m2_to_text(m2_file, want_source, annotator, strict, output) -> None:
     line may be at most 8 MiB long; set GECMETRICS_MAX_LINE_BYTES (bytes) to allow
     longer ones.
     """
-    from ..errors import ConfigError
+    from ..errors import ConfigError, InputError
     from ..m2 import read_m2
     from ..readers import display_name
     from ..validate import check_output_file
@@ -46,12 +46,16 @@ def m2_to_text(m2_file, want_source, annotator, strict, output) -> None:
     if want_source:
         lines = m2.sources
     else:
-        if not 0 <= annotator < m2.num_annotators:
-            raise ConfigError(
-                f"--annotator {annotator} is out of range: {display_name(m2_file)} has annotators "
-                f"0..{m2.num_annotators - 1}"
-            )
-        lines = m2.references(strict=strict)[annotator]
+        ids = m2.annotator_ids
+        if annotator not in ids:
+            shown = ", ".join(map(str, ids[:20])) + (f" ... ({len(ids)} in all)"
+                                                     if len(ids) > 20 else "")
+            raise ConfigError(f"--annotator {annotator} is out of range: "
+                              f"{display_name(m2_file)} has the annotator ids {shown}")
+        overlap = m2.first_overlap(annotator, strict)
+        if overlap is not None:
+            raise InputError(overlap)
+        lines = [sentence.reference(annotator, strict) for sentence in m2.sentences]
     text = "".join(line + "\n" for line in lines)
     if output:
         from ..paths import atomic_output

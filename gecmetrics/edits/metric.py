@@ -64,6 +64,14 @@ class EditMetric(Metric[C]):
     #: file's types are ERRANT's.
     types_from_m2_file: ClassVar[bool] = False
 
+    def gold_from_m2(self, corpus: Corpus) -> bool:
+        """The M2 file's edits, when the corpus has one, unless the metric can take text
+        references and its ``references`` option asks for them."""
+        if corpus.m2 is None:
+            return False
+        return not self.accepts_text_references or getattr(
+            self.config, "references", "auto") != "text"
+
     @abstractmethod
     def edit_counts(self, corpus: Corpus) -> EditCounts:
         """TP, FP, FN of every (system, sentence, annotator) of ``corpus``."""
