@@ -195,7 +195,10 @@ def test_every_statistics_class_checks_its_arguments():
             assert getattr(getattr(cls, method), "_checks_arguments", False), (cls, method)
 
 
-@pytest.mark.parametrize("name", sorted(list_metrics()))
+# Metrics whose modules pull in spaCy or torch cost a second or more each: full tier.
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=[pytest.mark.full] if metric_class(name).extras else [])
+    for name in sorted(list_metrics())])
 def test_statistics_refuse_bad_betas(name, corpus):
     stats = _statistics(name, corpus)
     good = stats.corpus_scores(None)

@@ -172,6 +172,7 @@ def maybe_shared(request) -> Path | None:
     return SHARED_DATA if (SHARED_DATA / "SEEDA").is_dir() else None
 
 
+@pytest.mark.full
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 def test_full_disk_on_stdout_is_one_line(maybe_shared):
     for args in [*commands(maybe_shared), ["--help"], ["--version"]]:
@@ -183,6 +184,7 @@ def test_full_disk_on_stdout_is_one_line(maybe_shared):
             "where it goes, or redirect it to another file"], (args, proc.stderr)
 
 
+@pytest.mark.full
 def test_closed_pipe_ends_quietly(maybe_shared):
     for args in commands(maybe_shared):
         read, write = os.pipe()
