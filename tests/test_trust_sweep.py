@@ -1,0 +1,62 @@
+"""The bad-input sweep (tests/trust_cases.py) ends as docs/trust.md says, within bounds.
+
+Every case must end in its exit code within :data:`trust_cases.LIMIT_S` seconds
+and :data:`trust_cases.LIMIT_MB` of resident memory; a refusal is exactly one
+``error:`` line naming the case's words, never a traceback; and docs/trust.md
+shows exactly what the command printed (regenerate the page with
+``python docs/make_trust.py`` after changing a message on purpose).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from conftest import SHARED_DATA, require_shared_data
+from trust_cases import CASES, LIMIT_MB, LIMIT_S, Case, make_files, markdown_row, run_case
+
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "trust.md"
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("trust")
+    make_files(path)
+    return path
+
+
+def test_case_names_are_unique():
+    names = [case.name for case in CASES]
+    assert len(names) == len(set(names))
+
+
+def test_every_case_is_on_the_page():
+    page = PAGE.read_text(encoding="utf-8")
+    for case in CASES:
+        assert f"| {case.name} |" in page, f"{case.name} missing from docs/trust.md"
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_case(case: Case, folder: Path):
+    if case.needs and importlib.util.find_spec(case.needs) is None:
+        pytest.skip(f"needs the {case.needs} extra")
+    if case.data:
+        require_shared_data()
+    outcome = run_case(case, folder, SHARED_DATA if case.data else None)
+    assert outcome.code == case.code, (outcome.code, outcome.stderr)
+    assert outcome.seconds < LIMIT_S
+    assert outcome.peak_mb < LIMIT_MB, outcome.peak_mb
+    assert not any("Traceback" in line for line in outcome.stderr), outcome.stderr
+    if case.code == 2:
+        assert len(outcome.stderr) == 1 and outcome.stderr[0].startswith("error: "), \
+            outcome.stderr
+        for word in case.words:
+            assert word in outcome.stderr[0], (word, outcome.stderr[0])
+    else:
+        for word in case.words:
+            assert word in outcome.stdout, (word, outcome.stdout[:500])
+    assert markdown_row(case, outcome) in PAGE.read_text(encoding="utf-8"), (
+        "docs/trust.md does not show what this case prints now; regenerate it with "
+        "`python docs/make_trust.py`")
