@@ -38,7 +38,7 @@ def main() -> None:
             outcomes = list(pool.map(
                 lambda case: run_case(case, folder, data.resolve() if case.data else None),
                 CASES))
-    rows = [markdown_row(case, outcome) for case, outcome in zip(CASES, outcomes)]
+    rows = [markdown_row(case, outcome) for case, outcome in zip(CASES, outcomes, strict=True)]
     slowest = max(outcomes, key=lambda outcome: outcome.seconds)
     largest = max(outcomes, key=lambda outcome: outcome.peak_mb)
     print(f"{len(rows)} cases; slowest {slowest.seconds:.1f} s, largest {largest.peak_mb:.0f} MB",

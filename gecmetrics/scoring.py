@@ -28,7 +28,7 @@ import numpy as np
 
 from .alignment import find_shift, token_sets
 from .corpus import Corpus
-from .errors import ConfigError
+from .errors import ConfigError, InputError
 from .metric import Metric, SystemResult
 from .readers import check_inputs, describe, line_count_error, read_lines
 from .signature import score_signature
@@ -328,7 +328,13 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     source_name = describe(source, "source")
     named = [(source_name, src)]
     if gold is not None:
-        named.append((f"{describe(gold.path, 'M2')} (sentences)", gold.sources))
+        if len(gold.sources) != len(src):
+            from .formatting import plural
+
+            raise InputError(
+                f"{describe(gold.path, 'M2')} has {plural(len(gold.sources), 'sentence')} "
+                f"(blocks of an 'S' line and its edits) but {source_name} has "
+                f"{plural(len(src), 'line')}; the M2 file needs one block per source sentence")
         if not references:
             refs = gold.references()
             overlap = gold.first_overlap()

@@ -59,7 +59,6 @@ if TYPE_CHECKING:
 
 AGGREGATION_TIES = ("seeda", "neutral", "exclude")
 DEFAULT_ITEMS = "judged"
-MAX_TRUESKILL_RUNS = 10_000
 
 # TrueSkill environment of gec-metrics' run_trueskill (and of the WMT/GJG15 scripts):
 # scores on a 0-centred scale, sigma 0.5, performance noise beta = sigma / 2, no

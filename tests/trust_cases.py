@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -200,16 +201,16 @@ CASES: tuple[Case, ...] = (
           "-c", "long_rewrite.txt"), ("max_tokens",), needs="errant"),
     # --- score: M2 files ---------------------------------------------------------------
     Case("m2-truncated", "an M2 edit line cut short", SCORE_M2[:6] + ("truncated.m2",)
-         + SCORE_M2[7:], ("truncated.m2", "line 2")),
+         + SCORE_M2[7:], ("truncated.m2:2",)),
     Case("m2-offsets", "M2 offsets beyond the sentence",
-         SCORE_M2[:6] + ("offsets.m2",) + SCORE_M2[7:], ("offsets.m2", "line 2")),
+         SCORE_M2[:6] + ("offsets.m2",) + SCORE_M2[7:], ("offsets.m2:2",)),
     Case("m2-annotator-text", "an annotator id that is not a number",
          SCORE_M2[:6] + ("annotator_text.m2",) + SCORE_M2[7:], ("annotator_text.m2",)),
     Case("m2-annotator-huge", "annotator id 99999999999999999999 (scored as any other id)",
          SCORE_M2[:6] + ("huge_annotator.m2",) + SCORE_M2[7:] + ("--format", "json"),
          ('"score"',), code=0),
     Case("m2-orphan", "an A line without its S line",
-         SCORE_M2[:6] + ("orphan.m2",) + SCORE_M2[7:], ("orphan.m2", "line 1")),
+         SCORE_M2[:6] + ("orphan.m2",) + SCORE_M2[7:], ("orphan.m2:1",)),
     Case("m2-empty", "an empty M2 file", SCORE_M2[:6] + ("empty.m2",) + SCORE_M2[7:],
          ("empty.m2",)),
     Case("m2-too-few", "an M2 file with fewer sentences than the source",
@@ -295,9 +296,11 @@ class Outcome:
 
     @property
     def shown(self) -> str:
-        """What the user sees of it: the error line, or the first stdout line on success."""
+        """What the user sees of it: the error line; on success, that there are results,
+        and any notes on stderr."""
         if self.code == 0:
-            return "(the results)" if self.stdout else "(nothing)"
+            shown = "(the results)" if self.stdout else "(nothing)"
+            return " / ".join([shown, *self.stderr])
         return self.stderr[0] if len(self.stderr) == 1 else " / ".join(self.stderr)
 
 
@@ -334,9 +337,16 @@ def run_case(case: Case, folder: Path, data: Path | None) -> Outcome:
         stderr = err.read().decode("utf-8", "replace")
         if data is not None:
             stderr = stderr.replace(str(data), "DATA")
+        stderr = _machine_neutral(stderr)
         return Outcome(proc.returncode, stderr.splitlines(),
                        out.read().decode("utf-8", "replace"), seconds,
                        usage.ru_maxrss / 1024)
+
+
+def _machine_neutral(stderr: str) -> str:
+    """The --jobs note names this machine's cores; the page shows N for any machine."""
+    cores = len(os.sched_getaffinity(0))
+    return re.sub(rf"(?<=the ){cores} cores?(.*at most ){cores}\b", r"N cores\1N", stderr)
 
 
 def markdown_row(case: Case, outcome: Outcome) -> str:

@@ -38,6 +38,7 @@ from typing import Any, Literal
 from .. import extras, paths, progress
 from ..corpus import Corpus
 from ..errors import ConfigError, InputError
+from ..formatting import plural
 from ..sqlite_store import warn
 from .edit_cache import EditCache, digest, tool_identity
 from .metric import checked_m2
@@ -408,7 +409,7 @@ class Extractor:
         new: dict[bytes, list[ErrantEdit]] = {}
         # ERRANT's alignment is the long step (seconds for a long pair): a bar
         # on stderr when it is a terminal, so a long run is never silent.
-        bar = progress.bar(len(missing), f"aligning {len(missing)} pairs with ERRANT")
+        bar = progress.bar(len(missing), f"aligning {plural(len(missing), 'pair')} with ERRANT")
         try:
             for key in missing:
                 src, other = jobs[key]
