@@ -1,4 +1,5 @@
-"""Build the optional compiled kernels (n-gram counts; M2 lattice and shortest path).
+"""Build the optional compiled kernels (n-gram counts; M2 lattice and shortest path;
+ERRANT's alignment).
 
 The kernels are speed paths only: when Cython or a C compiler is missing the
 build goes on without them and gecmetrics uses its pure-Python code, which
@@ -17,6 +18,8 @@ else:
     ext_modules = cythonize(
         [
             Extension("gecmetrics._kernel", ["gecmetrics/_kernel.pyx"], optional=True),
+            Extension("gecmetrics.edits._align_kernel", ["gecmetrics/edits/_align_kernel.pyx"],
+                      optional=True),
             Extension("gecmetrics.metrics._m2_kernel", ["metrics/_m2_kernel.pyx"], optional=True),
             Extension("gecmetrics.metrics._imeasure_kernel", ["metrics/_imeasure_kernel.pyx"],
                       optional=True),
