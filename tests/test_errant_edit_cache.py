@@ -3,7 +3,7 @@ linguistic work and gives the same numbers; a damaged cache costs time, never
 a wrong number.
 
 "No linguistic work" is checked by making every way into spaCy and ERRANT
-fail (``load_annotator``, ``Annotator.annotate``, ``Annotator.import_edit``)
+fail (``load_annotator``, ``Annotator.annotate`` and ``merge``, ``Annotator.import_edit``)
 during the rerun. The first run's numbers are themselves checked against
 ``errant_compare`` in tests/test_errant_conll14.py; here the oracle of a rerun
 is a run without any cache (``errant:cache=false``).
@@ -157,5 +157,6 @@ def no_errant_later(monkeypatch):
 
         monkeypatch.setattr(extraction, "load_annotator", _refuse)
         monkeypatch.setattr(Annotator, "annotate", _refuse)
+        monkeypatch.setattr(Annotator, "merge", _refuse)  # the compiled alignment's route
         monkeypatch.setattr(Annotator, "import_edit", _refuse)
     return arm

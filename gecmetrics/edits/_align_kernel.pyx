@@ -273,3 +273,22 @@ def align_seq(list o_orth, list c_orth, list o_lower, list c_lower, list o_lemma
         free(cchr)
         free(olen)
         free(clen)
+
+
+def char_cost(str a, str b):
+    """The kernel's character cost of two texts, for the tests: must equal
+    ``rapidfuzz.distance.Indel.normalized_distance(a, b)`` bit for bit."""
+    cdef Py_ssize_t la = len(a), lb = len(b)
+    cdef int32_t* x = _ints([ord(ch) for ch in a], la)
+    cdef int32_t* y = NULL
+    cdef int32_t* row = NULL
+    try:
+        y = _ints([ord(ch) for ch in b], lb)
+        row = <int32_t*>malloc((lb + 1) * sizeof(int32_t))
+        if row == NULL:
+            raise MemoryError()
+        return _indel(x, la, y, lb, row)
+    finally:
+        free(x)
+        free(y)
+        free(row)

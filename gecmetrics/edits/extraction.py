@@ -40,6 +40,7 @@ from ..corpus import Corpus
 from ..errors import ConfigError, InputError
 from ..formatting import plural
 from ..sqlite_store import warn
+from . import errant_align
 from .edit_cache import EditCache, digest, tool_identity
 from .metric import checked_m2
 from .span import ErrantEdit
@@ -147,9 +148,10 @@ def load_annotator(model: str = "") -> tuple[Any, Any]:
 
 
 def auto_edits(annotator: Any, orig: Any, cor: Any) -> list[ErrantEdit]:
-    """ERRANT's automatic edits between two parsed sentences (``errant_parallel``)."""
+    """ERRANT's automatic edits between two parsed sentences (``errant_parallel``),
+    aligned by the compiled kernel when built (:mod:`gecmetrics.edits.errant_align`)."""
     return [(e.o_start, e.o_end, " ".join(t.text for t in e.c_toks), e.type)
-            for e in annotator.annotate(orig, cor)]
+            for e in errant_align.annotate(annotator, orig, cor)]
 
 
 def apply_gold(source: str, edits: Sequence[tuple[int, int, str, str]]) -> PreparedGold:
