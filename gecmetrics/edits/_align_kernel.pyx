@@ -40,7 +40,7 @@ cdef int32_t* _ints(object values, Py_ssize_t n) except NULL:
 
 
 cdef double _indel(const int32_t* a, Py_ssize_t la, const int32_t* b, Py_ssize_t lb,
-                   int32_t* row) nogil:
+                   int32_t* row) noexcept nogil:
     """rapidfuzz's Indel.normalized_distance of two code-point strings:
     (la + lb - 2 * LCS) / (la + lb), 0 when both are empty."""
     cdef Py_ssize_t x, y
@@ -62,7 +62,7 @@ cdef double _indel(const int32_t* a, Py_ssize_t la, const int32_t* b, Py_ssize_t
     return <double>(la + lb - 2 * row[lb]) / <double>(la + lb)
 
 
-cdef inline void _bump(int32_t* counts, int32_t code, int32_t delta, int32_t* nz) nogil:
+cdef inline void _bump(int32_t* counts, int32_t code, int32_t delta, int32_t* nz) noexcept nogil:
     """Add ``delta`` to one count of the multiset difference; ``nz`` counts the
     non-zero entries (0: the two windows hold the same lower-case tokens)."""
     cdef int32_t before = counts[code]
