@@ -205,7 +205,7 @@ def test_every_conll14_pair_systems_and_references(annotator, conll):
     systems.update({f"ref{k}": ref for k, ref in enumerate(references)})
     assert len(systems) == 15  # 12 teams, INPUT and the two annotators
     pairs = _real_pairs(sources, systems)
-    assert _run_pairs(annotator, pairs, mergings=("rules",), lev=(False,)) > 10_000
+    assert pairs and _run_pairs(annotator, pairs, mergings=("rules",), lev=(False,)) == len(pairs)
 
 
 @pytest.mark.full
@@ -215,8 +215,8 @@ def test_every_seeda_pair(annotator):
     sources = _lines(folder / "INPUT.txt")
     systems = {p.stem: _lines(p) for p in sorted(folder.glob("*.txt")) if p.stem != "INPUT"}
     assert len(systems) == 14  # with INPUT, SEEDA's 15 outputs (references included)
-    assert _run_pairs(annotator, _real_pairs(sources, systems),
-                      mergings=("rules",), lev=(False,)) > 5_000
+    pairs = _real_pairs(sources, systems)
+    assert pairs and _run_pairs(annotator, pairs, mergings=("rules",), lev=(False,)) == len(pairs)
 
 
 @pytest.mark.full
