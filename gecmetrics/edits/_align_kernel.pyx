@@ -292,3 +292,44 @@ def char_cost(str a, str b):
         free(x)
         free(y)
         free(row)
+
+
+def token_arrays(list o_rows, list c_rows, object o_strings, object c_strings,
+                 object open_pos):
+    """The 14 token lists :func:`align_seq` takes, from each sentence's
+    ``Doc.to_array([ORTH, LOWER, LEMMA, POS])`` rows and its string store:
+    dense ids (one per spaCy hash, shared by both sentences), POS ids,
+    open-class flags (POS in ``open_pos``), per-sentence text ids and each
+    distinct text's code points."""
+    cdef dict ids = {}
+    cdef dict types
+    cdef list out = []
+    cdef list orth, lower, lemma, pos, is_open, typ, chars, rows
+    cdef object r, o, p, found
+    cdef str text
+    cdef Py_UCS4 ch
+    for rows, strings in ((o_rows, o_strings), (c_rows, c_strings)):
+        types = {}
+        orth, lower, lemma, pos, is_open, typ, chars = [], [], [], [], [], [], []
+        for r in rows:
+            o = r[0]
+            for found, target in ((o, orth), (r[1], lower), (r[2], lemma)):
+                v = ids.get(found)
+                if v is None:
+                    v = len(ids)
+                    ids[found] = v
+                target.append(v)
+            p = r[3]
+            pos.append(p)
+            is_open.append(1 if p in open_pos else 0)
+            v = types.get(o)
+            if v is None:
+                v = len(types)
+                types[o] = v
+                text = strings[o]
+                chars.append([<int32_t>ch for ch in text])
+            typ.append(v)
+        out.append((orth, lower, lemma, pos, is_open, typ, chars))
+    a, b = out
+    return (a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3], a[4], b[4], a[5], b[5],
+            a[6], b[6])

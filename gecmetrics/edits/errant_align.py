@@ -22,8 +22,9 @@ from typing import Any
 
 try:  # the compiled speed path; optional by design
     from ._align_kernel import align_seq as _align_compiled
+    from ._align_kernel import token_arrays as _token_arrays_compiled
 except ImportError:  # pragma: no cover - depends on the build
-    _align_compiled = None
+    _align_compiled = _token_arrays_compiled = None
 
 #: One step of an alignment sequence, as errant writes it:
 #: (op, o_start, o_end, c_start, c_end), op one of M, S, I, D or T<k>.
@@ -82,22 +83,8 @@ def _token_arrays(orig: Any, cor: Any) -> tuple[list, ...]:
 
     # errant's own set (Alignment._open_pos: ADJ, ADV, NOUN, VERB), read, not copied
     open_pos = vars(Alignment)["_open_pos"]
-    ids: dict[int, int] = {}
-    out: list[list] = []
-    for doc in (orig, cor):
-        rows = doc.to_array([ORTH, LOWER, LEMMA, POS]).tolist() if len(doc) else []
-        strings = doc.vocab.strings
-        types: dict[int, int] = {}
-        orth, lower, lemma, pos, is_open, typ = [], [], [], [], [], []
-        for o, lo, le, p in rows:
-            orth.append(ids.setdefault(o, len(ids)))
-            lower.append(ids.setdefault(lo, len(ids)))
-            lemma.append(ids.setdefault(le, len(ids)))
-            pos.append(p)
-            is_open.append(1 if p in open_pos else 0)
-            typ.append(types.setdefault(o, len(types)))
-        chars = [[ord(ch) for ch in strings[o]] for o in types]
-        out.append([orth, lower, lemma, pos, is_open, typ, chars])
-    o, c = out
-    return (o[0], c[0], o[1], c[1], o[2], c[2], o[3], c[3], o[4], c[4], o[5], c[5],
-            o[6], c[6])
+    attrs = [ORTH, LOWER, LEMMA, POS]
+    o_rows = orig.to_array(attrs).tolist() if len(orig) else []
+    c_rows = cor.to_array(attrs).tolist() if len(cor) else []
+    return _token_arrays_compiled(o_rows, c_rows, orig.vocab.strings, cor.vocab.strings,
+                                  open_pos)
