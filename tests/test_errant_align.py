@@ -180,6 +180,8 @@ def test_fuzzed_long_rewritten_pairs(annotator):
         src = [rnd.choice(WORDS) for _ in range(n)]
         pairs.append((" ".join(src), " ".join(rnd.choice(WORDS) for _ in range(n))))
         pairs.append((" ".join(src), " ".join(_mutate(rnd, _mutate(rnd, src)))))
+    # no word in common: the transposition search walks back the whole diagonal
+    pairs.append((" ".join(f"w{i}" for i in range(40)), " ".join(f"v{i}" for i in range(40))))
     assert _run_pairs(annotator, pairs, mergings=("rules",), lev=(False,)) == len(pairs)
 
 
@@ -221,7 +223,7 @@ def test_every_seeda_pair(annotator):
 
 @pytest.mark.full
 @pytest.mark.real_data
-@pytest.mark.parametrize("domain", ["fce", "wiki", "yahoo"])
+@pytest.mark.parametrize("domain", ["fce", "wiki"])  # GMEG-yahoo has scores, no outputs
 def test_every_gmeg_pair(annotator, domain):
     pairs = []
     for split in ("dev", "test"):
