@@ -221,7 +221,7 @@ def compute_intersections(
               [hyp[a:b] for hyp in hyp_lists], tokenize, max_n, backend) for a, b in bounds)
     if len(bounds) == 1:
         return _count_chunk(next(tasks))
-    return concat_intersections(list(map_ordered(_count_chunk, tasks)))
+    return concat_intersections(list(map_ordered(_count_chunk, tasks, work=len(sources))))
 
 
 def concat_intersections(parts: Sequence[Intersections]) -> Intersections:
