@@ -50,7 +50,7 @@ DEFAULT_CHUNK_SIZE = 2_000
 
 #: With the default ``--jobs`` (none given): the least work, in sentences x
 #: metrics, for which workers start. Below it a pool's start-up is not repaid:
-#: measured on 2 cores (load 6-8, bench/bench_small_jobs.py and
+#: measured on 2 cores (load 6-8, bench/bench_small.py and
 #: docs/scale.md), starting 2 processes costs about 30 ms and 2 threads about
 #: 5 ms, while GREEN counts and scores about 5,000 sentence-metrics per second
 #: (2 systems, 2 references) on one core; ``-j 2`` was slower than ``-j 1`` up

@@ -6,7 +6,7 @@ for work that takes less than their start-up. Below
 :data:`gecmetrics.parallel.MIN_PARALLEL_WORK` sentences x metrics the default
 now runs in the calling thread; an explicit ``--jobs N`` still starts up to N
 workers (capped by chunks and cores). The timing is in
-bench/bench_small_jobs.py, never here.
+bench/bench_small.py, never here.
 """
 
 from __future__ import annotations
