@@ -148,7 +148,11 @@ def test_char_cost_is_rapidfuzz_indel_normalized_distance_bit_for_bit():
         assert char_cost(a, b).hex() == float(Indel.normalized_distance(a, b)).hex(), (a, b)
 
 
-def test_fuzzed_pairs_small_sample(annotator):
+@pytest.mark.parametrize("stretch", [errant_align.LONG_STRETCH, 2])
+def test_fuzzed_pairs_small_sample(annotator, monkeypatch, stretch):
+    """``stretch`` 2: every stretch of changes of 2 steps or more goes through
+    the rewritten merger (errant_align._process_long)."""
+    monkeypatch.setattr(errant_align, "LONG_STRETCH", stretch)
     assert _run_pairs(annotator, fuzzed_pairs(1, 40, 25)) == 40
 
 
@@ -167,7 +171,9 @@ def test_fallback_without_the_kernel_is_errant(annotator, monkeypatch):
 
 
 @pytest.mark.full
-def test_fuzzed_pairs_larger_sample(annotator):
+@pytest.mark.parametrize("stretch", [errant_align.LONG_STRETCH, 2])
+def test_fuzzed_pairs_larger_sample(annotator, monkeypatch, stretch):
+    monkeypatch.setattr(errant_align, "LONG_STRETCH", stretch)
     assert _run_pairs(annotator, fuzzed_pairs(2, 400, 80)) == 400
 
 

@@ -3,7 +3,8 @@ linguistic work and gives the same numbers; a damaged cache costs time, never
 a wrong number.
 
 "No linguistic work" is checked by making every way into spaCy and ERRANT
-fail (``load_annotator``, ``Annotator.annotate`` and ``merge``, ``Annotator.import_edit``)
+fail (``load_annotator``, ``Annotator.annotate``, ``errant_align.annotate``,
+``Annotator.import_edit``)
 during the rerun. The first run's numbers are themselves checked against
 ``errant_compare`` in tests/test_errant_conll14.py; here the oracle of a rerun
 is a run without any cache (``errant:cache=false``).
@@ -19,7 +20,7 @@ from conftest import CONLL_M2, SUBMISSIONS
 import gecmetrics.edits.extraction as extraction
 from gecmetrics import paths
 from gecmetrics.corpus import Corpus
-from gecmetrics.edits import edit_cache
+from gecmetrics.edits import edit_cache, errant_align
 from gecmetrics.m2 import read_m2
 from gecmetrics.metrics.errant import Errant
 
@@ -157,6 +158,6 @@ def no_errant_later(monkeypatch):
 
         monkeypatch.setattr(extraction, "load_annotator", _refuse)
         monkeypatch.setattr(Annotator, "annotate", _refuse)
-        monkeypatch.setattr(Annotator, "merge", _refuse)  # the compiled alignment's route
+        monkeypatch.setattr(errant_align, "annotate", _refuse)  # the compiled alignment's route
         monkeypatch.setattr(Annotator, "import_edit", _refuse)
     return arm
