@@ -112,9 +112,9 @@ def rule_edits(alignment: Any) -> list[Any]:
 
     edits = []
     orig, cor = alignment.orig, alignment.cor
-    for op, group in groupby(alignment.align_seq,
+    for op, steps in groupby(alignment.align_seq,
                              lambda x: x[0][0] if x[0][0] in {"M", "T"} else False):
-        group = list(group)
+        group = list(steps)
         if op == "M":
             continue
         if op == "T":
@@ -148,8 +148,8 @@ def _process_long(seq: list[AlignStep], alignment: Any) -> list[AlignStep]:
             nxt[t] = t + 1 if pos[t + 1] != pos[t] else nxt[t + 1]
         text = [strip.sub("", t.lower_) for t in toks]
         length, not_aux, opened = [0], [0], [0]
-        for t, p in zip(text, pos, strict=True):
-            length.append(length[-1] + len(t))
+        for word, p in zip(text, pos, strict=True):
+            length.append(length[-1] + len(word))
             not_aux.append(not_aux[-1] + (p not in aux))
             opened.append(opened[-1] + (p in merger.open_pos))
         return {"lo": lo, "tok": toks, "poss": [t.tag_ == "POS" for t in toks],
