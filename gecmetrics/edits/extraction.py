@@ -407,7 +407,8 @@ class Extractor:
             texts += [src, other if key[0] == "h" else other[0]]
         new: dict[bytes, list[ErrantEdit]] = {}
         chunks = _chunks(missing)
-        if parallel.pool_size(parallel.current().workers, len(chunks)) > 1:
+        in_workers = parallel.pool_size(parallel.current().workers, len(chunks)) > 1
+        if in_workers:
             pairs = self._extract_in_workers(chunks, jobs, cache)
         else:
             cache.parse_all(texts)
@@ -426,6 +427,9 @@ class Extractor:
             bar.close()
             cache.flush()
             self.edit_cache.put_many(new)  # keep what was aligned even if interrupted
+        if in_workers:  # the workers took the pairs by source: back to the input order
+            for key in missing:
+                out[key] = out.pop(key)
         return out
 
     def _extract_in_workers(self, chunks: list[list[PairKey]],
