@@ -153,3 +153,17 @@ def test_signal_while_errant_workers_parse(shared_data, tmp_path, sig, code, lin
     while alive(proc.pid) and time.monotonic() < deadline:  # the workers die with it
         time.sleep(0.05)
     assert not alive(proc.pid)
+
+
+def test_transient_heap_changes_only_a_bounded_heap(monkeypatch):
+    """ERRANT's tasks take large blocks from the heap, and give the bound back after."""
+    calls: list[int] = []
+    monkeypatch.setattr(parallel, "_mmap_threshold", calls.append)
+    monkeypatch.setattr(parallel, "_heap_bounded", False)
+    with parallel.transient_heap():
+        pass
+    assert calls == []  # a process that never bounded its heap keeps glibc's own
+    monkeypatch.setattr(parallel, "_heap_bounded", True)
+    with pytest.raises(KeyError), parallel.transient_heap():
+        raise KeyError
+    assert calls == [parallel.TRANSIENT_MMAP_THRESHOLD, parallel.BOUNDED_MMAP_THRESHOLD]

@@ -513,7 +513,14 @@ def _extract_chunk(task: _ChunkTask) -> tuple[list[ErrantEdit] | Any, list[str],
     sentence keys it parsed and their parses as DocBin bytes.
 
     spaCy and errant are loaded once per process (inherited from the parent
-    when the pool was forked after it loaded them)."""
+    when the pool was forked after it loaded them). Its parser's temporaries
+    come from the heap (:func:`gecmetrics.parallel.transient_heap`)."""
+    with parallel.transient_heap():
+        return _extract_chunk_here(task)
+
+
+def _extract_chunk_here(task: _ChunkTask) -> tuple[list[ErrantEdit] | Any, list[str], bytes]:
+    """:func:`_extract_chunk`'s work."""
     from spacy.tokens import Doc, DocBin
 
     from .parse_cache import sentence_key
