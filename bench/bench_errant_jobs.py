@@ -49,13 +49,16 @@ with parallel.execution(jobs={jobs}):
     results = metric.evaluate(corpus)
 wall, cpu = time.perf_counter() - t0, time.process_time() - c0
 tick = os.sysconf("SC_CLK_TCK")
-workers = []
+workers, peaks = [], []
 for pool in parallel._pools.values():
     for proc in getattr(pool, "_processes", {{}}).values():
         with open(f"/proc/{{proc.pid}}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
         workers.append((int(fields[11]) + int(fields[12])) / tick)
+        with open(f"/proc/{{proc.pid}}/status") as f:
+            peaks.append(max(int(line.split()[1]) for line in f if line.startswith("VmHWM")))
 print(json.dumps({{"wall": wall, "cpu": cpu, "workers": workers,
+                  "worker_peak": max(peaks, default=0) / 1024,
                   "parsed": metric.parse_cache.parsed if metric.parse_cache else 0,
                   "computed": metric.extractor.computed,
                   "scores": [repr(r.score) for r in results]}}))
@@ -83,7 +86,7 @@ def main() -> None:
         if proc.code != 0:
             sys.exit(f"a run with -j {jobs} failed: {proc.stderr.strip()[-800:]}")
         out = json.loads(proc.stdout.strip().splitlines()[-1])
-        out["child_cpu"] = proc.cpu
+        out["child_cpu"], out["peak"] = proc.cpu, proc.peak
         out["critical"] = out["cpu"] + max(out["workers"], default=0.0)
         return out
 
@@ -104,6 +107,7 @@ def main() -> None:
                 runs.setdefault((case, jobs), []).append(got)
                 print(f"  round {r + 1} {case:14} -j {jobs}: {got['wall']:7.2f} s wall, "
                       f"{got['child_cpu']:7.2f} s CPU, critical path {got['critical']:6.2f} s, "
+                      f"peak RSS {got['peak']:.0f} MiB (a worker {got['worker_peak']:.0f} MiB), "
                       f"{got['parsed']} parsed, {got['computed']} aligned, "
                       f"load {os.getloadavg()[0]:.2f}", flush=True)
     scores = {json.dumps(g["scores"]) for rs in runs.values() for g in rs}
