@@ -407,9 +407,10 @@ class Extractor:
             texts += [src, other if key[0] == "h" else other[0]]
         new: dict[bytes, list[ErrantEdit]] = {}
         chunks = _chunks(missing)
-        in_workers = parallel.pool_size(parallel.current().workers, len(chunks)) > 1
+        work = PAIR_WORK * len(missing)
+        in_workers = parallel.pool_size(parallel.workers_for(work), len(chunks)) > 1
         if in_workers:
-            pairs = self._extract_in_workers(chunks, jobs, cache)
+            pairs = self._extract_in_workers(chunks, jobs, cache, work)
         else:
             cache.parse_all(texts)
             pairs = ((key, _edits_of(annotator, key[0], cache.get, *jobs[key]))
@@ -433,7 +434,7 @@ class Extractor:
         return out
 
     def _extract_in_workers(self, chunks: list[list[PairKey]],
-                            jobs: dict[PairKey, tuple[str, Any]], cache: Any
+                            jobs: dict[PairKey, tuple[str, Any]], cache: Any, work: int
                             ) -> Iterator[tuple[PairKey, list[ErrantEdit]]]:
         """(key, edits) of every pair of ``chunks``, in order, extracted by the
         ``-j`` worker processes (:func:`_extract_chunk`), one chunk per task.
@@ -457,7 +458,7 @@ class Extractor:
                 yield self.model, items, known, data, cache.batch_size
 
         for chunk, (edits, parsed, data) in zip(
-                chunks, parallel.map_ordered(_extract_chunk, tasks()), strict=True):
+                chunks, parallel.map_ordered(_extract_chunk, tasks(), work=work), strict=True):
             if parsed:
                 cache.add_serialized(parsed, data)
             yield from zip(chunk, edits, strict=True)
@@ -472,6 +473,15 @@ class Extractor:
 #: the other workers idle for a fraction of a second only. Fewer pairs than
 #: this make one task: no worker process is started for them.
 ALIGN_CHUNK_PAIRS = 128
+
+#: What one pair to extract weighs in the unit of
+#: :data:`gecmetrics.parallel.MIN_PARALLEL_WORK` (a sentence x metric of GREEN,
+#: about 5,000 a second on one core), for the default ``--jobs``: ERRANT
+#: extracts about 400 pairs a second with the parses cached and 170 with
+#: none (bench/bench_errant_jobs.py, 13 CoNLL-2014 outputs), so a pair is
+#: at least 12 of them. Workers then start from about 170 pairs (under one
+#: second of work); an explicit ``-j N`` starts them from two tasks.
+PAIR_WORK = 12
 
 #: One task of :func:`_extract_chunk`: the pipeline name, (kind, source,
 #: other) per pair (other: a sentence, or a :data:`PreparedGold` for kind
