@@ -1,8 +1,8 @@
-"""The M2 annotator choice for many betas at once (``choose_m2_many``, what a
-beta sweep uses) equals the per-beta rule (``choose_m2``, the oracle) for every
-system, sentence and beta: on fuzzed counts with ties and zero denominators
-(fast tier), and over the whole ``--sweep-beta 0:5:0.01`` grid on CoNLL-2014
-and SEEDA (full tier)."""
+"""The annotator choice for many betas at once (``choose_m2_many``,
+``choose_errant_many``: what a beta sweep uses) equals the per-beta rule
+(``choose_m2``, ``choose_errant``: the oracles) for every system, sentence and
+beta: on fuzzed counts with ties and zero denominators (fast tier), and over
+the whole ``--sweep-beta 0:5:0.01`` grid on CoNLL-2014 and SEEDA (full tier)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,14 @@ import numpy as np
 import pytest
 
 from gecmetrics.edits import statistics as edit_statistics
-from gecmetrics.edits.choice import choose_m2, choose_m2_many
+from gecmetrics.edits.choice import (
+    CHOICE_RULES,
+    MANY_RULES,
+    choose_errant,
+    choose_errant_many,
+    choose_m2,
+    choose_m2_many,
+)
 from gecmetrics.edits.statistics import EditCounts, EditStatistics
 
 GRID = np.round(np.arange(501) * 0.01, 2).tolist()  # --sweep-beta 0:5:0.01
@@ -18,10 +25,10 @@ GRID = np.round(np.arange(501) * 0.01, 2).tolist()  # --sweep-beta 0:5:0.01
 BETAS = [0.0, 0.5, 1.0, 0.0397, 2.759, 0.2, 5.0, 31.7]
 
 
-def oracle(tp, fp, fn, present, betas, running):
-    """choose_m2 per beta and system, as EditStatistics.choice made it before."""
+def oracle(tp, fp, fn, present, betas, running, choose=choose_m2):
+    """The per-beta rule per beta and system, as EditStatistics.choice made it before."""
     pres = np.asarray(present).tolist()
-    return np.array([[choose_m2(tp[h].tolist(), fp[h].tolist(), fn[h].tolist(), pres,
+    return np.array([[choose(tp[h].tolist(), fp[h].tolist(), fn[h].tolist(), pres,
                                 float(b), running)
                       for h in range(tp.shape[0])] for b in betas], dtype=np.int64)
 
@@ -42,26 +49,46 @@ def fuzzed(rng, H, D, A, high):
     return tp, fp, fn, present
 
 
+def test_every_rule_has_its_many_beta_form():
+    assert MANY_RULES == {"m2": choose_m2_many, "errant": choose_errant_many}
+    assert CHOICE_RULES == {"m2": choose_m2, "errant": choose_errant}
+
+
+@pytest.mark.parametrize("rule", ("m2", "errant"))
 @pytest.mark.parametrize("running", (True, False))
 @pytest.mark.parametrize("seed", range(6))
-def test_many_betas_equal_the_per_beta_rule_on_fuzzed_counts(seed, running):
+def test_many_betas_equal_the_per_beta_rule_on_fuzzed_counts(seed, running, rule):
     rng = np.random.default_rng(seed)
-    for _ in range(20):
+    for _ in range(12):
         H, D, A = (int(rng.integers(1, 4)), int(rng.integers(1, 40)), int(rng.integers(1, 5)))
         tp, fp, fn, present = fuzzed(rng, H, D, A, int(rng.integers(1, 5)))
         betas = BETAS + np.round(rng.random(6) * 5, 2).tolist()
-        got = choose_m2_many(tp, fp, fn, present, betas, running)
+        got = MANY_RULES[rule](tp, fp, fn, present, betas, running)
         assert got.shape == (len(betas), H, D)
-        assert np.array_equal(got, oracle(tp, fp, fn, present, betas, running))
+        assert np.array_equal(got, oracle(tp, fp, fn, present, betas, running,
+                                          CHOICE_RULES[rule]))
 
 
-def test_many_betas_on_large_counts_and_one_annotator():
+@pytest.mark.parametrize("rule", ("m2", "errant"))
+def test_many_betas_on_large_counts_and_one_annotator(rule):
     rng = np.random.default_rng(11)
+    many, choose = MANY_RULES[rule], CHOICE_RULES[rule]
     tp, fp, fn, present = fuzzed(rng, 3, 60, 3, 10**6)
-    assert np.array_equal(choose_m2_many(tp, fp, fn, present, BETAS, True),
-                          oracle(tp, fp, fn, present, BETAS, True))
+    assert np.array_equal(many(tp, fp, fn, present, BETAS, True),
+                          oracle(tp, fp, fn, present, BETAS, True, choose))
     one = fuzzed(rng, 2, 30, 1, 3)
-    assert np.array_equal(choose_m2_many(*one, BETAS, True), oracle(*one, BETAS, True))
+    assert np.array_equal(many(*one, BETAS, True), oracle(*one, BETAS, True, choose))
+
+
+def test_errant_rounding_to_4_decimals_is_pythons():
+    """F values at and next to a half of the 4th decimal round as ``round`` does,
+    so F values equal after rounding tie as in errant's computeFScore."""
+    from gecmetrics.edits.choice import _round4
+
+    halves = (np.arange(0, 20001, 7) + 0.5) / 20000
+    xs = np.concatenate([halves, np.nextafter(halves, 0), np.nextafter(halves, 1),
+                         np.random.default_rng(2).random(5000), [0.0, 1.0, 0.03125]])
+    assert _round4(xs).tolist() == [round(x, 4) for x in xs.tolist()]
 
 
 def test_statistics_of_a_sweep_equal_one_beta_at_a_time(monkeypatch):
@@ -98,12 +125,15 @@ def _real_counts(name: str):
 
 
 @pytest.mark.full
+@pytest.mark.parametrize("rule", ("m2", "errant"))
 @pytest.mark.parametrize("name", ("conll14", "seeda-s"))
-def test_many_betas_equal_the_per_beta_rule_on_real_data(name):
-    """The whole 501-beta grid, every system and sentence, CoNLL-2014 and SEEDA."""
+def test_many_betas_equal_the_per_beta_rule_on_real_data(name, rule):
+    """The whole 501-beta grid, every system and sentence, CoNLL-2014 and SEEDA
+    (M2's counts, under either rule)."""
     c = _real_counts(name)
-    got = choose_m2_many(c.tp, c.fp, c.fn, c.present, GRID, True)
-    assert np.array_equal(got, oracle(c.tp, c.fp, c.fn, c.present, GRID, True))
+    many, choose = MANY_RULES[rule], CHOICE_RULES[rule]
+    got = many(c.tp, c.fp, c.fn, c.present, GRID, True)
+    assert np.array_equal(got, oracle(c.tp, c.fp, c.fn, c.present, GRID, True, choose))
     few = GRID[::25]
-    assert np.array_equal(choose_m2_many(c.tp, c.fp, c.fn, c.present, few, False),
-                          oracle(c.tp, c.fp, c.fn, c.present, few, False))
+    assert np.array_equal(many(c.tp, c.fp, c.fn, c.present, few, False),
+                          oracle(c.tp, c.fp, c.fn, c.present, few, False, choose))
