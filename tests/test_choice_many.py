@@ -128,12 +128,14 @@ def _real_counts(name: str):
 @pytest.mark.parametrize("rule", ("m2", "errant"))
 @pytest.mark.parametrize("name", ("conll14", "seeda-s"))
 def test_many_betas_equal_the_per_beta_rule_on_real_data(name, rule):
-    """The whole 501-beta grid, every system and sentence, CoNLL-2014 and SEEDA
-    (M2's counts, under either rule)."""
+    """The whole 501-beta grid (M2's rule; ERRANT's: every 5th beta), every system
+    and sentence, CoNLL-2014 and SEEDA (M2's counts, under either rule)."""
     c = _real_counts(name)
     many, choose = MANY_RULES[rule], CHOICE_RULES[rule]
-    got = many(c.tp, c.fp, c.fn, c.present, GRID, True)
-    assert np.array_equal(got, oracle(c.tp, c.fp, c.fn, c.present, GRID, True, choose))
+    # the errant oracle is 4x slower than M2's: every 5th beta of the grid for it
+    grid = GRID if rule == "m2" else GRID[::5]
+    got = many(c.tp, c.fp, c.fn, c.present, grid, True)
+    assert np.array_equal(got, oracle(c.tp, c.fp, c.fn, c.present, grid, True, choose))
     few = GRID[::25]
     assert np.array_equal(many(c.tp, c.fp, c.fn, c.present, few, False),
                           oracle(c.tp, c.fp, c.fn, c.present, few, False, choose))
