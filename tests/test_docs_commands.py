@@ -57,6 +57,8 @@ import click
 import pytest
 from conftest import CONLL_M2, SHARED_DATA, SUBMISSIONS, TEAMS, require_shared_data
 
+import gecmetrics
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
          *sorted((ROOT / "docs" / "metrics").glob("*.md"))]
@@ -283,7 +285,7 @@ def workspace_files(tmp_path_factory) -> Path:
 
 
 def _environment(tmp: Path, data: Path | None) -> dict[str, str]:
-    """This checkout's ``gecmetrics`` first on PATH; the data copy as the default."""
+    """The tested ``gecmetrics`` first on PATH; the data copy as the default."""
     bin_dir = tmp / "bin"
     bin_dir.mkdir(exist_ok=True)
     shim = bin_dir / "gecmetrics"
@@ -291,7 +293,10 @@ def _environment(tmp: Path, data: Path | None) -> dict[str, str]:
     shim.chmod(0o755)
     env = dict(os.environ)
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    # The package the tests import (the installed copy, with its compiled kernels, or
+    # this checkout when it is on the path), not necessarily the checkout's sources.
+    package_root = str(Path(gecmetrics.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
     env["MPLBACKEND"] = "Agg"
     env.pop("GECMETRICS_MIRROR", None)
     if data is not None:
