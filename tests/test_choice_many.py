@@ -83,12 +83,12 @@ def test_many_betas_on_large_counts_and_one_annotator(rule):
 def test_errant_rounding_to_4_decimals_is_pythons():
     """F values at and next to a half of the 4th decimal round as ``round`` does,
     so F values equal after rounding tie as in errant's computeFScore."""
-    from gecmetrics.edits.choice import _round4
+    from gecmetrics.edits.choice import round4
 
     halves = (np.arange(0, 20001, 7) + 0.5) / 20000
     xs = np.concatenate([halves, np.nextafter(halves, 0), np.nextafter(halves, 1),
                          np.random.default_rng(2).random(5000), [0.0, 1.0, 0.03125]])
-    assert _round4(xs).tolist() == [round(x, 4) for x in xs.tolist()]
+    assert round4(xs).tolist() == [round(x, 4) for x in xs.tolist()]
 
 
 def test_statistics_of_a_sweep_equal_one_beta_at_a_time(monkeypatch):

@@ -186,7 +186,7 @@ def choose_m2_many(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, present: np.n
 ROUND_HALF_MARGIN = 1e-9
 
 
-def _round4(f: np.ndarray) -> np.ndarray:
+def round4(f: np.ndarray) -> np.ndarray:
     """``round(x, 4)`` element-wise, bit for bit: ``rint(x * 10**4) / 10**4`` is
     Python's correctly rounded result wherever ``x * 10**4`` is not within
     :data:`ROUND_HALF_MARGIN` of a half; those few go through ``round``."""
@@ -203,7 +203,7 @@ def choose_errant_many(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, present: 
     """:func:`choose_errant` for every system and every beta of ``betas`` at once,
     shape (B, H, D), as :func:`choose_m2_many` does for the M2 rule: F as
     :func:`~gecmetrics.fscore.prf` computes it, rounded to 4 decimals as
-    ``round`` does (:func:`_round4`), and the same tie rules."""
+    ``round`` does (:func:`round4`), and the same tie rules."""
     tp = np.asarray(tp, dtype=np.int64)
     H, D, A = tp.shape
     B = len(betas)
@@ -241,7 +241,7 @@ def choose_errant_many(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, present: 
                 p = np.where(proposed != 0, lt / proposed, 1.0)
                 r = np.where(gold != 0, lt / gold, 1.0)
                 den = b2 * p + r
-                f = _round4(np.where(den != 0, one_b2 * p * r / den, 0.0))
+                f = round4(np.where(den != 0, one_b2 * p * r / den, 0.0))
             if i == 0:
                 best_f, best_t, best_fp, best_fn = f, lt, lf, ln
                 chosen = np.full((H, B), a, dtype=np.int64)
