@@ -111,19 +111,23 @@ def _shifts(chunk: Chunk, check: bool) -> list[Any]:
 
 
 def count_chunks(chunks: Iterable[Chunk], metrics: Sequence[Metric],
-                 shifts: ShiftReporter | None = None) -> list[list[Any]]:
+                 shifts: ShiftReporter | None = None, lines: int | None = None
+                 ) -> list[list[Any]]:
     """Per metric, the counts of every chunk, in order: all chunks counted in
     one pass over the texts (every metric at once, ``--jobs`` processes).
     ``shifts``: where the chunks' misalignment checks are reported (None: no
-    check); the checks run with the counting."""
+    check); the checks run with the counting. ``lines``: the sentences of all
+    chunks, if known (the default ``--jobs`` starts no pool for small work:
+    :func:`gecmetrics.parallel.workers_for`)."""
     from .parallel import map_ordered, return_freed_memory
 
     return_freed_memory()
     parts: list[list[Any]] = [[] for _ in metrics]
     tasks = ((chunk, metrics, shifts is not None) for chunk in chunks)
-    for counted, lines, found in map_ordered(count_checked_chunk, tasks):
+    work = None if lines is None else lines * len(metrics)
+    for counted, num_lines, found in map_ordered(count_checked_chunk, tasks, work=work):
         if shifts is not None:
-            shifts.report(lines, found)
+            shifts.report(num_lines, found)
         for store, counts in zip(parts, counted, strict=True):
             store.append(counts)
     return parts
@@ -154,14 +158,17 @@ def score_chunk(task: tuple[Chunk, Sequence[Metric], Sequence[Sequence[float | N
 
 def sentence_chunks(chunks: Iterable[Chunk], metrics: Sequence[Metric],
                     betas: Sequence[Sequence[float | None]],
-                    shifts: ShiftReporter | None = None) -> Iterator[list[list[np.ndarray]]]:
+                    shifts: ShiftReporter | None = None, lines: int | None = None
+                    ) -> Iterator[list[list[np.ndarray]]]:
     """:func:`score_chunk`'s scores of each chunk, in input order, as the
-    chunks are counted; their shifts go to ``shifts`` (None: no check)."""
+    chunks are counted; their shifts go to ``shifts`` (None: no check).
+    ``lines``: as for :func:`count_chunks`."""
     from .parallel import map_ordered, return_freed_memory
 
     return_freed_memory()
     tasks = ((chunk, metrics, betas, shifts is not None) for chunk in chunks)
-    for scores, lines, found in map_ordered(score_chunk, tasks):
+    work = None if lines is None else lines * len(metrics)
+    for scores, num_lines, found in map_ordered(score_chunk, tasks, work=work):
         if shifts is not None:
-            shifts.report(lines, found)
+            shifts.report(num_lines, found)
         yield scores

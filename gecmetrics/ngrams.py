@@ -32,7 +32,7 @@ import numpy as np
 
 from .corpus import Corpus
 from .errors import ConfigError
-from .mteval import tokens_13a
+from .mteval import prepared_words_13a, tokens_13a, word_tokens_13a
 from .validate import check_int_option
 
 #: The largest n-gram order any metric here counts (GREEN ``n``, GLEU ``n``, BLEU
@@ -108,6 +108,15 @@ TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
     "13a": tokens_13a,  # BLEU's mteval-v13a tokenizer (gecmetrics.mteval)
 }
 assert tuple(TOKENIZERS) == typing.get_args(Tokenize)
+
+#: Tokenizers that split each whitespace-separated word of a prepared line on its
+#: own: (the words of each prepared line, the tokens of one word). :func:`encode`
+#: tokenizes each distinct word of a corpus once (the ``13a`` rules are regular
+#: expressions, and most of BLEU's time went to them; see gecmetrics/mteval.py).
+WORD_LOCAL: dict[str, tuple[Callable[[Sequence[str]], list[list[str]]],
+                            Callable[[str], list[str]]]] = {
+    "13a": (prepared_words_13a, word_tokens_13a),
+}
 
 
 def tokenizer(name: str) -> Callable[[str], list[str]]:
@@ -212,7 +221,7 @@ def compute_intersections(
               [hyp[a:b] for hyp in hyp_lists], tokenize, max_n, backend) for a, b in bounds)
     if len(bounds) == 1:
         return _count_chunk(next(tasks))
-    return concat_intersections(list(map_ordered(_count_chunk, tasks)))
+    return concat_intersections(list(map_ordered(_count_chunk, tasks, work=len(sources))))
 
 
 def concat_intersections(parts: Sequence[Intersections]) -> Intersections:
@@ -251,20 +260,19 @@ def _count_chunk(task: tuple) -> Intersections:
     # Sentence groups: [source, ref_1..ref_K, distinct hypotheses...]
     texts: list[str] = []
     group_start = [0]
-    hyp_text = np.empty((len(systems), num_sent), dtype=np.int64)
-    for i in range(num_sent):
-        texts.append(sources[i])
-        for ref in references:
-            texts.append(ref[i])
+    hyp_index: list[int] = []  # text of (sentence i, system h), i-major
+    for i, group in enumerate(zip(sources, *references, strict=True)):
+        texts += group
         seen: dict[str, int] = {}
-        for h, hyp in enumerate(hyp_lists):
+        for hyp in hyp_lists:
             line = hyp[i]
             index = seen.get(line)
             if index is None:
                 index = seen[line] = len(texts)
                 texts.append(line)
-            hyp_text[h, i] = index
+            hyp_index.append(index)
         group_start.append(len(texts))
+    hyp_text = np.array(hyp_index, dtype=np.int64).reshape(num_sent, len(systems)).T
 
     tokens, text_start = encode(texts, tokenize)
     del texts
@@ -312,10 +320,13 @@ def encode(texts: Sequence[str], tokenize: str) -> tuple[np.ndarray, np.ndarray]
     Characters become their code points; words get ids from one vocabulary
     shared by all texts, so equal tokens have equal ids everywhere.
     """
+    lengths: Sequence[int] | np.ndarray
     if tokenize == "char":
         joined = "".join(texts)
         tokens = np.frombuffer(joined.encode("utf-32-le"), dtype="<u4").astype(np.int64)
         lengths = [len(text) for text in texts]
+    elif tokenize in WORD_LOCAL:
+        tokens, lengths = _encode_word_local(texts, *WORD_LOCAL[tokenize])
     else:
         split = tokenizer(tokenize)
         words = [split(text) for text in texts]
@@ -326,6 +337,40 @@ def encode(texts: Sequence[str], tokenize: str) -> tuple[np.ndarray, np.ndarray]
     text_start = np.zeros(len(texts) + 1, dtype=np.int64)
     np.cumsum(lengths, out=text_start[1:])
     return tokens, text_start
+
+
+def _encode_word_local(texts: Sequence[str],
+                       words_of: Callable[[Sequence[str]], list[list[str]]],
+                       split: Callable[[str], list[str]]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`encode` for a :data:`WORD_LOCAL` tokenizer: each distinct word split once.
+
+    Equal tokens get equal ids (one vocabulary, as for the other tokenizers); the
+    loops over all words run in C (``dict.fromkeys``, ``map``, ``np.fromiter``) and
+    numpy expands each word into its tokens, so Python loops over distinct words only.
+    """
+    line_words = words_of(texts)
+    distinct = list(dict.fromkeys(itertools.chain.from_iterable(line_words)))
+    position = dict(zip(distinct, range(len(distinct)), strict=True))
+    num_words = sum(map(len, line_words))
+    word = np.fromiter(map(position.__getitem__, itertools.chain.from_iterable(line_words)),
+                       dtype=np.int64, count=num_words)  # distinct-word index of each word
+    vocab: dict[str, int] = {}
+    pieces = [[vocab.setdefault(token, len(vocab)) for token in split(w)] for w in distinct]
+    piece_len = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    piece_tokens = np.fromiter(itertools.chain.from_iterable(pieces), dtype=np.int64,
+                               count=int(piece_len.sum()))
+    piece_start = np.zeros(len(pieces) + 1, dtype=np.int64)
+    np.cumsum(piece_len, out=piece_start[1:])
+    lens = piece_len[word]  # tokens of each word
+    token_end = np.zeros(num_words + 1, dtype=np.int64)  # tokens before each word
+    np.cumsum(lens, out=token_end[1:])
+    # token j of word w is piece_tokens[piece_start[w] + j]
+    offset = np.repeat(piece_start[word] - token_end[:-1], lens)
+    tokens = piece_tokens[offset + np.arange(int(token_end[-1]), dtype=np.int64)]
+    word_start = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, line_words), dtype=np.int64, count=len(line_words)),
+              out=word_start[1:])
+    return tokens, np.diff(token_end[word_start])
 
 
 def _intersect_python(tokens, text_start, group_start, num_refs, max_n, sr, sc, rc, src, off,

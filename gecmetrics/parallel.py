@@ -17,7 +17,10 @@ and never made for a corpus that fits in one chunk, so that importing this
 module (or ``gecmetrics --help``) costs nothing. It never has more workers
 than chunks to count, nor than the cores this process may use
 (:func:`pool_size`): ``-j 1000`` on a 3-line file forked about 860 processes
-(19.8 s instead of 0.7 s).
+(19.8 s instead of 0.7 s). With the default ``--jobs`` (none given), workers
+(processes, and the threads that build each metric's scores) start only for
+work of at least :data:`MIN_PARALLEL_WORK` sentences x metrics
+(:func:`workers_for`): on three lines they cost more than they save.
 
 Signals: the parent handles Ctrl-C and SIGTERM for the whole process group.
 Workers are forked with both signals blocked, then ignore SIGINT (a Ctrl-C
@@ -44,6 +47,17 @@ from typing import Any, TypeVar
 #: lists and arrays (measured: about 20 KB per line at word level with 5 texts
 #: a line, as Python strings and lists) stay near 40 MB per process.
 DEFAULT_CHUNK_SIZE = 2_000
+
+#: With the default ``--jobs`` (none given): the least work, in sentences x
+#: metrics, for which workers start. Below it a pool's start-up is not repaid:
+#: measured on 2 cores (load 6-8, bench/bench_small.py and
+#: docs/scale.md), starting 2 processes costs about 30 ms and 2 threads about
+#: 5 ms, while GREEN counts and scores about 5,000 sentence-metrics per second
+#: (2 systems, 2 references) on one core; ``-j 2`` was slower than ``-j 1`` up
+#: to 1,000 lines x 2 metrics. Under 2,000 the whole run takes at most about
+#: 0.4 s of one core, so at best half of it could be saved. An explicit
+#: ``--jobs N`` is obeyed whatever the size (capped by :func:`pool_size`).
+MIN_PARALLEL_WORK = 2_000
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -109,6 +123,17 @@ def chunk_bounds(total: int, chunk_size: int | None = None) -> list[tuple[int, i
     return [(start, min(start + size, total)) for start in range(0, total, size)]
 
 
+def workers_for(work: int | None) -> int:
+    """The processes (or threads) the settings in force give to ``work``
+    sentences x metrics (None: not known): an explicit ``jobs`` as given; the
+    default one (no workers) below :data:`MIN_PARALLEL_WORK`, else
+    :func:`default_jobs`. Callers still cap it with :func:`pool_size`."""
+    settings = current()
+    if settings.jobs is None and work is not None and work < MIN_PARALLEL_WORK:
+        return 1
+    return settings.workers
+
+
 def pool_size(jobs: int, tasks: int) -> int:
     """The workers a pool needs for ``tasks`` chunks asked of ``jobs`` processes: at
     most one per chunk and one per core (:func:`default_jobs`); 1 means no pool.
@@ -119,8 +144,8 @@ def pool_size(jobs: int, tasks: int) -> int:
     return max(1, min(jobs, tasks, default_jobs()))
 
 
-def map_ordered(func: Callable[[T], R], items: Iterable[T], jobs: int | None = None
-                ) -> Iterator[R]:
+def map_ordered(func: Callable[[T], R], items: Iterable[T], jobs: int | None = None,
+                work: int | None = None) -> Iterator[R]:
     """``map(func, items)`` in input order, over ``jobs`` processes.
 
     At most two tasks per worker are in flight, so a lazy ``items`` (chunks
@@ -129,9 +154,11 @@ def map_ordered(func: Callable[[T], R], items: Iterable[T], jobs: int | None = N
     The pool has :func:`pool_size` workers (the first items are read to count
     them); for a single item no pool is made. Stopped by Ctrl-C or SIGTERM (a
     ``BaseException`` that is not an ``Exception``), the workers are killed
-    before the signal's exception goes on up.
+    before the signal's exception goes on up. ``work``: the sentences x metrics
+    of all the items, so that the default ``jobs`` starts no pool for small work
+    (:func:`workers_for`).
     """
-    wanted = current().workers if jobs is None else jobs
+    wanted = workers_for(work) if jobs is None else jobs
     items = iter(items)
     first = list(islice(items, max(1, min(wanted, default_jobs()))))
     workers = pool_size(wanted, len(first))

@@ -308,7 +308,7 @@ def stream_sentence_scores(options: ScoreOptions, warn: Callable[[str], None] | 
         with execution(jobs=options.jobs, chunk_size=options.chunk_size):
             parts = line_chunks(inputs, current().chunk_size)
             for chunk in sentence_chunks(parts, metrics, beta_lists,
-                                         shift_reporter(inputs, warn)):
+                                         shift_reporter(inputs, warn), inputs.lines):
                 yield [row for per_beta in chunk for array in per_beta for row in array]
 
     return SentenceStream(columns, signatures, inputs.lines, chunks(), options.notes)
@@ -451,7 +451,7 @@ def _chunked_results(options: ScoreOptions, warn: Callable[[str], None] | None
     """Results of metrics counted by parts from files read and counted by chunks
     (:mod:`gecmetrics.streaming`): only the per-sentence counts are kept."""
     from .chunked import count_chunks, statistics_of_parts
-    from .parallel import current, pool_size
+    from .parallel import current, pool_size, workers_for
     from .streaming import line_chunks, scan_inputs, shift_reporter
 
     metrics = options.metric_objects
@@ -459,7 +459,7 @@ def _chunked_results(options: ScoreOptions, warn: Callable[[str], None] | None
     chunks = line_chunks(inputs, current().chunk_size)
     shifts = shift_reporter(inputs, warn or (
         lambda message: warnings.warn(message, MisalignmentWarning, stacklevel=4)))
-    parts = count_chunks(chunks, metrics, shifts)
+    parts = count_chunks(chunks, metrics, shifts, inputs.lines)
 
     def evaluate(i: int) -> list[SystemResult]:
         stats = statistics_of_parts(metrics[i], inputs.hypotheses, parts[i])
@@ -468,8 +468,9 @@ def _chunked_results(options: ScoreOptions, warn: Callable[[str], None] | None
     # After the counting, each metric's statistics and scores are built
     # independently: with --jobs N, N metrics at a time in threads (their
     # large array operations release the GIL), so this last step, which no
-    # worker process can share, is not one core's alone. Same results.
-    threads = pool_size(current().workers, len(metrics))
+    # worker process can share, is not one core's alone. Same results. The
+    # default --jobs starts no threads for small work (parallel.workers_for).
+    threads = pool_size(workers_for(inputs.lines * len(metrics)), len(metrics))
     if threads <= 1:
         per_metric = [evaluate(i) for i in range(len(metrics))]
     else:

@@ -300,3 +300,109 @@ def test_meta_eval_bleu_correlations(name):
     assert row["n_systems"] == len(systems)
     assert row["pearson"] == pytest.approx(pearsonr(bleu, human)[0], abs=1e-12)
     assert row["spearman"] == pytest.approx(spearmanr(bleu, human)[0], abs=1e-12)
+
+
+# ------------------------------------------------------- 13a word by word (the fast path)
+
+def decoded(texts):
+    """encode(texts, '13a') as one list of token ids per text."""
+    from gecmetrics.ngrams import encode
+
+    tokens, start = encode(texts, "13a")
+    return [tokens[a:b].tolist() for a, b in zip(start[:-1], start[1:], strict=True)]
+
+
+def same_partition(texts):
+    """The fast encoding gives every line the oracle's tokens: same lengths, and
+    two tokens share an id exactly when the oracle's tokens are equal."""
+    fast = decoded(texts)
+    slow = [tokens_13a(text) for text in texts]
+    assert [len(x) for x in fast] == [len(x) for x in slow]
+    pairs = set(zip((t for x in fast for t in x), (t for x in slow for t in x), strict=True))
+    assert len({a for a, _ in pairs}) == len(pairs) == len({b for _, b in pairs})
+
+
+PIECES = ["a", "b", "1", "2", ".", ",", "-", "'", "&", "&quot;", "&amp;", "&lt;", "&gt;",
+          "&amp;lt;", "<skipped>", "<skip", "ped>", " ", "  ", "\t", "\n", "-\n", "\r", "\x0c",
+          "(", ")", "$", "/", "{", "~", "[", "`", "@", ":", "é", "٣", "\u3000", "\xa0", "\x85"]
+LINES = st.lists(st.sampled_from(PIECES), max_size=14).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(LINES, min_size=0, max_size=6))
+def test_13a_word_by_word_equals_whole_line_and_sacrebleu(lines):
+    """Fuzzed lines of punctuation, digits, entities, <skipped>, line ends and
+    every kind of whitespace: the words of prepare_13a tokenized one by one
+    (what encode does) give tokens_13a's tokens, which are sacrebleu's; the
+    joined preparation (prepared_words_13a) equals the line-by-line one."""
+    from itertools import chain
+
+    from gecmetrics.mteval import prepare_13a, prepared_words_13a, word_tokens_13a
+
+    tok = Tokenizer13a()
+    for line in lines:
+        whole = tokens_13a(line)
+        assert whole == tok(line.rstrip()).split(), repr(line)
+        words = prepare_13a(line).split()
+        assert list(chain.from_iterable(map(word_tokens_13a, words))) == whole, repr(line)
+    assert prepared_words_13a(lines) == [prepare_13a(line).split() for line in lines]
+    without_line_ends = [line.replace("\n", " ") for line in lines]
+    assert prepared_words_13a(without_line_ends) == [prepare_13a(line).split()
+                                                     for line in without_line_ends]
+    same_partition(lines)
+    same_partition(without_line_ends)
+
+
+def test_13a_encode_edge_cases():
+    same_partition([])
+    same_partition([""])
+    same_partition(["", "a, b.", "", "&amp;lt; x-\ny", "   "])
+
+
+@pytest.mark.real_data
+def test_13a_fast_counts_equal_line_by_line_on_all_13_conll14_systems(conll_corpus,
+                                                                       monkeypatch):
+    """All 13 CoNLL-2014 outputs: the intersections with the word-by-word 13a
+    encoding equal those with every line through the whole-line tokenizer (the
+    path before the fast one), array by array; so do corpus and sentence BLEU."""
+    from gecmetrics import ngrams
+
+    c = conll_corpus
+    assert len(c.hypotheses) == 13
+    fast = ngrams.compute_intersections(c.sources, c.references, c.hypotheses, "13a", 4)
+    monkeypatch.delitem(ngrams.WORD_LOCAL, "13a")
+    slow = ngrams.compute_intersections(c.sources, c.references, c.hypotheses, "13a", 4)
+    for field in ("src_len", "ref_len", "hyp_len", "sr", "sc", "rc", "src", "sc_off_r",
+                  "rc_max"):
+        assert np.array_equal(getattr(fast, field), getattr(slow, field)), field
+    corpus = Corpus(c.sources, c.references, c.hypotheses)
+    slow_stats = get_metric("bleu").statistics(corpus)
+    monkeypatch.undo()
+    fast_stats = get_metric("bleu").statistics(Corpus(c.sources, c.references, c.hypotheses))
+    assert fast_stats.corpus_scores(None).tolist() == slow_stats.corpus_scores(None).tolist()
+    assert np.array_equal(fast_stats.sentence(None), slow_stats.sentence(None))
+
+
+@pytest.mark.full
+@pytest.mark.real_data
+def test_corpus_bleu_of_all_13_conll14_systems_equals_sacrebleu_multi_system(conll_corpus):
+    """sacrebleu's multi-system use (one BLEU object, references counted once,
+    corpus_score per system), all 13 outputs: the same floats, bit for bit."""
+    refs = [list(r) for r in conll_corpus.references]
+    metric = BLEU(references=refs)
+    ours = get_metric("bleu").statistics(conll_corpus).corpus_scores(None).tolist()
+    assert ours == [metric.corpus_score(list(conll_corpus.hypotheses[name]), None).score / 100
+                    for name in conll_corpus.hypotheses]
+
+
+def test_identical_hypothesis_scores_as_sacrebleu_above_one():
+    """An identical hypothesis: sacrebleu gives 100.00000000000004 (exp of the
+    mean of four log(100.0)), so BLEU is 1.0000000000000004, not 1: kept, since
+    the scores are sacrebleu's to the last bit (docs/metrics/bleu.md)."""
+    line = "the cat sat on the mat ."
+    corpus = Corpus([line], [[line]], {"h": [line]})
+    ours = get_metric("bleu").evaluate(corpus)[0].score
+    sentence = get_metric("bleu").evaluate(corpus, "sentence")[0].scores[0]
+    assert ours == BLEU().corpus_score([line], [[line]]).score / 100
+    assert sentence == BLEU(effective_order=True).sentence_score(line, [line]).score / 100
+    assert ours == sentence > 1
