@@ -178,6 +178,7 @@ def map_ordered(func: Callable[[T], R], items: Iterable[T], jobs: int | None = N
             yield pending.popleft().result()
     except BrokenProcessPool:
         _pools.pop(workers, None)
+        _await_group_signal()
         from .errors import GecMetricsError
 
         raise GecMetricsError(
@@ -191,6 +192,27 @@ def map_ordered(func: Callable[[T], R], items: Iterable[T], jobs: int | None = N
     finally:
         for future in pending:
             future.cancel()
+
+
+#: How long a broken pool waits for the parent's own signal (:func:`_await_group_signal`).
+GROUP_SIGNAL_WAIT = 1.0
+
+
+def _await_group_signal() -> None:
+    """Give a signal sent to the whole process group (Ctrl-C, ``kill -TERM -PGID``)
+    time to reach this process's handler.
+
+    The workers die of it at once, and the pool's manager thread may report them
+    broken a moment before the main thread runs its own handler; without this
+    pause such a run would end as a crashed worker (exit 2) instead of as the
+    signal (130, 143). The handler raises out of the sleep. Only a worker that
+    really died alone (out of memory) costs the pause.
+    """
+    import time
+
+    deadline = time.monotonic() + GROUP_SIGNAL_WAIT
+    while time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 _pools: dict[int, Any] = {}
@@ -318,6 +340,21 @@ def _close_pools() -> None:
     _pools.clear()
 
 
+def _quiet_pool_threads() -> None:
+    """After :func:`stop_pools` the run is ending: an error in the pool's own threads,
+    whose pipes were just closed under them (``OSError: Bad file descriptor``), is
+    not the user's business and must not print a traceback."""
+    import threading
+
+    previous = threading.excepthook
+
+    def hook(args: Any) -> None:
+        if type(args.thread).__module__ != "concurrent.futures.process":
+            previous(args)
+
+    threading.excepthook = hook
+
+
 def stop_pools() -> None:
     """Kill every worker now and forget the pools (a signal stops the run): SIGKILL,
     so that a worker in the middle of a chunk neither finishes it nor prints a word.
@@ -333,6 +370,8 @@ def stop_pools() -> None:
     """
     pools = list(_pools.values())
     _pools.clear()
+    if pools:
+        _quiet_pool_threads()
     for pool in pools:
         processes = getattr(pool, "_processes", None) or {}
         for process in list(processes.values()):
