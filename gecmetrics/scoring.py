@@ -248,11 +248,21 @@ def score(options: ScoreOptions, warn: Callable[[str], None] | None = None) -> S
     by_spec = {metric.spec: metric for metric in metrics}
     refs_from = "text" if options.references else "m2-lenient"
     extra = options.paired.signature_fields() if options.paired is not None else {}
-    signatures = tuple(str(score_signature(by_spec[r.spec],
-                                           *_references_field(by_spec[r.spec], corpus,
-                                                              num_refs, refs_from),
-                                           r.level, r.beta, corpus).extend(**extra))
-                       for r in results)
+    # A signature depends on the metric, level and beta only: made once for each
+    # (a 501-beta sweep of 13 systems has 13 times fewer than it has results).
+    made: dict[tuple[str, str, float | None], str] = {}
+
+    def signature(r: SystemResult) -> str:
+        key = (r.spec, r.level, r.beta)
+        sig = made.get(key)
+        if sig is None:
+            metric = by_spec[r.spec]
+            sig = made[key] = str(score_signature(
+                metric, *_references_field(metric, corpus, num_refs, refs_from),
+                r.level, r.beta, corpus).extend(**extra))
+        return sig
+
+    signatures = tuple(signature(r) for r in results)
     split = (_breakdowns(corpus, by_spec, results, signatures, options.breakdown)
              if options.breakdown is not None and corpus is not None else {})
     return ScoreResults(tuple(results), signatures, MappingProxyType(split), options.notes)

@@ -119,3 +119,15 @@ def test_signature_dataclass():
         f"green|tokenize:word|n:3|beta:2.0|version:{__version__}")
     with pytest.raises(ValueError, match="refs_from"):
         score_signature(green, 1, "files", "corpus")
+
+
+def test_each_json_row_has_the_signature_of_its_metric_and_beta():
+    """Signatures are made once per (metric, level, beta) and shared by the rows of
+    every system: each row still gets its own metric's and beta's."""
+    got = rows("-m", "green", "-m", "chrf", "-b", "0.5", "-b", "1", "-b", "3", "-s", SRC,
+               "-r", *REFS, "-c", *HYPS)
+    assert len(got) == 2 * 3 * len(HYPS)
+    for row in got:
+        expected = score_signature(metric_from_spec(row["spec"]), 2, "text", "corpus",
+                                   row["beta"])
+        assert row["signature"] == str(expected)

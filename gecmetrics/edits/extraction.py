@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Literal
 
-from .. import extras, paths, progress
+from .. import extras, parallel, paths, progress
 from ..corpus import Corpus
 from ..errors import ConfigError, InputError
 from ..formatting import plural
@@ -407,27 +407,156 @@ class Extractor:
         for key in missing:
             src, other = jobs[key]
             texts += [src, other if key[0] == "h" else other[0]]
-        cache.parse_all(texts)
         new: dict[bytes, list[ErrantEdit]] = {}
+        chunks = _chunks(missing)
+        work = PAIR_WORK * len(missing)
+        in_workers = parallel.pool_size(parallel.workers_for(work), len(chunks)) > 1
+        if in_workers:
+            pairs = self._extract_in_workers(chunks, jobs, cache, work)
+        else:
+            cache.parse_all(texts)
+            pairs = ((key, _edits_of(annotator, key[0], cache.get, *jobs[key]))
+                     for key in missing)
         # ERRANT's alignment is the long step (seconds for a long pair): a bar
         # on stderr when it is a terminal, so a long run is never silent.
         bar = progress.bar(len(missing), f"aligning {plural(len(missing), 'pair')} with ERRANT")
         try:
-            for key in missing:
-                src, other = jobs[key]
-                orig = cache.get(src)
-                if key[0] == "h":
-                    edits = auto_edits(annotator, orig, cache.get(other))
-                else:
-                    edits = gold_edits(annotator, orig, cache.get(other[0]), other[1])
+            for key, edits in pairs:
                 out[key] = edits
                 new[digests[key]] = edits
                 self.computed += 1
                 bar.update()
         finally:
             bar.close()
+            cache.flush()
             self.edit_cache.put_many(new)  # keep what was aligned even if interrupted
+        if in_workers:  # the workers took the pairs by source: back to the input order
+            for key in missing:
+                out[key] = out.pop(key)
         return out
+
+    def _extract_in_workers(self, chunks: list[list[PairKey]],
+                            jobs: dict[PairKey, tuple[str, Any]], cache: Any, work: int
+                            ) -> Iterator[tuple[PairKey, list[ErrantEdit]]]:
+        """(key, edits) of every pair of ``chunks``, in order, extracted by the
+        ``-j`` worker processes (:func:`_extract_chunk`), one chunk per task.
+
+        Each task carries the parses its pairs need that are already known
+        (disk cache) as DocBin bytes; the worker parses the rest, aligns, and
+        sends back its edits and its new parses as DocBin bytes, which only
+        this process adds to the parse cache (one shard, by :meth:`flush`) and,
+        through :meth:`Extractor.extract`, to the edit cache: no worker
+        writes a file.
+        """
+        from .parse_cache import sentence_key
+
+        def tasks() -> Iterator[_ChunkTask]:
+            for chunk in chunks:
+                items = [(key[0], *jobs[key]) for key in chunk]
+                texts = dict.fromkeys(sentence_key(t) for kind, src, other in items
+                                      for t in (src, other if kind == "h" else other[0]))
+                known = [t for t in texts if cache.has(t)]
+                data = cache.serialized(known) if known else b""
+                yield self.model, items, known, data, cache.batch_size
+
+        for chunk, (edits, parsed, data) in zip(
+                chunks, parallel.map_ordered(_extract_chunk, tasks(), work=work), strict=True):
+            if parsed:
+                cache.add_serialized(parsed, data)
+            yield from zip(chunk, edits, strict=True)
+
+
+#: Pairs per task when ``-j`` worker processes extract ERRANT's edits
+#: (:meth:`Extractor._extract_in_workers`): pairs of one source stay in one
+#: task (its source is parsed once), and tasks are filled up to this size.
+#: Why 128: a task then takes about half a second cold (a parse and an
+#: alignment of a few ms per pair), so the per-task cost (a pickled task,
+#: the parses sent both ways) stays a few percent, and the last task leaves
+#: the other workers idle for a fraction of a second only. Fewer pairs than
+#: this make one task: no worker process is started for them.
+ALIGN_CHUNK_PAIRS = 128
+
+#: What one pair to extract weighs in the unit of
+#: :data:`gecmetrics.parallel.MIN_PARALLEL_WORK` (a sentence x metric of GREEN,
+#: about 5,000 a second on one core), for the default ``--jobs``: ERRANT
+#: extracts about 400 pairs a second with the parses cached and 170 with
+#: none (bench/bench_errant_jobs.py, 13 CoNLL-2014 outputs), so a pair is
+#: at least 12 of them. Workers then start from about 170 pairs (under one
+#: second of work); an explicit ``-j N`` starts them from two tasks.
+PAIR_WORK = 12
+
+#: One task of :func:`_extract_chunk`: the pipeline name, (kind, source,
+#: other) per pair (other: a sentence, or a :data:`PreparedGold` for kind
+#: ``g``), the sentence keys of the parses sent, those parses as DocBin bytes,
+#: and spaCy's batch size.
+_ChunkTask = tuple[str, list[tuple[str, str, Any]], list[str], bytes, int]
+
+
+def _chunks(missing: Sequence[PairKey]) -> list[list[PairKey]]:
+    """``missing`` in tasks of about :data:`ALIGN_CHUNK_PAIRS` pairs, the pairs of
+    one source (``key[1]``) together, sources in order of first appearance."""
+    by_source: dict[str, list[PairKey]] = {}
+    for key in missing:
+        by_source.setdefault(key[1], []).append(key)
+    chunks: list[list[PairKey]] = []
+    chunk: list[PairKey] = []
+    for group in by_source.values():
+        chunk += group
+        if len(chunk) >= ALIGN_CHUNK_PAIRS:
+            chunks.append(chunk)
+            chunk = []
+    if chunk:
+        chunks.append(chunk)
+    return chunks
+
+
+def _edits_of(annotator: Any, kind: str, parse: Callable[[str], Any], src: str,
+              other: Any) -> list[ErrantEdit]:
+    """ERRANT's edits of one pair: ``errant_parallel``'s for kind ``h`` (``other``
+    a sentence), ``errant_m2 -gold``'s for kind ``g`` (``other`` a
+    :data:`PreparedGold`); ``parse`` gives a sentence's spaCy Doc."""
+    if kind == "h":
+        return auto_edits(annotator, parse(src), parse(other))
+    return gold_edits(annotator, parse(src), parse(other[0]), other[1])
+
+
+def _extract_chunk(task: _ChunkTask) -> tuple[list[ErrantEdit] | Any, list[str], bytes]:
+    """In a worker process: the edits of one task's pairs (in order), the
+    sentence keys it parsed and their parses as DocBin bytes.
+
+    spaCy and errant are loaded once per process (inherited from the parent
+    when the pool was forked after it loaded them). Its parser's temporaries
+    come from the heap (:func:`gecmetrics.parallel.transient_heap`)."""
+    with parallel.transient_heap():
+        return _extract_chunk_here(task)
+
+
+def _extract_chunk_here(task: _ChunkTask) -> tuple[list[ErrantEdit] | Any, list[str], bytes]:
+    """:func:`_extract_chunk`'s work."""
+    from spacy.tokens import Doc, DocBin
+
+    from .parse_cache import sentence_key
+
+    model, items, known, data, batch_size = task
+    annotator, nlp = load_annotator(model)
+    docs: dict[str, Any] = {}
+    if known:
+        docs = dict(zip(known, DocBin().from_bytes(data).get_docs(nlp.vocab), strict=True))
+    need = list(dict.fromkeys(
+        k for kind, src, other in items
+        for k in (sentence_key(src), sentence_key(other if kind == "h" else other[0]))
+        if k not in docs))
+    made = DocBin(store_user_data=False)
+    words = (Doc(nlp.vocab, words=k.split()) for k in need)
+    for key, doc in zip(need, nlp.pipe(words, batch_size=batch_size), strict=True):
+        docs[key] = doc
+        made.add(doc)
+
+    def parse(text: str) -> Any:
+        return docs[sentence_key(text)]
+
+    edits = [_edits_of(annotator, kind, parse, src, other) for kind, src, other in items]
+    return edits, need, made.to_bytes() if need else b""
 
 
 # --------------------------------------------------------------------------

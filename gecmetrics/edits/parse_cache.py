@@ -77,6 +77,12 @@ class ParseCache:
         self.parsed = 0
         self._docs: dict[str, Any] = {}
         self._loaded = False
+        # Parses made in worker processes (:meth:`add_serialized`), as the
+        # DocBin bytes they sent: written as one shard by :meth:`flush`, and
+        # read into ``_docs`` only if :meth:`get` asks for one of them.
+        self._pending: list[tuple[list[str], bytes]] = []
+        self._pending_keys: set[str] = set()
+        self._flushed = 0
 
     # -- disk ---------------------------------------------------------------
 
@@ -104,7 +110,12 @@ class ParseCache:
         bin_ = DocBin(store_user_data=False)
         for key in keys:
             bin_.add(self._docs[key])
-        data = bin_.to_bytes()
+        self._store(keys, bin_.to_bytes())
+
+    def _store(self, keys: Sequence[str], data: bytes) -> None:
+        """Write ``data`` (a DocBin of ``keys``) as one shard, atomically."""
+        if self.directory is None:
+            return
         name = hashlib.sha256("\n".join(keys).encode("utf-8")).hexdigest()[:32] + ".spacy"
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
@@ -121,13 +132,69 @@ class ParseCache:
             print(f"gecmetrics: warning: could not write the parse cache in "
                   f"{self.directory}: {err}", file=sys.stderr)
 
+    # -- parses made elsewhere (worker processes) --------------------------
+
+    def has(self, text: str) -> bool:
+        """Whether the parse of ``text`` is here (disk cache read first), without parsing."""
+        self._load()
+        key = sentence_key(text)
+        return key in self._docs or key in self._pending_keys
+
+    def serialized(self, keys: Sequence[str]) -> bytes:
+        """The parses of ``keys`` (sentence keys, all here) as DocBin bytes, in that
+        order: what a worker process needs to rebuild them in its own vocabulary."""
+        from spacy.tokens import DocBin
+
+        if any(k not in self._docs for k in keys):
+            self._read_pending()
+        bin_ = DocBin(store_user_data=False)
+        for key in keys:
+            bin_.add(self._docs[key])
+        return bin_.to_bytes()
+
+    def add_serialized(self, keys: Sequence[str], data: bytes) -> None:
+        """Take the parses of ``keys`` made by a worker process (DocBin bytes of the
+        same settings, in that order); written to disk by :meth:`flush`. A key
+        already here (parsed by two workers) is counted and kept once."""
+        self._load()
+        fresh = [k for k in keys if k not in self._docs and k not in self._pending_keys]
+        if not fresh:
+            return
+        self._pending.append((list(keys), data))
+        self._pending_keys.update(fresh)
+        self.parsed += len(fresh)
+
+    def flush(self) -> None:
+        """Write the parses taken by :meth:`add_serialized` as one new shard: the
+        workers' DocBins merged as bytes, without rebuilding their Docs."""
+        if len(self._pending) == self._flushed or self.directory is None:
+            return
+        from spacy.tokens import DocBin
+
+        keys: list[str] = []
+        merged = DocBin(store_user_data=False)
+        todo, self._flushed = self._pending[self._flushed:], len(self._pending)
+        for chunk_keys, data in todo:
+            merged.merge(DocBin(store_user_data=False).from_bytes(data))
+            keys += chunk_keys
+        self._store(list(dict.fromkeys(keys)), merged.to_bytes())
+
+    def _read_pending(self) -> None:
+        """Rebuild the workers' parses here (only when one is asked for)."""
+        from spacy.tokens import DocBin
+
+        for keys, data in self._pending:
+            docs = DocBin().from_bytes(data).get_docs(self.nlp.vocab)
+            for key, doc in zip(keys, docs, strict=True):
+                self._docs.setdefault(key, doc)
+
     # -- parsing ------------------------------------------------------------
 
     def parse_all(self, texts: Iterable[str]) -> None:
         """Make sure every text is parsed (reading the disk cache, parsing the rest)."""
         self._load()
         missing = list(dict.fromkeys(k for k in map(sentence_key, texts)
-                                     if k not in self._docs))
+                                     if k not in self._docs and k not in self._pending_keys))
         if not missing:
             return
         from spacy.tokens import Doc
@@ -150,6 +217,8 @@ class ParseCache:
     def get(self, text: str) -> Any:
         """The parse of one text (parsed now if not cached)."""
         key = sentence_key(text)
+        if key not in self._docs and key in self._pending_keys:
+            self._read_pending()
         if key not in self._docs:
             self.parse_all([text])
         return self._docs[key]
