@@ -213,7 +213,9 @@ def test_statistics_refuse_bad_betas(name, corpus):
     np.testing.assert_array_equal(stats.corpus_scores(None), good)
 
 
-@pytest.mark.parametrize("name", sorted(list_metrics()))
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=[pytest.mark.full] if metric_class(name).extras else [])
+    for name in sorted(list_metrics())])
 def test_statistics_refuse_bad_sentence_indices(name, corpus):
     stats = _statistics(name, corpus)
     idx = np.array([0, 2, 2])

@@ -359,6 +359,7 @@ def test_13a_encode_edge_cases():
     same_partition(["", "a, b.", "", "&amp;lt; x-\ny", "   "])
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 def test_13a_fast_counts_equal_line_by_line_on_all_13_conll14_systems(conll_corpus,
                                                                        monkeypatch):

@@ -131,6 +131,7 @@ def test_model_ref_of_a_missing_folder_is_one_line():
 
 # ---- with the neural extra ------------------------------------------------------------
 
+@pytest.mark.full
 @pytest.mark.neural
 def test_local_identity_follows_the_content(tmp_path):
     import os
