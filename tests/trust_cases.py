@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -304,11 +304,7 @@ class Outcome:
         return self.stderr[0] if len(self.stderr) == 1 else " / ".join(self.stderr)
 
 
-def _limit_memory() -> None:
-    # Address space, not resident memory: a run that would grow past it fails
-    # with MemoryError instead of taking the machine down.
-    cap = 4 * LIMIT_MB * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+MEASURE = str(Path(__file__).with_name("trust_measure.py"))
 
 
 def run_case(case: Case, folder: Path, data: Path | None) -> Outcome:
@@ -317,18 +313,23 @@ def run_case(case: Case, folder: Path, data: Path | None) -> Outcome:
     env = {**os.environ, "COLUMNS": "100", "GECMETRICS_DATA": str(folder / "no-data")}
     env.pop("GECMETRICS_MIRROR", None)
     stdin = open(folder / case.stdin if case.stdin else os.devnull, "rb")  # noqa: SIM115
-    with stdin, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    cap = 4 * LIMIT_MB * 1024 * 1024  # address space: four times the resident limit
+    with stdin, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.TemporaryDirectory() as scratch:
         target = open(folder / case.stdout, "wb") if case.stdout else out  # noqa: SIM115
+        measured = Path(scratch) / "measured"
         start = time.perf_counter()
-        proc = subprocess.Popen([SCRIPT, *argv], cwd=folder, env=env, stdin=stdin,
-                                stdout=target, stderr=err, preexec_fn=_limit_memory)
-        timer = threading.Timer(LIMIT_S, proc.kill)
+        proc = subprocess.Popen([sys.executable, "-I", "-S", MEASURE, str(measured), str(cap),
+                                 SCRIPT, *argv], cwd=folder, env=env, stdin=stdin,
+                                stdout=target, stderr=err, start_new_session=True)
+        timer = threading.Timer(LIMIT_S, lambda: os.killpg(proc.pid, signal.SIGKILL))
         timer.start()
         try:
-            _, status, usage = os.wait4(proc.pid, 0)
+            proc.wait()
         finally:
             timer.cancel()
-        proc.returncode = os.waitstatus_to_exitcode(status)
+        code, peak_kb = (int(part) for part in measured.read_text().split()) \
+            if measured.exists() else (proc.returncode, 0)
         seconds = time.perf_counter() - start
         if target is not out:
             target.close()
@@ -338,9 +339,8 @@ def run_case(case: Case, folder: Path, data: Path | None) -> Outcome:
         if data is not None:
             stderr = stderr.replace(str(data), "DATA")
         stderr = _machine_neutral(stderr)
-        return Outcome(proc.returncode, stderr.splitlines(),
-                       out.read().decode("utf-8", "replace"), seconds,
-                       usage.ru_maxrss / 1024)
+        return Outcome(code, stderr.splitlines(), out.read().decode("utf-8", "replace"),
+                       seconds, peak_kb / 1024)
 
 
 def _machine_neutral(stderr: str) -> str:
