@@ -13,6 +13,7 @@ placed by :data:`..report.SECTION_ORDER` and their figures' notes by
 from __future__ import annotations
 
 from ..analysis import Analysis
+from .attacks import ATTACKS
 from .bootstrap import BOOTSTRAP
 from .clusters import CLUSTERS
 from .compare import COMPARE
@@ -35,4 +36,5 @@ ANALYSES: tuple[Analysis, ...] = (
     HUMAN_INTERVALS,
     POOL,
     RANK_PAIRS,
+    ATTACKS,
 )
