@@ -23,9 +23,17 @@ the metric's scores of those systems and ``a`` the attack's:
   ranks the attack last keeps or raises its correlation; one that ranks it high
   loses. Pearson is not reported: it would depend on the made-up human score.
 
-Each attack is admitted alone. The attack outputs come from the data folder
-(``gecmetrics download attacks``); a file without one line per CoNLL-2014
-sentence is refused before anything is scored.
+Each attack is admitted alone. A metric whose scores depend on the systems scored
+together (its ``extra_signature`` changes with them: GoToScorer, whose edit
+weights come from the systems) scores each attack in one corpus with the
+benchmark's systems, and ``rank``, ``beats`` and the admitted correlations use
+the real systems' scores from that pool; ``spearman``/``kendall`` stay the run's.
+For every other metric a system's score does not depend on the others, so the
+attacks are scored alone (the tests check that this gives the same score).
+
+The attack outputs come from the data folder (``gecmetrics download attacks``);
+a file without one line per CoNLL-2014 sentence is refused before anything is
+scored.
 """
 
 from __future__ import annotations
@@ -110,9 +118,12 @@ class Placement:
     kendall_admitted: float
 
 
-def place(scores: Sequence[float], human: Sequence[float], attack: float) -> Placement:
+def place(scores: Sequence[float], human: Sequence[float], attack: float,
+          baseline: Sequence[float] | None = None) -> Placement:
     """The definitions of the module docstring for one attack score (``scores`` and
-    ``human``: the real systems, in the same order; higher is better for both)."""
+    ``human``: the real systems, in the same order; higher is better for both).
+    ``baseline``: the real systems' scores without the attack, when admitting it
+    changes them (default ``scores``): ``spearman``/``kendall`` are theirs."""
     import numpy as np
 
     from gecmetrics.stats.correlation import correlate
@@ -120,7 +131,7 @@ def place(scores: Sequence[float], human: Sequence[float], attack: float) -> Pla
     s = np.asarray(scores, dtype=float)
     h = np.asarray(human, dtype=float)
     best = int(np.argmax(h))  # the first of equal human scores, as the set's order
-    before = correlate(s, h)
+    before = correlate(s if baseline is None else np.asarray(baseline, dtype=float), h)
     after = correlate(np.append(s, attack), np.append(h, h.min() - 1.0))
     return Placement(
         rank=1 + int((s > attack).sum()), beats=int((s < attack).sum()),
@@ -210,33 +221,72 @@ def attack_corpus(bench: Benchmark, lines: Mapping[str, Sequence[str]]) -> Corpu
     return Corpus(corpus.sources, corpus.references, hypotheses, m2=corpus.m2)
 
 
-def run(context: Context, settings: AttacksSettings) -> list[AttackRow]:
+def corpus_key(bench: Benchmark) -> tuple[Any, ...]:
+    """What an attack corpus is made of: the positions, sources and references, and
+    the M2 file the gold edits come from (None: text references only)."""
+    assert bench.source_set is not None
+    corpus = bench.corpus
+    m2 = None if corpus.m2 is None else str(getattr(corpus.m2, "path", id(corpus.m2)))
+    return (tuple(bench.source_set.positions), corpus.sources, corpus.references, m2)
+
+
+def level_scores(stats: Any, beta: float | None, level: str) -> Any:
+    """Every system's score at ``level`` (``corpus`` or ``mean``) from statistics."""
     import numpy as np
+
+    return np.asarray(stats.corpus_scores(beta) if level == "corpus" else stats.mean(beta),
+                      dtype=float)
+
+
+def run(context: Context, settings: AttacksSettings) -> list[AttackRow]:
+    from gecmetrics.corpus import Corpus
 
     from ..results import row_signature
     from ..selection import system_scores
 
     lines = attack_lines(_root(context.options))
-    corpora: dict[int, Corpus] = {}  # seeda-s and seeda-e share a corpus, and so its attacks
+    # One attack corpus per distinct corpus: seeda-s and seeda-e share theirs, and conll14
+    # and SEEDA's ``all`` hold the same sentences and references (scored once: M2 takes
+    # minutes on outputs that rewrite whole sentences).
+    corpora: dict[tuple[Any, ...], Corpus] = {}
+    pools: dict[tuple[Any, ...], Corpus] = {}
     out = []
     for sel in context.selections:
         bench = sel.benchmark
-        fakes = corpora.setdefault(id(bench.corpus), attack_corpus(bench, lines))
+        key = corpus_key(bench)
+        if key not in corpora:
+            corpora[key] = attack_corpus(bench, lines)
+        fakes = corpora[key]
         human = sel.human.tolist()
         for metric in context.metrics:
             stats = metric.statistics(fakes)
+            # A metric whose scores depend on the systems scored together (its signature
+            # says so: GoToScorer's weights) scores each attack with the corpus's systems.
+            pooled = metric.extra_signature(fakes) != metric.extra_signature(bench.corpus)
             for level in context.options.levels:
                 for beta in metric.resolve_betas(context.betas):
-                    real = system_scores(metric, sel, beta, level).tolist()
-                    fake = np.asarray(stats.corpus_scores(beta) if level == "corpus"
-                                      else stats.mean(beta), dtype=float)
+                    run_real = system_scores(metric, sel, beta, level).tolist()
+                    fake = level_scores(stats, beta, level)
                     signature = row_signature(metric, sel, level, beta, analysis=NAME)
                     for k, attack in enumerate(stats.systems):
-                        p = place(real, human, float(fake[k]))
+                        real, score = run_real, float(fake[k])
+                        if pooled:
+                            pool = pools.get((key, attack))
+                            if pool is None:
+                                pool = pools[(key, attack)] = Corpus(
+                                    fakes.sources, fakes.references,
+                                    {**bench.corpus.hypotheses,
+                                     attack: fakes.hypotheses[attack]}, m2=fakes.m2)
+                            both = metric.statistics(pool)
+                            vector = level_scores(both, beta, level)
+                            row = {name: i for i, name in enumerate(both.systems)}
+                            real = [float(vector[row[s]]) for s in sel.systems]
+                            score = float(vector[row[attack]])
+                        p = place(real, human, score, baseline=run_real)
                         out.append(AttackRow(
                             bench.name, sel.human_kind, sel.system_set, bench.corpus_label,
                             metric.display_name, metric.spec, beta, level, attack,
-                            float(fake[k]), p.rank, len(real), p.beats, p.ties,
+                            score, p.rank, len(real), p.beats, p.ties,
                             p.beats_best, p.spearman, p.kendall, p.spearman_admitted,
                             p.kendall_admitted, signature))
     return out
