@@ -249,7 +249,7 @@ def run(context: Context, settings: AttacksSettings) -> list[AttackRow]:
     # and SEEDA's ``all`` hold the same sentences and references (scored once: M2 takes
     # minutes on outputs that rewrite whole sentences).
     corpora: dict[tuple[Any, ...], Corpus] = {}
-    pools: dict[tuple[Any, ...], Corpus] = {}
+    pools: dict[tuple[int, str], Corpus] = {}  # by the benchmark's corpus and the attack
     out = []
     for sel in context.selections:
         bench = sel.benchmark
@@ -271,9 +271,9 @@ def run(context: Context, settings: AttacksSettings) -> list[AttackRow]:
                     for k, attack in enumerate(stats.systems):
                         real, score = run_real, float(fake[k])
                         if pooled:
-                            pool = pools.get((key, attack))
+                            pool = pools.get((id(bench.corpus), attack))
                             if pool is None:
-                                pool = pools[(key, attack)] = Corpus(
+                                pool = pools[(id(bench.corpus), attack)] = Corpus(
                                     fakes.sources, fakes.references,
                                     {**bench.corpus.hypotheses,
                                      attack: fakes.hypotheses[attack]}, m2=fakes.m2)
