@@ -184,3 +184,42 @@ def test_real_attacks_rank_low_under_reference_based_metrics(shared_data):
         assert "Attack-Scribendi" in render_evaluation(result, fmt)[0]
     assert json.loads(render_evaluation(result, "json")[0])[-1]["attack"] == "Attack-LLM"
     assert (result.to_frame()["analysis"] == "attacks").sum() == len(rows)
+
+
+@pytest.mark.full
+@pytest.mark.errant
+def test_a_metric_weighing_by_the_systems_scores_each_attack_in_the_pool(tmp_path):
+    """GoToScorer's weights come from the systems scored together (its extra_signature
+    says so): each attack is scored with the benchmark's systems; GREEN alone."""
+    from gecmetrics.meta_eval.analyses.attacks import run as run_attacks
+    from gecmetrics.meta_eval.analysis import Context
+
+    root = fake_attack_folder(tmp_path)
+    sources = ["He go to school .", "She like apples ."]
+    refs = [["He goes to school .", "She likes apples ."]]
+    hyps = {"A": ["He goes to school .", "She likes apples ."],
+            "B": ["He goes to school .", "She like apples ."],
+            "C": sources}
+    corpus = Corpus(sources, refs, hyps)
+    bench = Benchmark("toy", corpus, {"ew": {"A": 3.0, "B": 2.0, "C": 1.0}},
+                      {"all": ["A", "B", "C"]}, "all", source_set=SourceSet("conll14-test", [0, 5]))
+    specs = ("gotoscorer:references=text", "green")
+    options = MetaEvalOptions.from_keywords(benchmarks=("conll14",), metrics=specs,
+                                            attacks=True, data_dir=str(root))
+    context = Context(options, (Selection.make(bench),), options.metric_objects)
+    rows = run_attacks(context, ON)
+    lines = attack_lines(root.resolve())
+    assert len(rows) == 2 * 4
+    for r in rows:
+        metric = metric_from_spec(r.spec)
+        attack = [lines[r.attack][0], lines[r.attack][5]]
+        alone = Corpus(sources, refs, {r.attack: attack})
+        pooled = Corpus(sources, refs, {**hyps, r.attack: attack})
+        beta = r.beta
+        want_alone = float(metric.statistics(alone).corpus_scores(beta)[0])
+        together = metric.statistics(pooled).corpus_scores(beta)
+        assert r.score == pytest.approx(float(together[3]), abs=1e-12)
+        if r.spec == "green":
+            assert r.score == pytest.approx(want_alone, abs=1e-12)
+        real = [float(v) for v in together[:3]]
+        assert r.rank == 1 + sum(v > r.score for v in real)
