@@ -180,7 +180,7 @@ def test_real_attacks_rank_low_under_reference_based_metrics(shared_data):
     assert list(objects[0])[:10] == ["analysis", "benchmark", "human", "systems", "corpus",
                                      "metric", "spec", "beta", "level", "attack"]
     assert not any(isinstance(v, float) and math.isnan(v) for o in objects for v in o.values())
-    for fmt in ("table", "tsv", "markdown", "latex", "csv"):
+    for fmt in ("table", "markdown", "latex", "csv"):
         assert "Attack-Scribendi" in render_evaluation(result, fmt)[0]
     assert json.loads(render_evaluation(result, "json")[0])[-1]["attack"] == "Attack-LLM"
     assert (result.to_frame()["analysis"] == "attacks").sum() == len(rows)
