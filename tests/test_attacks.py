@@ -132,6 +132,7 @@ def test_cli_one_line_error(tmp_path):
 # -- the real data -------------------------------------------------------------------------
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 def test_seeda_subset_takes_the_attack_line_of_each_judged_sentence(shared_data):
     """The subset's positions equal attack-gec-metrics' own mapping (BenchmarkSEEDA.subsetalize:
