@@ -293,6 +293,9 @@ def encode(texts: Sequence[str], tokenize: str) -> tuple[np.ndarray, np.ndarray]
         tokens, lengths = _encode_word_local(texts, *WORD_LOCAL[tokenize])
     else:
         split = tokenizer(tokenize)
+        if spec(tokenize).load is not None:  # an optional, slow tokenizer: each text once
+            distinct = {text: split(text) for text in dict.fromkeys(texts)}
+            split = distinct.__getitem__
         words = [split(text) for text in texts]
         lengths = [len(w) for w in words]
         flat = list(itertools.chain.from_iterable(words))

@@ -19,6 +19,7 @@ says when mixing normalisation forms changes what matches.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import typing
 import unicodedata
@@ -187,16 +188,15 @@ def _load_zh() -> Split:
 @dataclass(frozen=True)
 class TokenizerSpec:
     """One tokenizer: ``split`` (or ``load``, which returns it, for one that needs
-    an ``extra``), its ``description``, and its fast forms for the n-gram counting:
-    ``code_points`` (the tokens are the line's characters, coded as code points)
-    or ``word_local`` (whitespace words are tokenized one by one, so each distinct
-    word of a corpus is tokenized once: (the words of each line, one word's tokens))."""
+    an ``extra``), its ``description``, and its fast form for the n-gram counting,
+    ``word_local``: whitespace words are tokenized one by one, so each distinct
+    word of a corpus is tokenized once (the words of each line, one word's tokens).
+    (``char`` has its own fast form in :func:`gecmetrics.ngrams.encode`: code points.)"""
 
     description: str
     split: Split | None = None
     load: Callable[[], Split] | None = None
     extra: str | None = None
-    code_points: bool = False
     word_local: tuple[Callable[[Sequence[str]], list[list[str]]], Split] | None = None
 
 
@@ -206,7 +206,7 @@ Tokenize = Literal["word", "char", "char-nospace", "chrf-word", "13a", "intl", "
 
 REGISTRY: dict[str, TokenizerSpec] = {
     "word": TokenizerSpec("whitespace words (str.split; the default)", word_tokens),
-    "char": TokenizerSpec("every character, spaces included", char_tokens, code_points=True),
+    "char": TokenizerSpec("every character, spaces included", char_tokens),
     "char-nospace": TokenizerSpec("every character but whitespace (chrF's characters)",
                                   char_nospace_tokens),
     "chrf-word": TokenizerSpec("chrF++'s words: whitespace words, one ASCII punctuation mark "
@@ -294,7 +294,7 @@ def normalizer(form: str) -> Callable[[str], str]:
     check_normalize(form, "normalize")
     if form == "none":
         return str
-    upper = form.upper()
+    upper = typing.cast(Literal["NFC", "NFD", "NFKC", "NFKD"], form.upper())
     return lambda text: unicodedata.normalize(upper, text)
 
 
@@ -304,13 +304,14 @@ def normalization_note(sources: Sequence[str], references: Sequence[Sequence[str
 
     That is: in some sentence, a hypothesis word and a source or reference word
     differ as strings but not in NFC (``é`` as one code point against ``e``
-    followed by a combining accent, say). Cheap when every text is already NFC
-    (one C call per line list), the usual case; otherwise it stops at the first
-    such sentence. The note names no line or count, since a corpus scored in
-    chunks sees it chunk by chunk.
+    followed by a combining accent, say). Cheap when every text is ASCII or
+    already NFC (C calls, a Python step only per non-ASCII line), the usual
+    case; otherwise it stops at the first such sentence. The note names no line
+    or count, since a corpus scored in chunks sees it chunk by chunk.
     """
-    lists = [list(sources), *(list(r) for r in references), *(list(h) for h in hypotheses)]
-    if all(unicodedata.is_normalized("NFC", "\n".join(lines)) for lines in lists):
+    lists = [sources, *references, *hypotheses]
+    if all(unicodedata.is_normalized("NFC", line)  # isascii: one flag test in CPython
+           for lines in lists for line in itertools.filterfalse(str.isascii, lines)):
         return None
     nfc = normalizer("nfc")
     given, hyp_lists = lists[:1 + len(references)], lists[1 + len(references):]
