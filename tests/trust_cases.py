@@ -97,7 +97,7 @@ def make_files(folder: Path) -> None:
         "long_rewrite.txt": (" ".join(["other"] * 10_000) + "\n").encode(),
         # Unicode: a reference in NFC, a hypothesis in NFD (combining accents); no-break
         # spaces, right-to-left text and zero-width joiners (docs/tokenizers.md)
-        "accents_src.txt": "Eva a lu le cafe .\nIl fait beau .\n".encode(),
+        "accents_src.txt": b"Eva a lu le cafe .\nIl fait beau .\n",
         "accents_ref.txt": "\u00c9va a lu le caf\u00e9 .\nIl fait beau .\n".encode(),
         "accents_nfd.txt": "E\u0301va a lu le cafe\u0301 .\nIl fait beau .\n".encode(),
         "unicode_hyp.txt": ("She\xa0goes\xa0to school every day .\n"
