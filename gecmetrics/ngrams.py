@@ -127,7 +127,7 @@ def intersections(corpus: Corpus, tokenize: str, max_n: int,
     else:
         note = corpus.cached(("normalization-note",), lambda: normalization_note(
             corpus.sources, corpus.references, corpus.hypotheses.values()))
-        if note is not None and note not in _NOTED:
+        if note is not None and not _NOTED:  # the first only: chunks name other words
             _NOTED.add(note)
             from .progress import note as write_note
 
@@ -144,7 +144,7 @@ def intersections(corpus: Corpus, tokenize: str, max_n: int,
     return result
 
 
-#: The normalisation notes already written by this process (each is written once).
+#: The normalisation note written by this process, if any (one is enough).
 _NOTED: set[str] = set()
 
 

@@ -154,13 +154,15 @@ def intl_tokens(line: str) -> list[str]:
 
 def _load_ja() -> Split:
     """Japanese: MeCab through fugashi, with the UniDic-lite dictionary named
-    explicitly (so an installed full UniDic never changes the tokens)."""
+    explicitly (so an installed full UniDic never changes the tokens). MeCab
+    skips ASCII spaces but returns a no-break or ideographic space as a token:
+    whitespace tokens are dropped, as for ``zh``."""
     fugashi = extras.require("tokenizer 'ja'", "ja", "fugashi")
     unidic_lite = extras.require("tokenizer 'ja'", "ja", "unidic_lite")
     tagger = fugashi.Tagger(f'-d "{unidic_lite.DICDIR}"')
 
     def split(line: str) -> list[str]:
-        return [word.surface for word in tagger(line)]
+        return [w.surface for w in tagger(line) if not w.surface.isspace()]
     return split
 
 

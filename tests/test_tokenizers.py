@@ -214,8 +214,11 @@ def test_ja_equals_fugashi_with_unidic_lite():
     import unidic_lite
 
     tagger = fugashi.Tagger(f'-d "{unidic_lite.DICDIR}"')
-    for line in ("私は学生です。", "東京へ 行きました", "ｶﾀｶﾅ と ABC 123"):
-        assert tokenizers.tokenizer("ja")(line) == [w.surface for w in tagger(line)]
+    for line in ("私は学生です。", "東京へ 行きました", "ｶﾀｶﾅ と ABC 123",
+                 "私は\xa0学生\u3000です"):
+        expected = [w.surface for w in tagger(line) if not w.surface.isspace()]
+        assert tokenizers.tokenizer("ja")(line) == expected
+    assert tokenizers.tokenizer("ja")("私は\xa0学生\u3000です") == ["私", "は", "学生", "です"]
 
 
 @pytest.mark.full  # Kiwi's model loads in a few seconds
@@ -264,6 +267,19 @@ def test_awkward_characters_per_tokenizer():
     for line, expected in AWKWARD.items():
         for name, tokens in expected.items():
             assert tokenizers.tokenizer(name)(line) == tokens, (name, line)
+
+
+@pytest.mark.full  # loads Kiwi's model and jieba's dictionary: seconds
+def test_awkward_characters_per_segmenter():
+    need("fugashi", "unidic_lite", "kiwipiepy", "jieba")
+    ja, ko, zh = (tokenizers.tokenizer(name) for name in ("ja", "ko", "zh"))
+    assert ja("私は\xa0学生\u3000です") == ["私", "は", "学生", "です"]
+    assert ko("학교에\xa0갔다") == ["학교", "에", "가", "었", "다"]
+    assert zh("我爱\xa0北京\u3000天安门") == ["我", "爱", "北京", "天安门"]
+    assert ja("私は\u200d学生") == ["私", "は", "\u200d", "学生"]
+    assert zh("我爱\u200b北京") == ["我", "爱", "\u200b", "北京"]
+    assert ja("שלום 私") == ["שלום", "私"] and ko("שלום 나는")[0] == "שלום"
+    assert zh("שלום 我 abc") == ["ש", "ל", "ו", "ם", "我", "abc"]
 
 
 # ------------------------------------------------------------------ normalisation
