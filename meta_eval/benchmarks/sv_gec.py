@@ -175,9 +175,15 @@ def read(root: Path, desc: Mapping[str, Any] | None = None) -> SvGecData:
 
 def levenshtein(a: str, b: str) -> int:
     """Character edit distance (insertion, deletion, substitution: cost 1), one numpy
-    row at a time: the insertions along a row are a running minimum."""
-    if a == b:
-        return 0
+    row at a time: the insertions along a row are a running minimum. A post-edit is
+    mostly its output unchanged, so the common ends are stripped first."""
+    start = 0  # a common prefix and suffix cost nothing: strip them first
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    a, b = a[start:len(a) - end], b[start:len(b) - end]
     if len(a) < len(b):
         a, b = b, a
     if not b:
