@@ -45,6 +45,24 @@ class CriterionFacets:
 
 
 @dataclass(frozen=True)
+class HumanCell:
+    """One cell of a benchmark's table of human ratings per system and part of the data
+    (sv-gec: the paper's Table 4, per CEFR level): ``criterion`` of ``system`` (shown
+    as ``label``, the paper's name for it) on ``level``: the mean over ``n`` rated
+    outputs, ``other`` outputs left out (rated off the scale), and ``counts`` of each
+    rating, highest first (empty for a measure that is not a rating)."""
+
+    criterion: str
+    system: str
+    label: str
+    level: str
+    mean: float
+    n: int
+    other: int
+    counts: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class RatedOutput:
     """One rated output (a ratings benchmark's data row) of sentence ``sentence``,
     shared by ``systems``."""
@@ -86,7 +104,8 @@ class Benchmark:
     ``<name>-test``); ``reference_free``: the corpus's references are stand-ins
     (signatures say ``refs=0``). ``criteria``: per human kind, the sentence-level
     facets of that kind (a benchmark whose outputs were rated on several criteria);
-    :meth:`for_human` picks one.
+    :meth:`for_human` picks one. ``human_table``: computes the mean human ratings per
+    system and part of the data (``--human-table``), on demand (it may take a second).
     """
 
     name: str
@@ -103,6 +122,7 @@ class Benchmark:
     rated: RatedOutputs | None = None
     reference_free: bool = False
     criteria: Mapping[str, CriterionFacets] | None = None
+    human_table: Callable[[], Sequence[HumanCell]] | None = None
 
     def __post_init__(self) -> None:
         if not self.corpus_label:

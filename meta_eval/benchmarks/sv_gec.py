@@ -53,7 +53,7 @@ from gecmetrics.corpus import Corpus
 from gecmetrics.errors import InputError
 from gecmetrics.readers import read_lines
 
-from .base import Benchmark, CriterionFacets, Judgments, description, rating_items, require_files
+from .base import Benchmark, CriterionFacets, HumanCell, Judgments, description, rating_items, require_files
 
 NAME = "sv-gec"
 OTHER = 0  # the annotation tool's "other" rating: not on the 1-4 scale, left out of means
@@ -77,21 +77,6 @@ class SvGecData:
     outputs: dict[str, list[str]]
     ratings: dict[str, dict[str, list[int | None]]]
     post_edits: dict[str, list[str | None]]
-
-
-@dataclass(frozen=True)
-class HumanCell:
-    """One cell of Table 4: ``criterion`` (or ``NLD``) of ``system`` on ``level``
-    (A, B, C or All): the mean over ``n`` outputs, ``other`` outputs rated "other"
-    left out, and ``counts`` of the ratings 4, 3, 2, 1 (empty for NLD)."""
-
-    criterion: str
-    system: str
-    level: str
-    mean: float
-    n: int
-    other: int
-    counts: tuple[int, ...]
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -206,9 +191,12 @@ def nld(output: str, post_edit: str) -> float:
     return levenshtein(output, post_edit) / longest if longest else 0.0
 
 
-def human_table(data: SvGecData) -> list[HumanCell]:
+def human_table(data: SvGecData, labels: Mapping[str, str] | None = None
+                ) -> list[HumanCell]:
     """Table 4 of the paper, recomputed: for each criterion then NLD, system and level
-    (All, then each level), the mean rating ("other" left out) or the mean NLD."""
+    (All, then each level), the mean rating ("other" left out) or the mean NLD;
+    ``labels``: the paper's row name of each system (default: the system's)."""
+    label = dict(labels or {})
     cells = []
     levels = (ALL, *data.levels)
     for criterion, per_system in data.ratings.items():
@@ -219,16 +207,17 @@ def human_table(data: SvGecData) -> list[HumanCell]:
                 rated = [v for v in chosen if v is not None]
                 mean = sum(rated) / len(rated) if rated else math.nan
                 counts = tuple(rated.count(k) for k in (4, 3, 2, 1))
-                cells.append(HumanCell(criterion, system, level, mean, len(rated),
+                cells.append(HumanCell(criterion, system, label.get(system, system),
+                                       level, mean, len(rated),
                                        len(chosen) - len(rated), counts))
     distances = {s: [None if e is None else nld(o, e)
                      for o, e in zip(data.outputs[s], edits, strict=True)]
                  for s, edits in data.post_edits.items()}
-    for system, values in distances.items():
+    for system, ds in distances.items():
         for level in levels:
-            got = [v for v, lv in zip(values, data.level_of, strict=True)
-                   if level in (ALL, lv) and v is not None]
-            cells.append(HumanCell(NLD, system, level,
+            got = [d for d, lv in zip(ds, data.level_of, strict=True)
+                   if level in (ALL, lv) and d is not None]
+            cells.append(HumanCell(NLD, system, label.get(system, system), level,
                                    sum(got) / len(got) if got else math.nan, len(got), 0, ()))
     return cells
 
@@ -264,4 +253,5 @@ def load(root: Path, name: str = NAME, **_: object) -> Benchmark:
                  f"annotator {desc['annotator']})"),
         corpus_label=NAME, judgments=criteria[default].judgments,
         segment_scores=criteria[default].segment_scores, criteria=criteria,
+        human_table=lambda: human_table(data, desc["paper_rows"]),
     )
