@@ -214,3 +214,60 @@ def test_bad_files_are_one_line_errors(copy):
     with pytest.raises(InputError, match=r"missing file .*CEFR_C.balanced_test.mm.*"
                                          r"gecmetrics download sv-gec"):
         load_benchmark("sv-gec", copy)
+
+
+def invoke(*args: str):
+    from click.testing import CliRunner
+
+    from gecmetrics.cli import main
+
+    return CliRunner().invoke(main, ["meta-eval", *args])
+
+
+@pytest.mark.full
+@pytest.mark.real_data
+def test_meta_eval_end_to_end(shared_data, data):
+    """System level per criterion (the human vector is Table 4's All column), the
+    human table, and sentence-level agreement with the criterion asked for."""
+    from scipy.stats import pearsonr
+
+    from gecmetrics.registry import get_metric
+
+    common = ("--data-dir", str(shared_data), "--format", "json")
+    res = invoke("sv-gec", "-m", "gleu", "--human", "fluency", "--human-table", *common)
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.stdout)
+    [corr] = [r for r in rows if "analysis" not in r]
+    cells = [r for r in rows if r.get("analysis") == "human_table"]
+    assert corr["human"] == "fluency" and corr["n_systems"] == 5
+    bench = load_benchmark("sv-gec", shared_data)
+    gleu = get_metric("gleu").statistics(bench.corpus)
+    systems = list(bench.system_sets["all"])
+    by_name = dict(zip(gleu.systems, gleu.corpus_scores(None), strict=True))
+    human = [bench.human["fluency"][s] for s in systems]
+    assert corr["pearson"] == pytest.approx(pearsonr([by_name[s] for s in systems],
+                                                     human).statistic)
+    want = {(c.criterion, c.system, c.level): c.mean for c in sv_gec.human_table(data)}
+    assert {(c["criterion"], c["system"], c["level"]): c["mean"] for c in cells} == want
+    all_fluency = {c["system"]: c["mean"] for c in cells
+                   if c["criterion"] == "fluency" and c["level"] == "All"}
+    assert all_fluency == pytest.approx(dict(zip(systems, human, strict=True)))
+
+    res = invoke("sv-gec", "-m", "gleu", "--sentence-level", "--human", "meaning", *common)
+    assert res.exit_code == 0, res.output
+    [sent] = json.loads(res.stdout)
+    assert sent["human"] == "meaning"
+    judged = Selection.make(bench, None, "meaning").benchmark.judgments
+    assert judged is not None and sent["n_items"] == len(judged.items)
+
+
+def test_human_table_refused_without_the_facet():
+    from types import SimpleNamespace
+
+    from gecmetrics.errors import ConfigError
+    from gecmetrics.meta_eval.analyses.human_table import HumanTableSettings, on_load
+
+    sel = SimpleNamespace(benchmark=SimpleNamespace(name="conll14", human_table=None))
+    on_load(HumanTableSettings(False), sel)  # not asked for: nothing to check
+    with pytest.raises(ConfigError, match="benchmark conll14 has no table of human ratings"):
+        on_load(HumanTableSettings(True), sel)

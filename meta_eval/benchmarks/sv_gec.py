@@ -53,7 +53,15 @@ from gecmetrics.corpus import Corpus
 from gecmetrics.errors import InputError
 from gecmetrics.readers import read_lines
 
-from .base import Benchmark, CriterionFacets, HumanCell, Judgments, description, rating_items, require_files
+from .base import (
+    Benchmark,
+    CriterionFacets,
+    HumanCell,
+    Judgments,
+    description,
+    rating_items,
+    require_files,
+)
 
 NAME = "sv-gec"
 OTHER = 0  # the annotation tool's "other" rating: not on the 1-4 scale, left out of means
