@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tiers import examples
 
 from gecmetrics import tokenizers
 from gecmetrics.corpus import Corpus
@@ -142,7 +143,7 @@ UNICODE_PIECES = [
 LINES = st.lists(st.sampled_from(UNICODE_PIECES), max_size=14).map("".join)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(240), deadline=None)
 @given(st.lists(LINES, min_size=1, max_size=5))
 def test_intl_and_13a_equal_sacrebleu_on_fuzzed_unicode(lines):
     """Word by word (what encode does) and line by line, the tokens are sacrebleu's
@@ -198,7 +199,7 @@ def cherrant_split_char(line: str) -> list[str]:
     return " ".join(list(line)).replace("[ 缺 失 成 分 ]", "[缺失成分]").split(" ")
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(160), deadline=None)
 @given(st.lists(st.sampled_from(["我", "们", " ", "[缺失成分]", "[", "]", "a", "，", "\u3000",
                                  "\t", "1"]), min_size=1, max_size=12).map("".join))
 def test_zh_char_equals_cherrant(line):
