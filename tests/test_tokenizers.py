@@ -367,3 +367,17 @@ def test_normalize_changes_the_word_metrics_as_normalising_the_input_does():
     raw = get_metric("green").statistics(example_corpus()).corpus_scores(2.0)[0]
     nfc = get_metric("green", normalize="nfc").statistics(example_corpus()).corpus_scores(2.0)[0]
     assert nfc > raw
+
+
+@pytest.mark.full  # a CLI process: about a second
+def test_cli_missing_tokenizer_extra_exits_2_before_reading_files():
+    import subprocess
+
+    code = ("import sys; sys.modules['jieba'] = None; "
+            "sys.argv = ['gecmetrics', 'score', '-m', 'gleu:tokenize=zh', '-s', '/no/such', "
+            "'-c', '/no/such']; from gecmetrics.cli import run; run()")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 2
+    assert run.stderr == ("error: metric 'gleu' needs the zh extra: pip install \".[zh]\" in "
+                          "the gecmetrics checkout (cannot import jieba)\n")
