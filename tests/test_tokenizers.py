@@ -381,3 +381,20 @@ def test_cli_missing_tokenizer_extra_exits_2_before_reading_files():
     assert run.returncode == 2
     assert run.stderr == ("error: metric 'gleu' needs the zh extra: pip install \".[zh]\" in "
                           "the gecmetrics checkout (cannot import jieba)\n")
+
+
+@pytest.mark.full  # reads the UA-GEC test set from the ua-gec package: seconds
+def test_ua_gec_apostrophes_and_normal_forms_as_the_docs_say():
+    """docs/tokenizers.md's counts of UA-GEC's apostrophes and non-NFC texts."""
+    need("ua_gec")
+    from ua_gec import Corpus as UaGec
+
+    docs = list(UaGec(partition="test"))
+    texts = [d.source for d in docs] + [d.target for d in docs]
+    counts = [sum(t.count(c) for t in texts) for c in ("'", "\u2019", "\u02bc")]
+    not_nfc = sum(not unicodedata.is_normalized("NFC", t) for t in texts)
+    assert (len(docs), *counts, not_nfc) == (332, 501, 491, 0, 3)
+    assert tokenizers.normalization_note([d.source for d in docs], [[d.target for d in docs]],
+                                         [[d.source for d in docs]]) is None
+    page = DOCS.read_text(encoding="utf-8")
+    assert "332 documents" in page and "501 `'` and 491 `’`" in page and "3 of its 664" in page
