@@ -419,6 +419,17 @@ class Metric(ABC, Generic[C]):
         """
         return None
 
+    def sentence_scores_problem(self) -> str | None:
+        """Why this metric's sentence score is not a function of that sentence alone
+        (source, references, hypothesis), or None when it is.
+
+        Edit-level attribution (:mod:`gecmetrics.attribution`) scores many
+        corrected versions of one sentence as rows of a new corpus; a metric whose
+        sentence scores depend on the other systems or sentences scored with it
+        overrides this with the reason, and attribution refuses it in one line.
+        """
+        return None
+
     def counting(self) -> Counting | None:
         """The optional capability of scoring by parts: how this metric's statistics
         are made from per-sentence counts of parts of the corpus, joined in order

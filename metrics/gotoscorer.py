@@ -291,6 +291,13 @@ class GoToScorer(Metric[GoToScorerConfig]):
     config: GoToScorerConfig
     has_beta: ClassVar[bool] = True
 
+    def sentence_scores_problem(self) -> str | None:
+        if self.config.weight_file or self.config.weights == "none":
+            return None
+        return ("its edit weights come from the systems scored together, so a sentence's "
+                "score is not a function of that sentence alone (fixed weights: "
+                "weight_file=FILE or weights=none)")
+
     @property
     def display_name(self) -> str:
         return "GoToScorer"
