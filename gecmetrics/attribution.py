@@ -440,6 +440,10 @@ def attribute(metric: Metric, corpus: Corpus, options: AttributionOptions | None
     """
     options = options or AttributionOptions()
     check_metric(metric)
+    # One row first: a metric that cannot score this corpus (m2 without --m2, a
+    # missing model) says so before ERRANT's edits are extracted.
+    scorer = CandidateScorer(metric, corpus)
+    scorer.score([(0, corpus.sources[0])])
     if edits is None:
         edits = hypothesis_edits(corpus)
     notes: list[str] = []
@@ -459,7 +463,6 @@ def attribute(metric: Metric, corpus: Corpus, options: AttributionOptions | None
                 apply_edits(tokens, [plan.edits[i] for i in s]) for s in plan.subsets]
             requested += len(texts)
             rows.extend((d, t) for t in texts)
-    scorer = CandidateScorer(metric, corpus)
     scorer.score(rows)
     out = []
     for plan in plans:
@@ -479,5 +482,7 @@ def attribute(metric: Metric, corpus: Corpus, options: AttributionOptions | None
     if len(notes) > 3:
         notes = [*notes[:3], f"note: ... and {len(notes) - 3} more sentences sampled for the "
                              "same reason"]
-    return AttributionResult(metric.spec, metric.signature(), options, tuple(out),
+    signature = (f"{metric.signature()}|attribution:{options.method}|exact_max:"
+                 f"{options.exact_max_edits}|samples:{options.samples}|seed:{options.seed}")
+    return AttributionResult(metric.spec, signature, options, tuple(out),
                              tuple(notes), len(scorer.scores), requested)

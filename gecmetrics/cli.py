@@ -42,6 +42,7 @@ def main() -> None:
 
 # Each subcommand lives in its own module under gecmetrics/commands/; a new
 # command is one module plus one line here.
+from .commands.attribute import attribute_cmd  # noqa: E402
 from .commands.download import download_cmd  # noqa: E402
 from .commands.list_metrics import list_cmd  # noqa: E402
 from .commands.m2_to_text import m2_to_text  # noqa: E402
@@ -53,6 +54,7 @@ main.add_command(score, "score")
 main.add_command(m2_to_text, "m2-to-text")
 main.add_command(meta_eval, "meta-eval")
 main.add_command(download_cmd, "download")
+main.add_command(attribute_cmd, "attribute")
 
 
 def _terminate(signum: int, frame: Any) -> None:
