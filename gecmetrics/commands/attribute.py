@@ -137,7 +137,8 @@ def m2_edits(path: str, corpus: Corpus, name: str) -> list[list[EditTuple]]:
 
 def render(result: AttributionResult, fmt: str, digits: int) -> str:
     """The attributions as a table, TSV (percentage points) or JSON (0-1)."""
-    from ..formatting import percent, render as render_table, signature_lines, to_json
+    from ..formatting import percent, signature_lines, to_json
+    from ..formatting import render as render_table
 
     if fmt == "json":
         return to_json(result.to_json())
