@@ -274,12 +274,14 @@ def normalised(raw: Sequence[float], delta: float) -> list[float]:
     return [weight * r for r in raw]
 
 
-def orders(n: int, samples: int, rng: np.random.Generator) -> list[tuple[int, ...]]:
+def orders(n: int, samples: int, seed: int, key: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Every order of n edits when n! <= ``samples`` (the exact value), else
-    ``samples`` random orders drawn with replacement."""
+    ``samples`` random orders drawn with replacement (:func:`gecmetrics.stats.resampling.edit_orders`)."""
     if math.factorial(n) <= samples:
         return list(permutations(range(n)))
-    return [tuple(int(x) for x in rng.permutation(n)) for _ in range(samples)]
+    from .stats.resampling import edit_orders
+
+    return edit_orders(n, samples, seed, key)
 
 
 @dataclass
@@ -312,8 +314,7 @@ def plan_sentence(system: str, d: int, edits: list[EditTuple], options: Attribut
     if method == "remove":
         return _Plan(system, d, method, edits,
                      [tuple(j for j in range(n) if j != i) for i in range(n)])
-    rng = np.random.default_rng([options.seed, _stable(system), d])
-    drawn = orders(n, options.samples, rng)
+    drawn = orders(n, options.samples, options.seed, (_stable(system), d))
     subsets = [tuple(sorted(o[:k + 1])) for o in drawn for k in range(n)]
     return _Plan(system, d, method, edits, subsets, drawn)
 
