@@ -12,8 +12,10 @@ reads it as follows, and :func:`read_edit_judgments` counts what it leaves out:
   ``[Afterall→After all] |True,``): it is taken out and the rest joined;
 * an edit without a label, or with two different ones, is kept as an edit of
   the correction but not judged;
-* a correction whose edits, read this way, do not give back the sentence's own
-  source tokens (an unclosed bracket) is left out whole.
+* the sentence's source is the one most corrections' markup gives back (the
+  ``<t>`` line brackets words in its own way); a correction whose markup gives
+  another one, or cannot be read (an unclosed bracket), is left out whole;
+* every sentence is one of CoNLL-2014's sources (where its references are).
 
 :func:`attribution_auc` then attributes each correction's sentence-score change
 to exactly these edits (:func:`gecmetrics.attribution.attribute`, edits given)
@@ -24,6 +26,7 @@ edits, over every (annotator, edit) judgment.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +45,7 @@ FILES = 200
 
 _BRACKET = re.compile(r"\[([^\[\]]*)\]")
 _LABEL = re.compile(r"\|(True|False)")
-_AFTER = re.compile(r"^\s*\|(True|False)")
+_AFTER = re.compile(r"\s*\|(True|False)")  # used with match(line, pos)
 _CORRECTION = re.compile(r"^<s(\d+)>(.*)</s\1>\s*$")
 
 
@@ -126,20 +129,22 @@ def read_edit_judgments(data: Path) -> EditJudgments:
             target = next((ln for ln in lines if ln.startswith("<t>")), None)
             if target is None:
                 raise InputError(f"{path}: no <t> line (the judged sentence)")
-            source = " ".join(target[3:].replace("</t>", "").replace("[", " ")
+            parsed = [(int(m.group(1)), parse_correction(m.group(2)))
+                      for m in map(_CORRECTION.match, lines) if m is not None]
+            # The sentence: the source the corrections' markup gives back (most of
+            # them agree); the <t> line marks words in its own, irregular way.
+            sources = Counter(" ".join(p[0]) for _, p in parsed if p is not None)
+            tagged = " ".join(target[3:].replace("</t>", "").replace("[", " ")
                               .replace("]", " ").split())
-            for ln in lines:
-                m = _CORRECTION.match(ln)
-                if m is None:
-                    continue
-                parsed = parse_correction(m.group(2))
-                if parsed is None or " ".join(parsed[0]) != source:
+            source = max(sources, key=lambda s: (sources[s], s == tagged)) if sources else ""
+            for slot, p in parsed:
+                if p is None or " ".join(p[0]) != source:
                     unreadable += 1
                     continue
-                _, hyp, edits, labels = parsed
+                _, hyp, edits, labels = p
                 unlabelled += sum(label is None for label in labels)
-                out.append(JudgedCorrection(annotator, n, int(m.group(1)), source,
-                                            " ".join(hyp), tuple(edits), tuple(labels)))
+                out.append(JudgedCorrection(annotator, n, slot, source, " ".join(hyp),
+                                            tuple(edits), tuple(labels)))
     return EditJudgments(tuple(out), unreadable, unlabelled)
 
 

@@ -236,3 +236,52 @@ def test_equals_gec_attribute(conll):
                 for e, want in zip(s.edits, row["shapley"], strict=True):
                     assert e.stderr is not None
                     assert abs(e.attribution - want) <= 4 * e.stderr + 1e-12
+
+
+# -- SEEDA's edit judgments and the AUC -----------------------------------------------
+
+
+def test_roc_auc_equals_pair_counting():
+    import numpy as np
+
+    from gecmetrics.stats.pairwise_accuracy import roc_auc
+
+    rng = np.random.default_rng(3)
+    scores = rng.integers(0, 5, 40).astype(float)  # many ties
+    labels = rng.random(40) < 0.4
+    pos, neg = scores[labels], scores[~labels]
+    want = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg) / (len(pos) * len(neg))
+    assert roc_auc(scores, labels) == pytest.approx(want, abs=1e-12)
+    with pytest.raises(ValueError):
+        roc_auc([1.0, 2.0], [True, True])
+
+
+@pytest.mark.parametrize("line, hyp, edits, labels", [
+    ("a [b→c|True] d [→e|False]", "a c d e", [(1, 2, "c", ""), (3, 3, "e", "")], [True, False]),
+    ("[x→x y] |True, z", "x y , z", [(0, 1, "x y", "")], [True]),      # label after the bracket
+    ("[→|True,] a", ", a", [(0, 0, ",", "")], [True]),                  # correction after it
+    ("[it→the|Truey] go", "they go", [(0, 1, "they", "")], [True]),     # label inside a word
+    ("[b→c]|False d", "c d", [(0, 1, "c", "")], [False]),
+    ("[b→c] d [e→|False|True]", "c d", [(0, 1, "c", ""), (2, 3, "", "")], [None, None]),
+])
+def test_seeda_markup(line, hyp, edits, labels):
+    from gecmetrics.meta_eval.edit_judgments import parse_correction
+
+    parsed = parse_correction(line)
+    assert parsed is not None
+    src, got_hyp, got_edits, got_labels = parsed
+    assert " ".join(got_hyp) == hyp and got_edits == edits and got_labels == labels
+    assert apply_edits(src, got_edits) == hyp
+    assert parse_correction("a [b→c|True d [e→f|True]") is None  # an unclosed bracket
+
+
+@pytest.mark.real_data
+def test_seeda_edit_judgments_read(shared_data):
+    from gecmetrics.meta_eval.edit_judgments import read_edit_judgments
+
+    j = read_edit_judgments(shared_data)
+    assert len(j.corrections) > 2000 and j.unreadable < 0.03 * len(j.corrections)
+    for c in j.corrections:
+        assert apply_edits(c.source.split(), c.edits) == c.hypothesis
+    labels = [x for c in j.corrections for x in c.labels]
+    assert labels.count(True) > labels.count(False) > 0

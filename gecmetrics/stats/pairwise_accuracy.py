@@ -112,7 +112,8 @@ def roc_auc(scores: Sequence[float] | np.ndarray, labels: Sequence[bool] | np.nd
     pos, neg = int(y.sum()), int((~y).sum())
     if pos == 0 or neg == 0:
         raise ValueError("AUC needs at least one item of each class")
-    from scipy.stats import rankdata
-
-    ranks = rankdata(x)  # average ranks: ties count one half
+    # average ranks (1-based): tied scores share the mean of their ranks, so a tie counts one half
+    _, inverse, counts = np.unique(x, return_inverse=True, return_counts=True)
+    starts = np.cumsum(counts) - counts
+    ranks = (starts + (counts + 1) / 2)[inverse]
     return float((ranks[y].sum() - pos * (pos + 1) / 2) / (pos * neg))
