@@ -1,6 +1,7 @@
 """Write docs/results/attribution-auc.md: edit attributions against SEEDA's edit judgments.
 
-    python docs/make_attribution_auc.py [DATA_DIR]     # then: python docs/make_results.py --fill-only
+    python docs/make_attribution_auc.py [DATA_DIR]
+    python docs/make_results.py --fill-only      # to refill the page only
 
 (docs/make-results.sh runs it before docs/make_results.py, which puts the table into
 docs/results.md as ``{{attribution-auc}}``.) DATA_DIR defaults as for make_results.py.

@@ -367,6 +367,9 @@ def main() -> None:
         "side_by_side": sbs, "differences": diffs, "tuned": tuned(outputs),
         "chrf_conll14": chrf_conll14(outputs), "cv_edges": cv_edges(outputs),
         "timings": timing_table(times),
+        # written by docs/make_attribution_auc.py (make-results.sh runs it first)
+        "attribution-auc": (RESULTS / "attribution-auc.md").read_text().rstrip("\n"),
+        "cmd:attribution-auc": "python docs/make_attribution_auc.py DATA_DIR",
         "runtime": f"{total / 60:.1f} min ({total:.0f} s)",
         "table2_metrics": ", ".join(f"`{m}`" for m in TABLE2),
         "errant": "ERRANT (`errant`) is included" if ERRANT else

@@ -276,7 +276,8 @@ def normalised(raw: Sequence[float], delta: float) -> list[float]:
 
 def orders(n: int, samples: int, seed: int, key: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Every order of n edits when n! <= ``samples`` (the exact value), else
-    ``samples`` random orders drawn with replacement (:func:`gecmetrics.stats.resampling.edit_orders`)."""
+    ``samples`` random orders drawn with replacement
+    (:func:`gecmetrics.stats.resampling.edit_orders`)."""
     if math.factorial(n) <= samples:
         return list(permutations(range(n)))
     from .stats.resampling import edit_orders
