@@ -81,6 +81,13 @@ DEFAULT_SEED = 12345
 #: the metric's statistics (GREEN: a few kB per row) whatever the corpus size.
 ROWS_PER_PASS = 20_000
 
+#: The most subset sentences one run may build (before deduplication): each is a
+#: string held until it is scored (a few hundred bytes), so this bounds memory
+#: to about a gigabyte at worst. A corpus of 13 CoNLL-2014 systems with exact
+#: Shapley values needs about 200,000; 64 random orders of a 50-edit sentence,
+#: 3,200 per sentence.
+MAX_CANDIDATES = 3_000_000
+
 #: Edits of one hypothesis: (start, end, correction, type) on whitespace tokens
 #: of the source, as :data:`gecmetrics.edits.span.ErrantEdit`.
 EditTuple = tuple[int, int, str, str]
@@ -420,6 +427,29 @@ def check_metric(metric: Metric) -> None:
                           "only (e.g. green, gleu, chrf, m2, errant)")
 
 
+def candidates_needed(n: int, options: AttributionOptions) -> int:
+    """How many subset sentences a hypothesis of n edits needs (before deduplication)."""
+    if options.method in ("add", "remove"):
+        return n
+    if options.method == "shapley" and n <= options.exact_max_edits:
+        return 1 << n
+    return n * min(options.samples, math.factorial(n)) if n < 20 else n * options.samples
+
+
+def check_size(corpus: Corpus, edits: Mapping[str, Sequence[Sequence[EditTuple]]],
+               options: AttributionOptions) -> None:
+    """A one-line :class:`InputError` before anything is built when the run would
+    need more than :data:`MAX_CANDIDATES` subset sentences."""
+    total = 0
+    for name in corpus.hypotheses:
+        for per in edits.get(name, ()):
+            total += 2 + candidates_needed(len(per), options)
+    if total > MAX_CANDIDATES:
+        raise InputError(f"attribution would build {total:,} subset sentences, more than "
+                         f"{MAX_CANDIDATES:,}; attribute fewer systems or sentences at a time, "
+                         "or lower --samples")
+
+
 def hypothesis_edits(corpus: Corpus, model: str = "") -> dict[str, list[list[EditTuple]]]:
     """ERRANT's edits of every hypothesis against its source (English; through the
     edit layer's extractor and its disk cache)."""
@@ -448,6 +478,7 @@ def attribute(metric: Metric, corpus: Corpus, options: AttributionOptions | None
     scorer.score([(0, corpus.sources[0])])
     if edits is None:
         edits = hypothesis_edits(corpus)
+    check_size(corpus, edits, options)
     notes: list[str] = []
     plans: list[_Plan] = []
     rows: list[tuple[int, str]] = []

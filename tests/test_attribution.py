@@ -285,3 +285,13 @@ def test_seeda_edit_judgments_read(shared_data):
         assert apply_edits(c.source.split(), c.edits) == c.hypothesis
     labels = [x for c in j.corrections for x in c.labels]
     assert labels.count(True) > labels.count(False) > 0
+
+
+def test_too_many_subset_sentences_is_one_line(monkeypatch):
+    import gecmetrics.attribution as attribution
+
+    monkeypatch.setattr(attribution, "MAX_CANDIDATES", 30)
+    with pytest.raises(attribution.InputError, match="would build 34 subset sentences"):
+        attribute(metric_from_spec("green"), corpus_for(EDITS), None, {"hyp": [EDITS]})
+    assert attribution.candidates_needed(12, AttributionOptions("shapley")) == 12 * 64
+    assert attribution.candidates_needed(3, AttributionOptions("sampling")) == 3 * 6
