@@ -161,12 +161,12 @@ class TypeAttribution:
 
     system: str
     type: str
-    edits: int
+    count: int
     total: float
 
     @property
     def mean(self) -> float:
-        return self.total / self.edits
+        return self.total / self.count
 
 
 @dataclass(frozen=True)
@@ -218,7 +218,7 @@ class AttributionResult:
                 "signature": self.signature})
         for t in self.by_type():
             rows.append({"metric": self.metric, "system": t.system, "type": t.type,
-                         "edits": t.edits, "total": t.total, "mean": t.mean,
+                         "count": t.count, "total": t.total, "mean": t.mean,
                          "signature": self.signature})
         return rows
 

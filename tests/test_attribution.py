@@ -198,7 +198,9 @@ def test_cli_edits_from_m2(tmp_path):
         "-c", str(EXAMPLE / "system_a.txt"), "--edits", str(m2), "--format", "json"])
     assert res.exit_code == 0, res.output
     rows = [json.loads(line.rstrip(",")) for line in res.stdout.splitlines()[1:-1]]
-    sents = [r for r in rows if "edits" in r and isinstance(r["edits"], list)]
+    sents = [r for r in rows if "edits" in r]
+    types = [r for r in rows if "type" in r]
+    assert [(t["type"], t["count"]) for t in types] == [("R:OTHER", 3)]
     assert [len(r["edits"]) for r in sents] == [2, 1, 0]
     assert all(e["type"] == "R:OTHER" for r in sents for e in r["edits"])
     for r in sents:

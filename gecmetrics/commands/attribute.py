@@ -149,7 +149,7 @@ def render(result: AttributionResult, fmt: str, digits: int) -> str:
     edit_rows = [[s.system, s.sentence + 1, s.method, pct(s.delta), f"{e.start}-{e.end}",
                   e.original, e.correction, e.type, pct(e.attribution), pct(e.stderr)]
                  for s in result.sentences for e in s.edits]
-    type_rows = [[t.system, t.type, t.edits, pct(t.total), pct(t.mean)]
+    type_rows = [[t.system, t.type, t.count, pct(t.total), pct(t.mean)]
                  for t in result.by_type()]
     edits = render_table(["system", "#", "method", "delta", "span", "original", "correction",
                           "type", "attribution", "stderr"], edit_rows, fmt)
