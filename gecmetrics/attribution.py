@@ -463,18 +463,21 @@ def hypothesis_edits(corpus: Corpus, model: str = "") -> dict[str, list[list[Edi
 
 
 def attribute(metric: Metric, corpus: Corpus, options: AttributionOptions | None = None,
-              edits: Mapping[str, Sequence[Sequence[EditTuple]]] | None = None
-              ) -> AttributionResult:
+              edits: Mapping[str, Sequence[Sequence[EditTuple]]] | None = None,
+              scorer: CandidateScorer | None = None) -> AttributionResult:
     """Attribute every hypothesis sentence's score change to its edits.
 
     ``edits``: per system, per sentence, (start, end, correction, type) on the
     source's whitespace tokens; default: ERRANT's (:func:`hypothesis_edits`).
+    ``scorer``: a :class:`CandidateScorer` of the same metric and corpus to reuse
+    (several methods on one corpus score each candidate once).
     """
     options = options or AttributionOptions()
     check_metric(metric)
     # One row first: a metric that cannot score this corpus (m2 without --m2, a
     # missing model) says so before ERRANT's edits are extracted.
-    scorer = CandidateScorer(metric, corpus)
+    if scorer is None or scorer.metric is not metric or scorer.corpus is not corpus:
+        scorer = CandidateScorer(metric, corpus)
     scorer.score([(0, corpus.sources[0])])
     if edits is None:
         edits = hypothesis_edits(corpus)

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..attribution import AttributionOptions, EditTuple, attribute
+from ..attribution import AttributionOptions, CandidateScorer, EditTuple, attribute
 from ..corpus import Corpus
 from ..errors import InputError
 from ..metric import Metric
@@ -182,8 +182,9 @@ def attribution_auc(metric: Metric, judgments: EditJudgments, sources: Sequence[
     edits = {"judged": [list(e) for _, _, e in distinct]}
     index = {key: k for k, key in enumerate(distinct)}
     rows = []
+    scorer = CandidateScorer(metric, corpus)  # each candidate scored once for all methods
     for method in methods:
-        result = attribute(metric, corpus, AttributionOptions(method), edits)
+        result = attribute(metric, corpus, AttributionOptions(method), edits, scorer)
         scores, labels = [], []
         for c in judgments.corrections:
             sent = result.sentences[index[(c.source, c.hypothesis, c.edits)]]

@@ -297,3 +297,15 @@ def test_too_many_subset_sentences_is_one_line(monkeypatch):
         attribute(metric_from_spec("green"), corpus_for(EDITS), None, {"hyp": [EDITS]})
     assert attribution.candidates_needed(12, AttributionOptions("shapley")) == 12 * 64
     assert attribution.candidates_needed(3, AttributionOptions("sampling")) == 3 * 6
+
+
+def test_one_scorer_for_several_methods(green):
+    from gecmetrics.attribution import CandidateScorer
+
+    corpus = corpus_for(EDITS)
+    scorer = CandidateScorer(green, corpus)
+    attribute(green, corpus, AttributionOptions("shapley"), {"hyp": [EDITS]}, scorer)
+    passes, scored = scorer.passes, len(scorer.scores)
+    for method in ("add", "remove"):  # their subsets are among Shapley's: nothing new
+        attribute(green, corpus, AttributionOptions(method), {"hyp": [EDITS]}, scorer)
+    assert (scorer.passes, len(scorer.scores)) == (passes, scored) == (2, 32)
