@@ -277,6 +277,7 @@ def test_seeda_markup(line, hyp, edits, labels):
     assert parse_correction("a [b→c|True d [e→f|True]") is None  # an unclosed bracket
 
 
+@pytest.mark.full
 @pytest.mark.real_data
 def test_seeda_edit_judgments_read(shared_data):
     from gecmetrics.meta_eval.edit_judgments import read_edit_judgments
