@@ -52,8 +52,10 @@ def main() -> None:
         print(f"{spec}: {took:.0f} s", file=sys.stderr, flush=True)
     assert counts is not None
     distinct = len({(c.source, c.hypothesis) for c in judgments.corrections})
+    sentences = len({c.source for c in judgments.corrections})
     lines += ["", f"{len(judgments.corrections)} judged corrections ({distinct} distinct "
-              f"sentences), {counts[0]} accepted and {counts[1]} rejected edit judgments; "
+              f"corrections of {sentences} sentences), {counts[0]} accepted and {counts[1]} "
+              "rejected edit judgments; "
               f"left out: {judgments.unreadable} corrections whose markup could not be read, "
               f"{judgments.unlabelled} edits without a single label."]
     OUT.write_text("\n".join(lines) + "\n")
