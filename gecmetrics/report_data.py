@@ -257,7 +257,15 @@ def _edits(sources: Sequence[str], others: Sequence[Sequence[str]], kind: str
            ) -> list[tuple[tuple[ReportEdit, ...], ...]]:
     """Per sentence list of ``others``, the edits of each line against its source."""
     if kind == "diff":
-        return [tuple(tuple(token_diff(s, o)) for s, o in zip(sources, lines, strict=True))
+        known: dict[tuple[str, str], tuple[ReportEdit, ...]] = {}  # outputs repeat
+
+        def diff(s: str, o: str) -> tuple[ReportEdit, ...]:
+            found = known.get((s, o))
+            if found is None:
+                found = known[(s, o)] = tuple(token_diff(s, o))
+            return found
+
+        return [tuple(diff(s, o) for s, o in zip(sources, lines, strict=True))
                 for lines in others]
     from .edits.extraction import Extractor, pair_key
 
@@ -277,15 +285,26 @@ def _edits(sources: Sequence[str], others: Sequence[Sequence[str]], kind: str
 
 def token_diff(source: str, other: str) -> list[ReportEdit]:
     """The edits turning ``source``'s whitespace tokens into ``other``'s: the
-    replaced, missing (inserted) and unnecessary (deleted) stretches of a longest
-    matching-blocks alignment (:class:`difflib.SequenceMatcher`, no junk
-    heuristic), typed by operation only (``R``, ``M``, ``U``)."""
+    replaced, missing (inserted) and unnecessary (deleted) stretches, typed by
+    operation only (``R``, ``M``, ``U``).
+
+    The common prefix and suffix are matched first, then the rest by the longest
+    matching blocks (:class:`difflib.SequenceMatcher`, no junk heuristic): a GEC
+    output changes a few tokens, so the matcher sees a few tokens, not the sentence.
+    """
     a, b = source.split(), other.split()
     if a == b:
         return []
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    start = 0
+    while start < len(a) and start < len(b) and a[start] == b[start]:
+        start += 1
+    end_a, end_b = len(a), len(b)
+    while end_a > start and end_b > start and a[end_a - 1] == b[end_b - 1]:
+        end_a -= 1
+        end_b -= 1
     ops = {"replace": "R", "insert": "M", "delete": "U"}
-    return [(i1, i2, " ".join(b[j1:j2]), ops[tag])
+    matcher = difflib.SequenceMatcher(None, a[start:end_a], b[start:end_b], autojunk=False)
+    return [(start + i1, start + i2, " ".join(b[start + j1:start + j2]), ops[tag])
             for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
 
 

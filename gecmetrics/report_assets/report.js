@@ -336,6 +336,6 @@
   [sortSel, metricSel, sysA, sysB, typeSel].forEach(function (s) {
     s.addEventListener("change", function () { limit = PAGE; apply(); });
   });
-  state.apply = function () { limit = PAGE; apply(); };
+  state.apply = function (all) { limit = all ? N : PAGE; apply(); };
   apply();
 })();
