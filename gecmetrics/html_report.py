@@ -122,10 +122,14 @@ def _test_line(data: ReportData) -> str:
     if paired is None:
         return ""
     test = ("paired bootstrap" if paired.test == "bs" else "approximate randomization")
+    untested = [label for label, c in zip(_labels(data), data.columns, strict=True)
+                if not c.paired]
+    left = (f" No marks for {', '.join(untested)}: its bootstrap rescores the corpus for "
+            "every resample (slow); --paired-bootstrap N tests it too." if untested else "")
     return (f"Marks against the baseline ({test}, {paired.samples} "
             f"{'resamples' if paired.test == 'bs' else 'trials'}, seed {paired.seed}): "
             "▲ significantly better, ▼ significantly worse (p < 0.05), · not "
-            "significant; hover a score for delta, 95% interval and p.")
+            "significant; hover a score for delta, 95% interval and p." + left)
 
 
 # -- meta-evaluation -----------------------------------------------------------------

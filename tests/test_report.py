@@ -268,11 +268,18 @@ def test_conll14_report_in_chromium(tmp_path: Path) -> None:
         assert run("return document.activeElement.classList.contains('row')")
         assert console_errors(driver) == []
         driver.save_screenshot(str(tmp_path / "report.png"))
-        target = os.environ.get("GECMETRICS_REPORT_SCREENSHOT")
-        if target:  # docs/img/report.png is made this way (docs/report.md)
-            run("document.getElementById('tab-board').click(); window.scrollTo(0, 0)")
+        folder = os.environ.get("GECMETRICS_REPORT_SCREENSHOTS")
+        if folder:  # docs/img/report-*.png are made this way (docs/report.md)
             driver.set_window_size(1100, 760)
-            driver.save_screenshot(target)
+            run("document.getElementById('tab-board').click(); window.scrollTo(0, 0)")
+            driver.save_screenshot(os.path.join(folder, "report-leaderboard.png"))
+            run("document.getElementById('tab-explorer').click();"
+                "var s = document.getElementById('sort'); s.value = 'disagreement';"
+                "s.dispatchEvent(new Event('change'));"
+                "var r = [...document.querySelectorAll('#sentence-list .row')].find("
+                "x => x.querySelector('.src').textContent.split(' ').length < 20);"
+                "r.click(); r.scrollIntoView()")
+            driver.save_screenshot(os.path.join(folder, "report-sentences.png"))
 
 
 @pytest.mark.full
