@@ -43,7 +43,8 @@ from .validate import check_output_file
 
 if TYPE_CHECKING:
     from .corpus import Corpus
-    from .paired import PairedOptions, PairedResult
+    from .paired import PairedOptions
+    from .paired_result import PairedResult
     from .scoring import ScoreOptions
 
 #: Which edits the sentence explorer shows: ``auto`` (ERRANT's when the errant
