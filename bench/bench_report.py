@@ -44,7 +44,7 @@ def main() -> None:
         inputs += ["-s", str(source), "--m2", str(m2), "-c", *outputs]
         page = Path(folder, "report.html")
         print(f"{len(outputs)} outputs, metrics {', '.join(METRICS)}, edits {args.edits}")
-        table = harness.Table("MB", width=44, speedup=False)
+        table = harness.Table("MB", width=44, cpu=True, speedup=False)
         score = harness.run_child([*common, "score", *inputs],
                                   stdout=Path(folder, "scores.txt"), env=env)
         _check(score)

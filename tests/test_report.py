@@ -109,6 +109,7 @@ def test_report_of_the_example(tmp_path: Path) -> None:
     # self-contained: nothing is fetched when the page is viewed
     assert not re.search(r'(src|href)\s*=\s*["\']?(https?:)?//', text)
     assert "default-src 'none'" in text
+    assert "@media print" in text and ":focus-visible" in text  # printable, keyboard focus
 
 
 def test_attribution_hook_reaches_the_page() -> None:
