@@ -295,15 +295,19 @@ def test_errant_edits_and_types(tmp_path: Path) -> None:
 
 
 @pytest.mark.full
-def test_meta_eval_html_in_chromium(tmp_path: Path) -> None:
+@pytest.mark.parametrize("run", [
+    ["conll14", "--sweep-beta", "0:2:0.5"],  # the beta sweep
+    ["seeda-s", "--sentence-level", "--rank-pairs"],  # the human-rank-pair heatmap
+])
+def test_meta_eval_html_in_chromium(run: list[str], tmp_path: Path) -> None:
     from browser import chromium, console_errors
     from conftest import require_shared_data
 
     data = require_shared_data()
     out = tmp_path / "meta.html"
     done = subprocess.run(
-        [sys.executable, "-m", "gecmetrics.cli", "meta-eval", "conll14", "-m", "green",
-         "-m", "chrf", "--sweep-beta", "0:2:0.5", "--data-dir", str(data), "--html", str(out)],
+        [sys.executable, "-m", "gecmetrics.cli", "meta-eval", *run, "-m", "green",
+         "-m", "chrf", "--data-dir", str(data), "--html", str(out)],
         capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr
     assert "report written to" in done.stderr
