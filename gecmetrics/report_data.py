@@ -167,11 +167,11 @@ def gather(options: ReportOptions, warn: Callable[[str], None] | None = None) ->
         others += list(corpus.references)
     edits = _edits(corpus.sources, others, kind)
     system_edits = tuple(edits[:len(systems)])
-    if gold is not None:
+    if gold is not None:  # the M2 edits, first alternative (as the derived references)
         ids = gold.annotator_ids
         names = tuple(f"annotator {k}" for k in ids)
         reference_edits = tuple(
-            tuple(tuple((e.start, e.end, e.correction, e.type) for e in s.edits
+            tuple(tuple((e.start, e.end, " ".join(e.replacement), e.type) for e in s.edits
                         if e.annotator == k and not e.is_noop)
                   for s in gold.sentences) for k in ids)
     else:

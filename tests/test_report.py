@@ -202,6 +202,12 @@ def test_conll14_report_in_chromium(tmp_path: Path) -> None:
     page = page_data(out.read_text(encoding="utf-8"))
     n = len(page["sources"])
     assert n == 1312 and len(page["systems"]) == 13
+    for k, outputs in enumerate(page["outputs"]):  # the edits rebuild every output
+        for i, source in enumerate(page["sources"]):
+            tokens = source.split()
+            for start, end, correction, _ in sorted(page["edits"][k][i], reverse=True):
+                tokens[start:end] = correction.split()
+            assert tokens == (source if outputs[i] is None else outputs[i]).split()
     with chromium() as driver:
         driver.get(out.as_uri())
         run = driver.execute_script
