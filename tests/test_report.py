@@ -252,6 +252,9 @@ def test_conll14_report_in_chromium(tmp_path: Path) -> None:
         assert run("return window.gecReport.shown") == expected
         times.append(run("return window.gecReport.lastApplyMs"))
         box.clear()
+        run("var b = document.getElementById('search'); b.value = '#789'; window.gecReport.apply()")
+        assert run("return window.gecReport.shown") == 1
+        assert run("return document.querySelector('#sentence-list .row').dataset.index") == "788"
         run("document.getElementById('search').value = '';"
             "document.getElementById('type').value = 'M';"
             "document.getElementById('type').dispatchEvent(new Event('change'));")

@@ -110,7 +110,8 @@
     var body = order.map(function (s) {
       var cells = [el("td", { class: "text", text: systems[s] })];
       cols.forEach(function (c) {
-        var td = el("td", null, [pct(c.corpus[s])]);
+        var td = el("td", c.precision[s] === null ? null :
+                    { title: "P " + pct(c.precision[s]) + ", R " + pct(c.recall[s]) }, [pct(c.corpus[s])]);
         var m = mark(c, s);
         if (m) td.appendChild(m);
         cells.push(td);
@@ -204,9 +205,9 @@
   function apply() {
     var t0 = performance.now();
     var text = search.value.trim().toLowerCase(), type = typeSel.value, how = sortSel.value;
-    var idx = [];
+    var idx = [], number = /^#\d+$/.test(text) ? +text.slice(1) - 1 : -1;
     for (var i = 0; i < N; i++) {
-      if (text && haystack[i].indexOf(text) < 0) continue;
+      if (number >= 0 ? i !== number : text && haystack[i].indexOf(text) < 0) continue;
       if (type && !typesOf[i][type]) continue;
       idx.push(i);
     }
