@@ -96,7 +96,8 @@ def render_report(data: ReportData, title: str = "gecmetrics report") -> str:
 <ins class="e op-M">underlined</ins>, deletions <del class="e op-U">struck through</del>;
 hover an edit for its type. Press Enter on a sentence to open it; arrow keys move.</p>
 <div class="controls">
-<label for="search">search<input id="search" type="search" placeholder="text in any line, or #N"></label>
+<label for="search">search<input id="search" type="search"
+ placeholder="text in any line, or #N"></label>
 <label for="sort">sort by<select id="sort">{sorts}</select></label>
 <label for="metric">metric<select id="metric"></select></label>
 <label for="system-a">system A<select id="system-a"></select></label>
