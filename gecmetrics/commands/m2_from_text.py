@@ -48,15 +48,17 @@ class M2FromTextOptions:
 
 def tokenised(lines: Sequence[str], tokens: Callable[[str], list[str]], name: str,
               role: str) -> list[list[str]]:
-    """Each line's tokens; InputError for an empty line or a token M2 cannot hold."""
+    """Each line's tokens; InputError for an empty source line (M2 has no empty
+    sentence) or a token M2 cannot hold. An empty reference line is a correction
+    that deletes the whole sentence (CoNLL-2014 has one), not an error."""
     from ..errors import InputError
 
     out_: list[list[str]] = []
     for number, line in enumerate(lines, start=1):
         toks = tokens(line)
-        if not toks:
-            raise InputError(f"{role} {name} line {number} is empty; M2 needs a sentence on "
-                             "every line (remove the line from every file)")
+        if not toks and role == "source":
+            raise InputError(f"{role} {name} line {number} is empty; M2 needs a source sentence "
+                             "on every line (remove the line from every file)")
         if any(not t or t != "".join(t.split()) for t in toks):
             raise InputError(f"{role} {name} line {number}: the tokeniser made a token with "
                              "spaces, which M2 cannot hold; use another --tokenize "

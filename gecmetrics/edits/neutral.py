@@ -320,3 +320,47 @@ def span_agreement(pairs: Sequence[tuple[Sequence[Span], Sequence[tuple[int, int
     f = 2 * p * r / (p + r) if p + r else 0.0
     return {"tp": tp, "fp": fp, "fn": fn, "precision": p, "recall": r, "f1": f,
             "by_type": by_type}
+
+
+#: What ``edits=`` of an edit metric accepts besides its own default: the
+#: language-neutral extractor, for text references in any language.
+NEUTRAL = "neutral"
+
+
+class NeutralExtractor:
+    """The language-neutral edits of many pairs, with the interface of
+    :class:`gecmetrics.edits.extraction.Extractor` (``extract``, keyed by
+    :func:`~gecmetrics.edits.extraction.pair_key`), so that a metric that counts
+    ERRANT's edits counts these with ``edits=neutral``. No model, no cache (the
+    alignment is fast); M2 gold items are refused (their edits are a human's)."""
+
+    parse_cache = None
+    computed = 0
+
+    def __enter__(self) -> NeutralExtractor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+    def extract(self, hyp_pairs: Any, golds: Any) -> dict[tuple[str, ...],
+                                                          list[tuple[int, int, str, str]]]:
+        """{("h", source, other): edits} of every pair with different tokens; every
+        pair's size is checked (:func:`check_size`) before any is aligned."""
+        if list(golds):
+            raise AssertionError("the neutral extractor takes text pairs, not M2 gold")
+        jobs: dict[tuple[str, ...], tuple[list[str], list[str]]] = {}
+        for src, other in hyp_pairs:
+            a, b = src.split(), other.split()
+            key = ("h", " ".join(a), " ".join(b))
+            if a != b and key not in jobs:
+                check_size(len(a), len(b))
+                jobs[key] = (a, b)
+        out = {}
+        for key, (a, b) in jobs.items():
+            out[key] = [(e.start, e.end, e.correction, e.type) for e in neutral_edits(a, b)]
+            self.computed += 1
+        return out
