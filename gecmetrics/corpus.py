@@ -114,6 +114,16 @@ class Corpus:
             {name: [h.lower() for h in hyp] for name, hyp in self.hypotheses.items()},
         ))
 
+    def normalized(self, form: str, apply: Callable[[str], str]) -> Corpus:
+        """This corpus with ``apply`` (Unicode normal form ``form``, the key it is
+        kept under) applied to every text (no M2 edits), made once and shared by
+        the metrics with the same ``normalize=`` option."""
+        return self.cached(("normalized", form), lambda: Corpus(
+            [apply(s) for s in self.sources],
+            [[apply(r) for r in ref] for ref in self.references],
+            {name: [apply(h) for h in hyp] for name, hyp in self.hypotheses.items()},
+        ))
+
 
 def _named(corpus: Corpus) -> list[tuple[str, Sequence[str]]]:
     """Every line list of ``corpus`` with the words that name it in messages."""
