@@ -70,8 +70,8 @@ def tokenised(lines: Sequence[str], tokens: Callable[[str], list[str]], name: st
 def m2_from_text_lines(options: M2FromTextOptions) -> list[str]:
     """The M2 file's lines: one block per source line, then a blank line."""
     from ..edits import neutral
-    from ..ngrams import tokenizer
     from ..readers import check_same_length, display_name, read_lines
+    from ..tokenizers import tokenizer
 
     tokens = tokenizer(options.tokenize) if options.tokenize else str.split
     src_lines = read_lines(options.source, "source")
@@ -101,8 +101,9 @@ def m2_from_text_lines(options: M2FromTextOptions) -> list[str]:
               help="The language's ISO 639-1 code (checked; the edits are the same for "
                    "every language).")
 @click.option("--tokenize", default=None, metavar="NAME",
-              help="Tokenise the lines with this tokenizer (word, char-nospace, chrf-word, "
-                   "13a); by default the lines are taken as tokenised, split on whitespace.")
+              help="Tokenise the lines with this tokenizer of the registry (13a, intl, "
+                   "chrf-word, char-nospace, ...: docs/tokenizers.md); by default the lines "
+                   "are taken as tokenised, split on whitespace.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write to this file instead of standard output (- is standard output).")
 @friendly_errors
@@ -121,9 +122,9 @@ def m2_from_text(source, references, lang, tokenize, output) -> None:
     options = M2FromTextOptions(source, tuple(references), lang, tokenize, output)
     options.check()
     if tokenize is not None:
-        from ..ngrams import tokenizer
+        from ..tokenizers import check
 
-        tokenizer(tokenize)  # an unknown name: one line, before reading
+        check(tokenize, "m2-from-text --tokenize")  # unknown or its extra missing: one line
     if output:
         check_output_file(output, "-o/--output")
     text = "".join(line + "\n" for line in m2_from_text_lines(options))
