@@ -43,7 +43,11 @@ at most ``max_tokens`` squared; ``mode``: ``cs`` (default), ``cse``, ``ds`` or
 ``dt``, errant_compare's matching modes (``-cs`` ...); ``cache`` (true):
 read and write the disk caches of parses and of extracted edits
 (:mod:`gecmetrics.edits.edit_cache`; a rerun on cached edits loads neither spaCy
-nor ERRANT). See docs/metrics/errant.md.
+nor ERRANT); ``lang`` (``en``): the language of the sentences; another one
+loads that language's spaCy pipeline (``{lang}_core_news_sm`` ..., or
+``model``) and types edits by operation only (``M``, ``U``, ``R``, ``W``:
+ERRANT's classifier is English), and is written in the signature only when set.
+See docs/metrics/errant.md and docs/languages.md.
 """
 
 from __future__ import annotations
@@ -56,11 +60,13 @@ import numpy as np
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits.extraction import (
+    DEFAULT_LANG,
     MAX_TOKENS,
     Extractor,
     M2Corrections,
     PairKey,
     ReferenceSource,
+    check_lang,
     check_lengths,
     hypothesis_pairs,
     m2_corrections,
@@ -74,7 +80,7 @@ from gecmetrics.edits.metric import EditMetric
 from gecmetrics.edits.span import ErrantEdit
 from gecmetrics.edits.statistics import EditCounts
 from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.metric import LAST_STEP, MetricConfig, check_beta
+from gecmetrics.metric import LAST_STEP, SIGNED_WHEN_SET, MetricConfig, check_beta
 
 #: errant_compare's evaluation modes: span-based correction (``-cs``, the
 #: default), span-based correction + classification (``-cse``), span-based
@@ -93,9 +99,11 @@ class ErrantConfig(MetricConfig):
     max_tokens: int = MAX_TOKENS
     mode: Mode = "cs"
     cache: bool = True
+    lang: str = field(default=DEFAULT_LANG, metadata=SIGNED_WHEN_SET)
 
     def validate(self) -> None:
         check_beta(self.beta)
+        check_lang(self.lang, "errant option lang")
         if self.mode not in get_args(Mode):
             raise ConfigError(f"errant option mode must be cs, cse, ds or dt "
                               f"(errant_compare's -cs, -cse, -ds, -dt; got {self.mode!r})")
@@ -147,7 +155,7 @@ class Errant(EditMetric[ErrantConfig]):
         gold = m2_corrections(corpus) if use_m2 else None
         # Before spaCy is loaded: a too long line fails in a second, in little memory.
         check_lengths(parsed_texts(corpus, gold), self.config.max_tokens, self.name)
-        extractor = Extractor(self.config.model, disk=self.config.cache)
+        extractor = Extractor(self.config.model, disk=self.config.cache, lang=self.config.lang)
         self.extractor = extractor
         try:
             with extractor:
@@ -159,7 +167,8 @@ class Errant(EditMetric[ErrantConfig]):
         """Hypothesis edits of every system on ``sentences`` as FP against an
         empty gold (in the configured mode), shape (systems, len(sentences)):
         what ``errant_compare`` counts where an annotator has no ``A`` line."""
-        with Extractor(self.config.model, disk=self.config.cache) as extractor:
+        with Extractor(self.config.model, disk=self.config.cache,
+                       lang=self.config.lang) as extractor:
             pairs = [(corpus.sources[d], lines[d]) for lines in corpus.hypotheses.values()
                      for d in sentences]
             edits = extractor.extract(pairs, [])
