@@ -44,6 +44,7 @@ from ..sqlite_store import warn
 from . import errant_align
 from .edit_cache import EditCache, digest, tool_identity
 from .metric import checked_m2
+from .neutral import MISSING, REPLACEMENT, UNNECESSARY, WORD_ORDER
 from .span import ErrantEdit
 
 #: spaCy pipelines tried in order when no model is named. The PyPI package
@@ -142,7 +143,8 @@ _LOADED: dict[tuple[str, str], tuple[Any, Any]] = {}
 
 class OperationClassifier:
     """ERRANT's classifier for a language without one of its own: the type of an
-    edit is its operation only, ``M`` (missing: only corrected tokens), ``U``
+    edit is its operation only, the types of the language-neutral edits
+    (:mod:`gecmetrics.edits.neutral`): ``M`` (missing: only corrected tokens), ``U``
     (unnecessary: only original tokens), ``W`` (word order: the same tokens,
     ignoring case, in another order) or ``R`` (replacement); ``UNK`` for an
     edit with neither side, as ERRANT's English classifier types it. ERRANT's
@@ -156,13 +158,13 @@ class OperationClassifier:
         if not orig and not cor:
             edit.type = "UNK"
         elif not orig:
-            edit.type = "M"
+            edit.type = MISSING
         elif not cor:
-            edit.type = "U"
+            edit.type = UNNECESSARY
         elif len(orig) > 1 and orig != cor and sorted(orig) == sorted(cor):
-            edit.type = "W"
+            edit.type = WORD_ORDER
         else:
-            edit.type = "R"
+            edit.type = REPLACEMENT
         return edit
 
 
