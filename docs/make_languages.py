@@ -108,7 +108,8 @@ def metric_rows(ts: uagec.TestSet) -> list[str]:
     sources = ts.sources()
     a1, a2 = ts.annotators
     official = {a: ts.targets(a) for a in ts.annotators}
-    applied = {a: [" ".join(uagec.apply_m2(s.split(), e)) for s, e in zip(sources, ts.edits(a))]
+    applied = {a: [" ".join(uagec.apply_m2(s.split(), e))
+                   for s, e in zip(sources, ts.edits(a), strict=True)]
                for a in ts.annotators}
     setups = [("source", sources, sources, list(ts.annotators)),
               (f"annotator {a1}", official[a1], applied[a1], [a2]),
@@ -178,9 +179,9 @@ def checks(ts: uagec.TestSet) -> str:
     sentences = docs = doc_ok = same = 0
     for d in ts.documents:
         for a in d.targets:
-            applied = [uagec.apply_m2(s, e) for s, e in zip(d.source, d.edits[a])]
+            applied = [uagec.apply_m2(s, e) for s, e in zip(d.source, d.edits[a], strict=True)]
             sentences += len(applied)
-            same += sum(x == y for x, y in zip(applied, d.targets[a]))
+            same += sum(x == y for x, y in zip(applied, d.targets[a], strict=True))
             docs += 1
             doc_ok += sum(applied, []) == sum(d.targets[a], [])
     merged = sum(d.merged for d in ts.documents)
