@@ -188,6 +188,7 @@ def gold_edits(source_text: str, source: Sequence[Sequence[str]], target_text: s
     first = [0]
     for sentence in source:
         first.append(first[-1] + len(sentence))
+    src_tokens = [t for sentence in source for t in sentence]
     target_tokens = [t for sentence in target for t in sentence]
     src_ends = [b for _, b, _ in src_off]
     edits: list[list[Edit]] = [[] for _ in source]
@@ -197,6 +198,8 @@ def gold_edits(source_text: str, source: Sequence[Sequence[str]], target_text: s
         tgt_ids = _tokens_in(tgt_off, t0, t1)
         cor = [target_tokens[i] for i in tgt_ids]
         etype = MIXED if len(types) > 1 else next(iter(types))
+        if [src_tokens[i] for i in src] == cor:
+            continue  # white space only: the same tokens on both sides
         if src:
             k = src_off[src[0]][2]
             start, end = src[0] - first[k], min(src[-1] + 1, first[k + 1]) - first[k]
@@ -216,8 +219,6 @@ def gold_edits(source_text: str, source: Sequence[Sequence[str]], target_text: s
             else:
                 k = src_off[g - 1][2]
             start = end = g - first[k]
-        if not src and not cor:
-            continue  # white space only
         edits[k].append((start, end, " ".join(cor), etype))
     return edits, merged, crossing
 
