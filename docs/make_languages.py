@@ -133,6 +133,7 @@ def agreement(ts: uagec.TestSet) -> tuple[list[str], list[str]]:
     found: Counter[str] = Counter()
     found_span: Counter[str] = Counter()
     totals = Counter[str]()
+    misses: Counter[str] = Counter()
     for a in ts.annotators:
         counts = Counter[str]()
         for src, _tgt, gold in uagec.sentence_pairs(ts, a):
@@ -145,6 +146,8 @@ def agreement(ts: uagec.TestSet) -> tuple[list[str], list[str]]:
             counts["same"] += len(neutral & gold_set)
             counts["same span"] += len({(s, e) for s, e, _ in neutral} & gold_spans)
             for s, e, c, t in gold:
+                if (s, e, c) not in neutral:
+                    misses[miss_kind(s, e, neutral)] += 1
                 family = t
                 by_type[family] += 1
                 found[family] += (s, e, c) in neutral
@@ -164,7 +167,22 @@ def agreement(ts: uagec.TestSet) -> tuple[list[str], list[str]]:
     type_rows = [f"| {t} | {pooled[t]} | {pct(pooled_found[t] / pooled[t])} | "
                  f"{pct(pooled_span[t] / pooled[t])} |"
                  for t in sorted(pooled, key=lambda k: (-pooled[k], k))]
-    return overall, type_rows
+    miss_rows = [f"| {kind} | {misses[kind]} |" for kind in MISS_KINDS]
+    return overall, type_rows, miss_rows
+
+
+#: How the neutral edits cover a gold edit they do not equal (:func:`miss_kind`).
+MISS_KINDS = ("split into several neutral edits", "inside a larger neutral edit",
+              "one neutral edit with another span", "no neutral edit there")
+
+
+def miss_kind(s: int, e: int, neutral: set[tuple[int, int, str]]) -> str:
+    inside = [x for x in neutral if x[0] >= s and x[1] <= e and (x[0] < e or x[0] == s == e)]
+    if len(inside) >= 2:
+        return MISS_KINDS[0]
+    if any(x[0] <= s and x[1] >= e and (x[0], x[1]) != (s, e) for x in neutral):
+        return MISS_KINDS[1]
+    return MISS_KINDS[2] if inside else MISS_KINDS[3]
 
 
 def agreement_row(label: str, c: Counter[str]) -> str:
@@ -199,7 +217,7 @@ def section(layer: str) -> str:
     started = time.perf_counter()
     ts = uagec.load(layer)
     rows = metric_rows(ts)
-    overall, type_rows = agreement(ts)
+    overall, type_rows, miss_rows = agreement(ts)
     seconds = time.perf_counter() - started
     print(f"{layer}: {seconds:.0f} s", file=sys.stderr)
     return "\n".join([
@@ -225,6 +243,13 @@ def section(layer: str) -> str:
         "| error type | gold edits | found exactly | same span |",
         "| --- | --- | --- | --- |",
         *type_rows,
+        "",
+        "The gold edits the extractor does not find exactly, by how its edits cover "
+        "them (both annotators):",
+        "",
+        "| gold edit | count |",
+        "| --- | --- |",
+        *miss_rows,
         "",
     ])
 
