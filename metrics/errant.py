@@ -46,8 +46,12 @@ read and write the disk caches of parses and of extracted edits
 nor ERRANT); ``edits``: ``errant`` (default) or ``neutral``: the
 language-neutral edits (:mod:`gecmetrics.edits.neutral`, docs/edits-neutral.md)
 on both sides, hypotheses and text references (with ``--m2``, its annotators'
-corrected texts), for any language and without spaCy; types M, U, R, W. See
-docs/metrics/errant.md.
+corrected texts), for any language and without spaCy; types M, U, R, W.
+``lang`` (``en``): the language of the sentences; another one
+loads that language's spaCy pipeline (``{lang}_core_news_sm`` ..., or
+``model``) and types edits by operation only (``M``, ``U``, ``R``, ``W``:
+ERRANT's classifier is English), and is written in the signature only when set.
+See docs/metrics/errant.md and docs/languages.md.
 """
 
 from __future__ import annotations
@@ -60,11 +64,13 @@ import numpy as np
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits.extraction import (
+    DEFAULT_LANG,
     MAX_TOKENS,
     Extractor,
     M2Corrections,
     PairKey,
     ReferenceSource,
+    check_lang,
     check_lengths,
     hypothesis_pairs,
     m2_corrections,
@@ -99,10 +105,12 @@ class ErrantConfig(MetricConfig):
     mode: Mode = "cs"
     cache: bool = True
     edits: ErrantEdits = field(default="errant", metadata=SIGNED_WHEN_SET)
+    lang: str = field(default=DEFAULT_LANG, metadata=SIGNED_WHEN_SET)
 
     def validate(self) -> None:
         check_beta(self.beta)
         check_edits_option("errant", self.edits, "errant", self.references, self.model)
+        check_lang(self.lang, "errant option lang")
         if self.mode not in get_args(Mode):
             raise ConfigError(f"errant option mode must be cs, cse, ds or dt "
                               f"(errant_compare's -cs, -cse, -ds, -dt; got {self.mode!r})")
@@ -156,7 +164,7 @@ class Errant(EditMetric[ErrantConfig]):
         """What extracts the edits: ERRANT (its model and caches) or the neutral extractor."""
         if self.config.edits == NEUTRAL:
             return NeutralExtractor()
-        return Extractor(self.config.model, disk=self.config.cache)
+        return Extractor(self.config.model, disk=self.config.cache, lang=self.config.lang)
 
     def statistics(self, corpus: Corpus):
         if self.config.references == "m2" and corpus.m2 is None:
@@ -171,7 +179,7 @@ class Errant(EditMetric[ErrantConfig]):
         gold = m2_corrections(corpus) if use_m2 else None
         # Before spaCy is loaded: a too long line fails in a second, in little memory.
         check_lengths(parsed_texts(corpus, gold), self.config.max_tokens, self.name)
-        extractor = Extractor(self.config.model, disk=self.config.cache)
+        extractor = Extractor(self.config.model, disk=self.config.cache, lang=self.config.lang)
         self.extractor = extractor
         try:
             with extractor:
@@ -254,8 +262,8 @@ def compare(hyp: dict[MatchKey, list[str]], ref: dict[MatchKey, list[str]]
 # Counts
 
 
-def errant_counts(corpus: Corpus, extractor: Extractor | NeutralExtractor, gold: M2Corrections | None,
-                  mode: str = "cs") -> EditCounts:
+def errant_counts(corpus: Corpus, extractor: Extractor | NeutralExtractor,
+                  gold: M2Corrections | None, mode: str = "cs") -> EditCounts:
     """TP, FP, FN (and per type) of every (system, sentence, annotator); reference
     edits from ``gold`` (:func:`m2_corrections`), or from the text references
     when it is None; edits matched as ``errant_compare`` does in ``mode``."""
