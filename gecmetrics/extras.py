@@ -32,6 +32,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "neural": ("torch", "transformers"),
     "dask": ("dask", "dask.dataframe"),
     "plot": ("matplotlib",),
+    "multigec": ("syntok",),
 }
 
 

@@ -427,6 +427,7 @@ class Gleu(Metric[GleuConfig]):
     """GLEU at word or character level (display names wordGLEU, charGLEU)."""
 
     name: ClassVar[str] = "gleu"
+    partial_references: ClassVar[bool] = True
     description: ClassVar[str] = (
         "GLEU n-gram precision with source penalty (Napoles et al. 2015/2016); "
         "tokenize=word|char, n (4), variant=official|paper, mode=sampling|max, "
