@@ -15,7 +15,7 @@ become tabs when the essay is put on one line, as MultiGEC's scorer does).
 A reference file may cover only some essays: an essay is scored against the
 references that have it (:attr:`gecmetrics.corpus.Corpus.reference_counts`).
 
-A file whose first non-blank line is not such a header is read as one text a
+A file without such a header is read as one text a
 line (:func:`gecmetrics.readers.read_lines`); its items are numbered by line.
 
 Every check happens here, before any metric runs, and fails with one line
@@ -37,7 +37,7 @@ from .errors import ConfigError, InputError
 from .readers import describe, display_name, read_lines, read_text, split_lines
 
 #: The header of an essay block, alone on its line (MultiGEC's ``### essay_id = N``).
-HEADER = re.compile(r"### essay_id = (.*)")
+HEADER = re.compile(r"### essay_id =(.*)")
 #: A line that looks like a header but is not one (a typo: a missing space, a
 #: different number of ``#``): read as text, it would silently merge two essays.
 NEAR_HEADER = re.compile(r"\s*#+\s*essay_id\b", re.IGNORECASE)
@@ -64,11 +64,8 @@ class Essays:
 
 
 def is_essay_file(text: str) -> bool:
-    """Whether ``text`` is in MultiGEC's format: its first non-blank line a header."""
-    for line in split_lines(text):
-        if line.strip():
-            return HEADER.fullmatch(line.rstrip()) is not None
-    return False
+    """Whether ``text`` is in MultiGEC's format: some line of it is an essay header."""
+    return any(HEADER.fullmatch(line.rstrip()) for line in split_lines(text))
 
 
 def read_essays(path: str | os.PathLike[str], role: str) -> Essays:

@@ -50,6 +50,21 @@ main()
 """
 
 
+def write_tokenized(transform: types.ModuleType) -> None:
+    """The essays as the scorer tokenises them (its md_to_dict), still as MultiGEC
+    Markdown (ids and partial references kept): tests score them with
+    ``--tokenize whitespace`` where syntok is not installed."""
+    for part in ("ref", "res"):
+        folder = os.path.join(DATA, "tokenized", part)
+        os.makedirs(folder, exist_ok=True)
+        for name in sorted(os.listdir(os.path.join(DATA, part))):
+            with open(os.path.join(DATA, part, name), encoding="utf-8") as handle:
+                essays = transform.md_to_dict(handle.read())
+            with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
+                for essay_id, text in essays.items():
+                    handle.write(f"### essay_id = {essay_id}\n{text.strip()}\n\n")
+
+
 def main(checkout: str) -> None:
     work = "/tmp/multigec-reference-run"
     shutil.rmtree(work, ignore_errors=True)
@@ -75,6 +90,7 @@ def main(checkout: str) -> None:
         for name in os.listdir(folder):
             if name.endswith(".tmp"):
                 shutil.copy(os.path.join(folder, name), ref)
+    write_tokenized(transform)
     bin_dir = os.path.dirname(sys.executable)
     env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ["PATH"]}
     run = subprocess.run([sys.executable, "gleu_errant_evaluation.py", ".", "out", "dev"],
