@@ -53,7 +53,8 @@ Edits = Literal["auto", "errant", "none"]
 EDITS: tuple[Edits, ...] = get_args(Edits)
 
 #: MultiGEC's file names: ``{lang}-{corpus}-orig|refN|NAME-{split}.md``.
-FILE_NAME = re.compile(r"(?P<lang>[a-z]{2})-(?P<corpus>[^-]+)-(?P<role>[^-]+)-(?P<split>[a-z]+)\.md")
+FILE_NAME = re.compile(
+    r"(?P<lang>[a-z]{2})-(?P<corpus>[^-]+)-(?P<role>[^-]+)-(?P<split>[a-z]+)\.md")
 
 
 @dataclass(frozen=True)

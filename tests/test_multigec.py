@@ -126,7 +126,8 @@ ORIG = "### essay_id = 1\nЄ текст.\n\n### essay_id = 2\nΕίναι κεί�
 
 @pytest.mark.parametrize("text, message", [
     ("intro\n### essay_id = 1\nx\n", r"orig\.md, line 1: text before the first"),
-    ("### essay_id = 1\nx\n\n### essay_id = 1\ny\n", r"line 4: duplicate essay id 1 \(first at line 1\)"),
+    ("### essay_id = 1\nx\n\n### essay_id = 1\ny\n",
+     r"line 4: duplicate essay id 1 \(first at line 1\)"),
     ("### essay_id = 1\n\n\n### essay_id = 2\ny\n", r"line 1: essay 1 is empty"),
     ("### essay_id = 1\nx\n##essay_id = 2\ny\n", r"line 3: unreadable essay header"),
     ("### essay_id = \nx\n", r"line 1: essay header without an id"),

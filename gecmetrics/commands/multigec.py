@@ -1,4 +1,5 @@
-"""`gecmetrics multigec`: GLEU and edit P/R/F0.5 per language and corpus, as MultiGEC-2025 scores."""
+"""`gecmetrics multigec`: GLEU and edit P/R/F0.5 per language and corpus, as MultiGEC-2025
+scores them."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ HEADERS = ("language", "corpus", "hypothesis", "essays", "refs", "GLEU", "P", "R
 
 @click.command("multigec")
 @click.option("--data", "data_dir", metavar="DIR", default=None,
-              help="MultiGEC files of one split: xx-corpus-orig-SPLIT.md, xx-corpus-refN-SPLIT.md.")
+              help="MultiGEC files of one split: xx-corpus-orig-SPLIT.md, "
+                   "xx-corpus-refN-SPLIT.md.")
 @click.option("--hyp-dir", metavar="DIR", default=None,
               help="Hypotheses named xx-corpus-NAME-SPLIT.md (e.g. en-writeandimprove2024-hypo1-"
                    "dev.md), scored against the corpus of the same language and name.")
@@ -24,7 +26,8 @@ HEADERS = ("language", "corpus", "hypothesis", "essays", "refs", "GLEU", "P", "R
               help="Reference file; repeat for several (a file may cover only some essays).")
 @click.option("-c", "--hypothesis", "hypotheses", multiple=True, metavar="FILE",
               help="Hypothesis file; repeat for several.")
-@click.option("--lang", default=None, metavar="XX", help="With -s: the corpus' language (ISO 639-1).")
+@click.option("--lang", default=None, metavar="XX",
+              help="With -s: the corpus' language (ISO 639-1).")
 @click.option("--tokenize", type=click.Choice(["syntok", "whitespace"]), default="syntok",
               show_default=True,
               help="syntok: as MultiGEC's scorer (needs the multigec extra); whitespace: the "

