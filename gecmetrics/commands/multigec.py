@@ -3,6 +3,8 @@ scores them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from .common import friendly_errors, out
@@ -43,8 +45,7 @@ HEADERS = ("language", "corpus", "hypothesis", "essays", "refs", "GLEU", "P", "R
 @click.option("-d", "--digits", type=click.IntRange(0, 15), default=2, show_default=True,
               help="Decimal places of the percentages in table formats (rounded half up).")
 @friendly_errors
-def multigec(data_dir, hyp_dir, split, source, references, hypotheses, lang, tokenize, edits,
-             max_tokens, fmt, digits) -> None:
+def multigec(fmt: str, digits: int, max_tokens: int | None, **inputs: Any) -> None:
     """Score essays as MultiGEC-2025's scorer does: GLEU (Koyama's gleu, word level, 500
     fixed-seed rounds) and ERRANT P/R/F0.5 (English), per language and corpus.
 
@@ -54,10 +55,8 @@ def multigec(data_dir, hyp_dir, split, source, references, hypotheses, lang, tok
     from ..formatting import percent, render, to_json
     from ..multigec import ERRANT_MAX_TOKENS, MultigecOptions, run
 
-    options = MultigecOptions(source=source, references=references, hypotheses=hypotheses,
-                              lang=lang, data_dir=data_dir, hyp_dir=hyp_dir, split=split,
-                              tokenize=tokenize, edits=edits,
-                              max_tokens=ERRANT_MAX_TOKENS if max_tokens is None else max_tokens)
+    options = MultigecOptions(
+        **inputs, max_tokens=ERRANT_MAX_TOKENS if max_tokens is None else max_tokens)
     results = run(options)
     for note in results.notes:
         click.echo(note, err=True)
