@@ -56,6 +56,11 @@ if TYPE_CHECKING:
 #: of :meth:`Metric.cache_key` and bound to the statistics object instead. Only
 #: ``beta`` is such a field; :meth:`Statistics.bound` is what binds it.
 LAST_STEP: Mapping[str, Any] = {"counting": False}
+#: Field metadata for an option added after scores were published with signatures:
+#: the signature names it only when it differs from its default, so every signature
+#: made with the default options stays as it was (``normalize=`` of the n-gram
+#: metrics: :func:`gecmetrics.signature.metric_signature`).
+SIGNED_WHEN_SET: Mapping[str, Any] = {"signed_when_set": True}
 
 
 class LazyDetails(Mapping[str, Any]):
