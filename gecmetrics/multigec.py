@@ -19,9 +19,11 @@ The organisers' reference files give an essay that lacks its second (third
 so an essay is scored against the references it has.
 
 Only English gets edits from ERRANT here (MultiGEC's own ERRANT fork parses
-other languages with spaCy-UDPipe models); other languages get GLEU, and
-their edit scores are refused with a note until a language-neutral edit
-extractor is available (docs/multigec.md).
+other languages with spaCy-UDPipe models, which are not on the package
+index); other languages get edits from the language-neutral extractor
+(``errant:edits=neutral``, docs/edits-neutral.md), which needs no tagger but
+is not MultiGEC's fork: their P/R/F0.5 are comparable among systems scored
+here, not with MultiGEC's leaderboard (docs/multigec.md).
 """
 
 from __future__ import annotations
@@ -47,9 +49,13 @@ ERRANT_MAX_TOKENS = 1000
 #: The errant metric as MultiGEC's scorer runs errant (text references, F0.5).
 ERRANT_SPEC = "errant:references=text,beta=0.5"
 
-#: Where edit scores come from: ``auto`` (ERRANT for English, none elsewhere),
-#: ``errant`` (English only), ``none`` (GLEU only).
-Edits = Literal["auto", "errant", "none"]
+#: The language-neutral edits on both sides (any language, no spaCy).
+NEUTRAL_SPEC = "errant:references=text,beta=0.5,edits=neutral"
+
+#: Where edit scores come from: ``auto`` (ERRANT for English, the language-neutral
+#: edits elsewhere), ``errant`` (English only), ``neutral`` (every language),
+#: ``none`` (GLEU only).
+Edits = Literal["auto", "errant", "neutral", "none"]
 EDITS: tuple[Edits, ...] = get_args(Edits)
 
 #: MultiGEC's file names: ``{lang}-{corpus}-orig|refN|NAME-{split}.md``.
@@ -122,9 +128,9 @@ class MultigecOptions:
 
 def edit_refusal(lang: str) -> str:
     """Why there is no edit F for ``lang`` (one line)."""
-    return (f"edit P/R/F0.5 for {lang!r} is not available: ERRANT here is English only "
-            f"(MultiGEC's ERRANT fork needs spaCy-UDPipe models) and no language-neutral edit "
-            f"extractor is installed; GLEU is scored (--edits none to silence this)")
+    return (f"--edits errant is English only here (MultiGEC's ERRANT fork needs spaCy-UDPipe "
+            f"models) but {lang!r} was asked for; use --edits auto or neutral (the "
+            f"language-neutral edits) or none")
 
 
 def find_corpora(data_dir: str, hyp_dir: str, split: str) -> list[CorpusFiles]:
@@ -216,7 +222,7 @@ def run(options: MultigecOptions) -> MultigecResults:
     gleu = metric_from_spec(GLEU_SPEC)
     errant = None
     files = corpora_of(options)
-    notes: list[str] = []
+    notes: list[str] = []  # none today; kept for the renderers' contract
     foreign = [f for f in files if f.lang != "en"]
     if options.edits == "errant" and foreign:
         raise ConfigError(edit_refusal(foreign[0].lang))
@@ -224,6 +230,7 @@ def run(options: MultigecOptions) -> MultigecResults:
         options.edits == "auto" and any(f.lang == "en" for f in files))
     if wants_errant:
         errant = metric_from_spec(f"{ERRANT_SPEC},max_tokens={options.max_tokens}")
+    neutral = metric_from_spec(NEUTRAL_SPEC) if options.edits in ("auto", "neutral") else None
     read = [(f, essay_corpus(f.source, f.references, f.hypotheses, options.tokenize))
             for f in sorted(files, key=lambda f: (f.lang, f.corpus))]
     rows: list[MultigecRow] = []
@@ -232,11 +239,10 @@ def run(options: MultigecOptions) -> MultigecResults:
         gleu_scores = {r.hypothesis: float(r.score or 0.0) for r in gleu.evaluate(corpus)}
         edit_scores: dict[str, Any] = {}
         used = "none"
-        if f.lang == "en" and errant is not None and options.edits != "none":
-            edit_scores = {r.hypothesis: r for r in errant.evaluate(corpus)}
-            used = "errant"
-        elif options.edits == "auto":
-            notes.append(f"note: {f.lang}-{f.corpus}: {edit_refusal(f.lang)}")
+        edit_metric = errant if f.lang == "en" and errant is not None else neutral
+        if edit_metric is not None:
+            edit_scores = {r.hypothesis: r for r in edit_metric.evaluate(corpus)}
+            used = "errant" if edit_metric is errant else "neutral"
         for hyp in corpus.hypotheses:
             e = edit_scores.get(hyp)
             rows.append(MultigecRow(

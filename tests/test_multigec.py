@@ -24,7 +24,7 @@ from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.essays import essay_corpus, read_essays
 from gecmetrics.formatting import percent
 from gecmetrics.metric import PARTIAL_REFERENCE_METRICS
-from gecmetrics.multigec import MultigecOptions, run
+from gecmetrics.multigec import NEUTRAL_SPEC, MultigecOptions, run
 from gecmetrics.registry import BUILTIN, metric_class, metric_from_spec
 
 DATA = Path(__file__).parent / "data" / "multigec"
@@ -168,7 +168,7 @@ def test_line_files_are_items_too(tmp_path):
 def test_options_fail_before_reading():
     with pytest.raises(ConfigError, match="--lang must be a two-letter"):
         MultigecOptions(source="x", references=["y"], hypotheses=["z"], lang="swedish")
-    with pytest.raises(ConfigError, match="edit P/R/F0.5 for 'sv' is not available"):
+    with pytest.raises(ConfigError, match="--edits errant is English only here"):
         MultigecOptions(source="x", references=["y"], hypotheses=["z"], lang="sv",
                         edits="errant")
     with pytest.raises(ConfigError, match="give either --data"):
@@ -186,3 +186,19 @@ def test_cli_one_line_error(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: reference file")
     assert "line 4: duplicate essay id 1" in proc.stderr
+
+
+def test_neutral_edits_for_greek_and_swedish_by_hand():
+    """Greek: the reference makes 4 word edits (οικογένειά, ωραίες, έρχονται, βρόμικοι),
+    the hypothesis 2 of them and nothing else: P = 1, R = 2/4, F0.5 = 1.25 * 0.5 / 0.75.
+    Swedish: 6 reference edits (two word-order swaps, mina, fikar, Mitt, var det), the
+    hypothesis 4 of them: P = 1, R = 4/6, F0.5 = 1.25 * (2/3) / (0.25 + 2/3)."""
+    tok = DATA / "tokenized"
+    want = {"el": (1.0, 0.5, 1.25 * 0.5 / 0.75),
+            "sv": (1.0, 2 / 3, 1.25 * (2 / 3) / (0.25 + 2 / 3))}
+    for lang, corpus in (("el", "glcii"), ("sv", "swell_gold")):
+        essays = essay_corpus(str(tok / "ref" / f"{lang}-{corpus}-orig-dev.md"),
+                              [str(tok / "ref" / f"{lang}-{corpus}-ref1-dev.md")],
+                              [str(tok / "res" / f"{lang}-{corpus}-hypo1-dev.md")])
+        (row,) = metric_from_spec(NEUTRAL_SPEC).evaluate(essays.corpus)
+        assert (row.precision, row.recall, row.score) == pytest.approx(want[lang], abs=1e-12)

@@ -34,9 +34,10 @@ HEADERS = ("language", "corpus", "hypothesis", "essays", "refs", "GLEU", "P", "R
               show_default=True,
               help="syntok: as MultiGEC's scorer (needs the multigec extra); whitespace: the "
                    "texts are tokenised already.")
-@click.option("--edits", type=click.Choice(["auto", "errant", "none"]), default="auto",
-              show_default=True,
-              help="Edit P/R/F0.5: auto (ERRANT for English, a note elsewhere), errant, none.")
+@click.option("--edits", type=click.Choice(["auto", "errant", "neutral", "none"]),
+              default="auto", show_default=True,
+              help="Edit P/R/F0.5: auto (ERRANT for English, the language-neutral edits "
+                   "elsewhere), errant (English only), neutral, none.")
 @click.option("--max-tokens", type=int, default=None, metavar="N",
               help="Longest essay ERRANT aligns, in tokens (default 1000).")
 @click.option("--format", "fmt", type=click.Choice(["table", "tsv", "json", "markdown"]),
