@@ -49,7 +49,7 @@ from .validate import (  # noqa: F401 (LEVELS, Level, check_beta re-exported: me
 )
 
 if TYPE_CHECKING:
-    from .paired import PairedResult
+    from .paired_result import PairedResult
 
 #: Field metadata of a config option that only enters the last step (the
 #: formula from summed statistics), not the counting: such a field is left out

@@ -35,23 +35,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from .errors import ConfigError
 from .metric import Statistics
+from .paired_result import CONFIDENCE, PairedResult, PairedTestName
 from .stats import DEFAULT_SEED
 from .stats.intervals import percentile_interval
 from .stats.resampling import BLOCK_ELEMENTS, draw_counts, resample_indices
 from .stats.significance import ar_p_value, ar_scores, bootstrap_p_value, weighted_scores
 from .validate import check_paired
 
-PairedTestName = Literal["bs", "ar"]
 #: Resamples of the bootstrap that gives the 95% interval of an AR comparison
 #: (sacrebleu's default ``--paired-ar-confidence-n``).
 AR_CI_RESAMPLES = 1000
-CONFIDENCE = 0.95
 
 
 @dataclass(frozen=True)
@@ -74,41 +73,6 @@ class PairedOptions:
         if self.test == "ar":
             fields["bs"] = AR_CI_RESAMPLES
         return fields
-
-
-@dataclass(frozen=True)
-class PairedResult:
-    """One system compared with the baseline under one (metric, beta, level)."""
-
-    test: PairedTestName
-    baseline: str
-    hypothesis: str
-    delta: float | None  # score(hypothesis) - score(baseline), 0-1; None for the baseline
-    delta_ci: tuple[float, float] | None
-    p_value: float | None
-    samples: int
-    seed: int
-    confidence: float = CONFIDENCE
-
-    @property
-    def is_baseline(self) -> bool:
-        return self.hypothesis == self.baseline
-
-    def to_json(self) -> dict[str, Any]:
-        """The keys added to the system's JSON object (null on the baseline's, and
-        for an undefined value: JSON never holds NaN)."""
-        ci = None if self.delta_ci is None else [_finite(v) for v in self.delta_ci]
-        return {
-            "baseline": self.baseline,
-            "paired_test": self.test,
-            "delta": _finite(self.delta),
-            "delta_ci": None if ci is None or None in ci else ci,
-            "p_value": _finite(self.p_value),
-        }
-
-
-def _finite(value: float | None) -> float | None:
-    return value if value is not None and np.isfinite(value) else None
 
 
 # -- resampled scores ----------------------------------------------------------------

@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from .corpus import Corpus
-    from .metric import Metric
 
 #: How the references of a corpus were obtained (the ``refs_from`` field).
 REFERENCE_SOURCES = ("text", "m2-lenient", "m2-strict")
@@ -59,7 +58,21 @@ class Signature:
         return "|".join([*parts, f"version:{__version__}"])
 
 
-def metric_signature(metric: Metric, corpus: Corpus | None = None) -> Signature:
+class Signed(Protocol):
+    """What a signature reads of a metric (:class:`gecmetrics.metric.Metric` is one):
+    named here rather than imported, so that the metric module, which asks for
+    its own signature, and this one do not import each other."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def config(self) -> Any: ...
+
+    def extra_signature(self, corpus: Corpus) -> dict[str, Any]: ...
+
+
+def metric_signature(metric: Signed, corpus: Corpus | None = None) -> Signature:
     """The metric's name and every option of its config, defaults included (but an
     option marked :data:`gecmetrics.metric.SIGNED_WHEN_SET` only when it is set);
     with ``corpus``, also what the metric's scores depend on in it
@@ -72,7 +85,7 @@ def metric_signature(metric: Metric, corpus: Corpus | None = None) -> Signature:
         **extra)
 
 
-def score_signature(metric: Metric, references: int, refs_from: str, level: str,
+def score_signature(metric: Signed, references: int, refs_from: str, level: str,
                     beta: float | None = None, corpus: Corpus | None = None) -> Signature:
     """The signature of one scored result: options (``beta`` the one used), references, level.
 

@@ -37,6 +37,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
+import tiers
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # test-only helpers (oracles)
 
@@ -128,6 +129,7 @@ def require_dask() -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    tiers.FULL = config.option.markexpr == FULL_TIER
     config.addinivalue_line(
         "markers", "full: slow (integration, live oracle, > ~1 s); runs only with -m full")
     config.addinivalue_line(

@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from snapshot import TOLERANCE
+from tiers import examples
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
@@ -236,7 +237,7 @@ def test_bad_options(options, message):
 WORDS = st.lists(st.sampled_from("a b c d".split()), max_size=9).map(" ".join)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.tuples(WORDS, WORDS, WORDS, WORDS, WORDS), min_size=1, max_size=6),
        st.integers(1, 4))
 def test_clipped_matches_against_counter_oracle(rows, n):
@@ -328,7 +329,7 @@ PIECES = ["a", "b", "1", "2", ".", ",", "-", "'", "&", "&quot;", "&amp;", "&lt;"
 LINES = st.lists(st.sampled_from(PIECES), max_size=14).map("".join)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(LINES, min_size=0, max_size=6))
 def test_13a_word_by_word_equals_whole_line_and_sacrebleu(lines):
     """Fuzzed lines of punctuation, digits, entities, <skipped>, line ends and

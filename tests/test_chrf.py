@@ -7,6 +7,7 @@ from chrf_oracle import corpus_chrf, sentence_chrf
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF
+from tiers import examples
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
@@ -76,7 +77,7 @@ OPTIONS = st.fixed_dictionaries({
     "whitespace": st.booleans(), "lowercase": st.booleans()})
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=corpora(), options=OPTIONS, beta=st.sampled_from([1, 2, 3]),
        eps=st.booleans())
 def test_equals_sacrebleu_on_random_inputs(data, options, beta, eps):
@@ -93,7 +94,7 @@ def test_equals_sacrebleu_on_random_inputs(data, options, beta, eps):
         assert [100 * v for v in res.scores] == pytest.approx(expected, abs=1e-9)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(data=corpora(), options=OPTIONS, beta=st.sampled_from([0.5, 1.0, 2.0]))
 def test_equals_oracle(data, options, beta):
     refs, hyps = data

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from meta_data import shared_data
 from scipy import stats
+from tiers import examples
 
 from gecmetrics import get_metric
 from gecmetrics.errors import ConfigError, InputError
@@ -93,7 +94,7 @@ def test_rows_agree_with_single_vectors_and_scipy(seed):
     _check_rows(rows, human)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(3, 9).flatmap(lambda n: st.tuples(
     st.lists(st.integers(-3, 3), min_size=n, max_size=n),
     st.lists(st.lists(st.integers(-3, 3), min_size=n, max_size=n), min_size=1, max_size=6))))

@@ -9,6 +9,7 @@ import pytest
 from gleu_oracle import corpus_gleu, official_draws, sentence_gleu
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tiers import examples
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
@@ -161,7 +162,7 @@ def corpora(draw):
     return src, refs, hyps
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=corpora(), n=st.integers(1, 4), tokenize=st.sampled_from(["word", "char"]),
        variant=st.sampled_from(["official", "paper"]), mode=st.sampled_from(["sampling", "max"]))
 def test_fast_equals_oracle(data, n, tokenize, variant, mode):
@@ -181,7 +182,7 @@ def test_fast_equals_oracle(data, n, tokenize, variant, mode):
         assert m_res.score == pytest.approx(float(np.mean(expected)), rel=1e-12, abs=1e-14)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(data=corpora())
 def test_resampled_corpus_equals_corpus_of_the_resample(data):
     src, refs, hyps = data

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from tiers import examples
 
 from gecmetrics import get_metric
 from gecmetrics.corpus import Corpus
@@ -111,20 +112,20 @@ def check_against_oracle(src, refs, hyp, tokenize, n, beta):
     assert mean == pytest.approx(sum(expected) / len(expected), abs=1e-12)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corpora(SENT), st.integers(1, 4), st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.7]))
 def test_word_green_equals_oracle(data, n, beta):
     check_against_oracle(*data, "word", n, beta)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corpora(CHARS), st.integers(1, 6), st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.7]))
 def test_char_green_equals_oracle(data, n, beta):
     check_against_oracle(*data, "char", n, beta)
 
 
 @pytest.mark.skipif(_intersect_compiled is None, reason="compiled kernel not built here")
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(corpora(SENT), st.integers(1, 5), st.sampled_from(["word", "char"]))
 def test_compiled_and_python_kernels_agree(data, n, tokenize):
     src, refs, hyp = data

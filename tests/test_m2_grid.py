@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from m2_oracle import sentence_counts as oracle_counts
 from test_m2_fast import bench_gold, random_gold
+from tiers import examples
 
 from gecmetrics.m2 import read_m2
 from gecmetrics.metrics import m2_lattice
@@ -78,7 +79,7 @@ def old_golds(golds):
 
 
 @pytest.mark.full
-@settings(max_examples=400, deadline=None, derandomize=True,
+@settings(max_examples=examples(400), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(disjoint_cases())
 def test_grid_equals_the_stored_edges_of_the_old_code(case):
@@ -97,7 +98,7 @@ def test_grid_equals_the_stored_edges_of_the_old_code(case):
                                                for g in old_golds(golds)]
 
 
-@settings(max_examples=150, deadline=None, derandomize=True,
+@settings(max_examples=examples(150), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(disjoint_cases(max_len=5))
 def test_grid_counts_equal_the_literal_official_oracle(case):
