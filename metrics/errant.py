@@ -75,7 +75,7 @@ from gecmetrics.edits.extraction import (
     reference_items,
 )
 from gecmetrics.edits.metric import EditMetric
-from gecmetrics.edits.neutral import NEUTRAL, NeutralExtractor
+from gecmetrics.edits.neutral import NEUTRAL, NeutralExtractor, check_edits_option
 from gecmetrics.edits.span import ErrantEdit
 from gecmetrics.edits.statistics import EditCounts
 from gecmetrics.errors import ConfigError, InputError
@@ -102,13 +102,7 @@ class ErrantConfig(MetricConfig):
 
     def validate(self) -> None:
         check_beta(self.beta)
-        if self.edits not in ("errant", NEUTRAL):
-            raise ConfigError(f"errant option edits must be errant or neutral (got {self.edits!r})")
-        if self.edits == NEUTRAL and self.references == "m2":
-            raise ConfigError("errant:edits=neutral compares text references' edits; it cannot "
-                              "score the M2 file's own edits (references=m2): drop one of them")
-        if self.edits == NEUTRAL and self.model:
-            raise ConfigError("errant:edits=neutral reads no spaCy pipeline; drop model=")
+        check_edits_option("errant", self.edits, "errant", self.references, self.model)
         if self.mode not in get_args(Mode):
             raise ConfigError(f"errant option mode must be cs, cse, ds or dt "
                               f"(errant_compare's -cs, -cse, -ds, -dt; got {self.mode!r})")

@@ -34,7 +34,7 @@ import numpy as np
 from gecmetrics.chunked import join_edit_counts
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits.metric import EditMetric, TypeCounts, gold_of
-from gecmetrics.edits.neutral import NEUTRAL, neutral_edits
+from gecmetrics.edits.neutral import NEUTRAL, check_edits_option, neutral_edits
 from gecmetrics.edits.statistics import EditCounts, EditStatistics
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.m2 import Edit, M2File, M2Sentence
@@ -60,8 +60,7 @@ class M2Config(MetricConfig):
 
     def validate(self) -> None:
         check_beta(self.beta)
-        if self.edits not in ("m2", NEUTRAL):
-            raise ConfigError(f"m2 option edits must be m2 or neutral (got {self.edits!r})")
+        check_edits_option("m2", self.edits, "m2")
         m = self.max_unchanged_words
         if not isinstance(m, int) or isinstance(m, bool) or m < 0:
             raise ConfigError(f"m2 option max_unchanged_words must be an integer >= 0 (got {m!r})")

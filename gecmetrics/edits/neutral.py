@@ -33,10 +33,10 @@ essay rewritten throughout (4 million cells) takes about a second.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 from itertools import groupby
+from typing import Any
 
-from ..errors import InputError
+from ..errors import ConfigError, InputError
 from .errant_align import AlignStep
 from .span import SpanEdit
 
@@ -53,10 +53,11 @@ except ImportError:  # pragma: no cover - depends on the build
 WORD_COST = 0.499
 
 #: A substitution whose character cost is below this is "similar" (a spelling,
-#: inflection or case change). On the CoNLL-2014 references 0.3 agrees with
-#: ERRANT's spans slightly more often (F 84.9 against 84.5) but merges ``has a``
-#: / ``have an`` into one edit, which ERRANT splits; 0.7 agrees less (82.2). and stays an edit of its own when a stretch of
-#: changes is merged (rule 4 in docs/edits-neutral.md).
+#: inflection or case change) and stays an edit of its own when a stretch of
+#: changes is merged (rule 4 in docs/edits-neutral.md). On the CoNLL-2014
+#: references 0.3 agrees with ERRANT's spans slightly more often (F 84.9 against
+#: 84.5) but merges ``has a`` / ``have an`` into one edit, which ERRANT splits;
+#: 0.7 agrees less (82.2).
 SIMILAR = 0.5
 
 #: Rule 3 (spacing) looks for runs of at most this many alignment steps whose
@@ -327,6 +328,22 @@ def span_agreement(pairs: Sequence[tuple[Sequence[Span], Sequence[tuple[int, int
 NEUTRAL = "neutral"
 
 
+def check_edits_option(metric: str, edits: str, default: str, references: str = "auto",
+                       model: str = "") -> None:
+    """The one check of an edit metric's ``edits=`` option: its ``default`` or
+    ``neutral``; neutral edits come from text, so ``references=m2`` (the M2
+    file's own edits) and a spaCy ``model`` make no sense with them."""
+    if edits not in (default, NEUTRAL):
+        raise ConfigError(f"{metric} option edits must be {default} or {NEUTRAL} "
+                          f"(got {edits!r})")
+    if edits == NEUTRAL and references == "m2":
+        raise ConfigError(f"{metric}:edits=neutral extracts the edits of text references; it "
+                          "cannot score the M2 file's own edits (references=m2): drop one of "
+                          "them")
+    if edits == NEUTRAL and model:
+        raise ConfigError(f"{metric}:edits=neutral reads no spaCy pipeline; drop model=")
+
+
 class NeutralExtractor:
     """The language-neutral edits of many pairs, with the interface of
     :class:`gecmetrics.edits.extraction.Extractor` (``extract``, keyed by
@@ -355,11 +372,11 @@ class NeutralExtractor:
         jobs: dict[tuple[str, ...], tuple[list[str], list[str]]] = {}
         for src, other in hyp_pairs:
             a, b = src.split(), other.split()
-            key = ("h", " ".join(a), " ".join(b))
+            key: tuple[str, ...] = ("h", " ".join(a), " ".join(b))
             if a != b and key not in jobs:
                 check_size(len(a), len(b))
                 jobs[key] = (a, b)
-        out = {}
+        out: dict[tuple[str, ...], list[tuple[int, int, str, str]]] = {}
         for key, (a, b) in jobs.items():
             out[key] = [(e.start, e.end, e.correction, e.type) for e in neutral_edits(a, b)]
             self.computed += 1
