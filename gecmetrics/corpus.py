@@ -49,7 +49,7 @@ class Corpus:
     references: Sequence[Sequence[str]]
     hypotheses: Mapping[str, Sequence[str]]
     m2: Any = None
-    reference_counts: Sequence[int] | None = None
+    reference_counts: Sequence[int] | None = field(default=None, kw_only=True)
     _cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -74,8 +74,10 @@ class Corpus:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the constructor's arguments (the read-only mapping cannot be pickled)."""
-        return (type(self), (self.sources, self.references, dict(self.hypotheses), self.m2,
-                             self.reference_counts))
+        if self.reference_counts is None:  # as before reference_counts existed
+            return (type(self), (self.sources, self.references, dict(self.hypotheses), self.m2))
+        return (_restore, (type(self), self.sources, self.references, dict(self.hypotheses),
+                           self.m2, self.reference_counts))
 
     @classmethod
     def build(
@@ -147,6 +149,12 @@ def _named(corpus: Corpus) -> list[tuple[str, Sequence[str]]]:
     named += [(f"reference {k}", ref) for k, ref in enumerate(corpus.references)]
     named += [(f"hypothesis {name}", hyp) for name, hyp in corpus.hypotheses.items()]
     return named
+
+
+def _restore(cls: type[Corpus], sources: Any, references: Any, hypotheses: Any, m2: Any,
+             counts: Any) -> Corpus:
+    """Unpickle a corpus with ``reference_counts`` (a keyword-only field)."""
+    return cls(sources, references, hypotheses, m2, reference_counts=counts)
 
 
 def _checked_counts(corpus: Corpus) -> tuple[int, ...]:

@@ -202,3 +202,12 @@ def test_neutral_edits_for_greek_and_swedish_by_hand():
                               [str(tok / "res" / f"{lang}-{corpus}-hypo1-dev.md")])
         (row,) = metric_from_spec(NEUTRAL_SPEC).evaluate(essays.corpus)
         assert (row.precision, row.recall, row.score) == pytest.approx(want[lang], abs=1e-12)
+
+
+def test_partial_corpus_pickles():
+    import pickle
+
+    corpus = Corpus(["a b", "c"], [["a", "c"], ["b", "c"]], {"s": ["a b", "c"]},
+                    reference_counts=(2, 1))
+    again = pickle.loads(pickle.dumps(corpus))
+    assert again.reference_counts == (2, 1) and again.references == corpus.references
