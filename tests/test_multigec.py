@@ -36,6 +36,19 @@ def official_gleu(rows) -> dict[str, str]:
     return {Path(r.hypothesis).name.replace(".md", ".tmp"): percent(r.gleu, 4) for r in rows}
 
 
+def test_gleu_equals_multigec_scorer_with_partial_references():
+    """Ukrainian: four reference files, the later ones covering some essays (fast tier)."""
+    tok = DATA / "tokenized"
+    results = run(MultigecOptions(
+        source=str(tok / "ref" / "uk-ua_gec-orig-dev.md"),
+        references=[str(tok / "ref" / f"uk-ua_gec-ref{k}-dev.md") for k in (1, 2, 3, 4)],
+        hypotheses=[str(tok / "res" / "uk-ua_gec-hypo1-dev.md")], lang="uk",
+        tokenize="whitespace", edits="none"))
+    assert official_gleu(results.rows) == {"uk-ua_gec-hypo1-dev.tmp":
+                                           REFERENCE["gleu"]["uk-ua_gec-hypo1-dev.tmp"]}
+
+
+@pytest.mark.full
 def test_gleu_equals_multigec_scorer_on_four_languages():
     results = run(MultigecOptions(data_dir=str(DATA / "tokenized" / "ref"),
                                   hyp_dir=str(DATA / "tokenized" / "res"),
@@ -211,3 +224,11 @@ def test_partial_corpus_pickles():
                     reference_counts=(2, 1))
     again = pickle.loads(pickle.dumps(corpus))
     assert again.reference_counts == (2, 1) and again.references == corpus.references
+
+
+def test_syntok_missing_is_one_line(monkeypatch):
+    from gecmetrics.essays import tokenizer
+
+    monkeypatch.setitem(sys.modules, "syntok", None)
+    with pytest.raises(ConfigError, match=r"needs the multigec extra: pip install"):
+        tokenizer("syntok")
