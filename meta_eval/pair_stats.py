@@ -59,7 +59,7 @@ HumanCache = dict[tuple[Any, ...], "HumanSamples"]
 class HumanSamples:
     """A selection's human scores on all judgments and on B resamples of them."""
 
-    kind: str  # ew / rating
+    kind: str  # ew / rating (sv-gec: its criterion)
     point: np.ndarray  # (S,)
     samples: np.ndarray  # (B, S)
     resampled: str  # "ranking items" / "sentences"
@@ -88,8 +88,9 @@ def human_samples(selection: Selection, n_resamples: int, seed: int,
                   cache: HumanCache | None = None, unit: str = "items") -> HumanSamples:
     """Expected Wins of the selection's systems on resamples of the ranking items (or of
     the pairwise comparisons, ``unit="comparisons"``, as GJG15 did; EW over every
-    system the benchmark's EW covers, as the human scores are computed); GMEG: the
-    mean segment rating on resamples of the sentences (``unit`` does not apply)."""
+    system the benchmark's EW covers, as the human scores are computed); GMEG (sv-gec:
+    the criterion asked for): the mean segment rating on resamples of the sentences
+    (``unit`` does not apply)."""
     bench = selection.benchmark
     key = (id(bench), tuple(selection.systems), n_resamples, seed, unit)
     if cache is not None and key in cache:
@@ -99,7 +100,7 @@ def human_samples(selection: Selection, n_resamples: int, seed: int,
         samples = bootstrap_ratings(segment, selection.systems, n_resamples, seed)
         point = np.array([np.mean([v for v in segment[s] if v is not None])
                           for s in selection.systems])
-        out = HumanSamples("rating", point, samples, "sentences",
+        out = HumanSamples(selection.human_kind, point, samples, "sentences",
                            len(next(iter(segment.values()))))
     else:
         items = bench.judgments.items if bench.judgments is not None else ()
@@ -180,7 +181,7 @@ def add_pair_stats(results: Sequence[MetaResult], selections: Sequence[Selection
                 extra.update(cv_folds=r.cv.folds, cv_seed=r.cv.seed, cv_grid=r.cv.grid)
             r = dataclasses.replace(r, signature=row_signature(
                 metric, sel, r.level, r.beta, **extra,
-                human_resample="sentences" if human.kind == "rating" else human_unit))
+                human_resample="sentences" if human.resampled == "sentences" else human_unit))
         out.append(dataclasses.replace(r, pairs=PairStats(n_pairs, **fields)))
     return out
 

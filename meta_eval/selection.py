@@ -38,6 +38,7 @@ class Selection:
         """``human=None``: the benchmark's own default (``ew``; GMEG: ``rating``); a
         kind the benchmark lacks is refused by :meth:`Benchmark.human_scores`."""
         human = human or benchmark.default_human
+        benchmark = benchmark.for_human(human)  # its sentence-level facets of that kind
         systems = benchmark.systems(system_set)
         return cls(benchmark, benchmark.set_name(system_set), systems, human,
                    np.array(benchmark.human_scores(human, systems)))

@@ -46,6 +46,7 @@ PINS = {
     "cnap/gec-ranking": "50b5032a4ef2444b9381fb47a55b3bac0654a6d7",
     "keisks/reassess-gec": "054786a923b2635ce33240c580d18c908c9a49a9",
     "tmu-nlp/TMU-GFM-Dataset": "e22b35502e0fcdbf79bfe2a2bc1771c7ad301786",
+    "robertostling/gec-evaluation": "5ac81800f2b1a112c135ef4944f2867bbe3c4e9f",
 }
 
 
@@ -191,7 +192,8 @@ def test_every_file_belongs_to_a_benchmark_and_aliases_resolve():
     manifest = dl.load_manifest()
     listed = {p for b in manifest["benchmarks"].values() for p in b["files"]}
     assert listed == set(manifest["files"])
-    assert dl.download_names() == ["conll14", "seeda", "gmeg", "tmu-gfm"]
+    assert dl.download_names() == ["conll14", "seeda", "gmeg", "tmu-gfm", "sv-gec"]
+    assert dl.resolve_benchmark("gec-evaluation") == "sv-gec"
     assert dl.resolve_benchmark("SEEDA-S") == "seeda"
     assert dl.resolve_benchmark("seeda-e") == "seeda"
     assert dl.resolve_benchmark("gmeg-wiki") == "gmeg"
@@ -541,6 +543,7 @@ def test_cli_download_check_and_errors(server, tmp_path):
         f"seeda\t37 files\t4.0 MB\t0 present in {tmp_path}",
         f"gmeg\t60 files\t5.9 MB\t60 present in {tmp_path}",
         f"tmu-gfm\t1 file\t1.3 MB\t0 present in {tmp_path}",
+        f"sv-gec\t32 files\t1.1 MB\t0 present in {tmp_path}",
     ]
     check = run_cli("--check", "gmeg", "--data-dir", str(tmp_path))
     assert check.returncode == 0 and "60/60 files verified" in check.stdout

@@ -18,6 +18,7 @@ from .clusters import CLUSTERS
 from .compare import COMPARE
 from .cv_beta import CV_BETA
 from .human_intervals import HUMAN_INTERVALS
+from .human_table import HUMAN_TABLE
 from .pair_stats import PAIR_STATS
 from .pool import POOL
 from .rank_pairs import RANK_PAIRS
@@ -35,4 +36,5 @@ ANALYSES: tuple[Analysis, ...] = (
     HUMAN_INTERVALS,
     POOL,
     RANK_PAIRS,
+    HUMAN_TABLE,
 )

@@ -8,6 +8,7 @@ sees the human and metric score vectors of the chosen system set.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -31,6 +32,34 @@ class Judgments:
 
     items: Sequence[RankingItem]
     kind: str
+
+
+@dataclass(frozen=True)
+class CriterionFacets:
+    """The sentence-level facets of one human criterion of a benchmark rated on several
+    criteria (sv-gec: grammaticality, fluency, meaning): each criterion ranks the
+    outputs of a sentence differently, so the judgments follow ``--human``."""
+
+    judgments: Judgments
+    segment_scores: Mapping[str, Sequence[float | None]]
+
+
+@dataclass(frozen=True)
+class HumanCell:
+    """One cell of a benchmark's table of human ratings per system and part of the data
+    (sv-gec: the paper's Table 4, per CEFR level): ``criterion`` of ``system`` (shown
+    as ``label``, the paper's name for it) on ``level``: the mean over ``n`` rated
+    outputs, ``other`` outputs left out (rated off the scale), and ``counts`` of each
+    rating, highest first (empty for a measure that is not a rating)."""
+
+    criterion: str
+    system: str
+    label: str
+    level: str
+    mean: float
+    n: int
+    other: int
+    counts: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -73,7 +102,10 @@ class Benchmark:
     rating per sentence, None where missing), ``rated`` (ratings per output).
     ``corpus_label`` names the scored corpus in every row (default
     ``<name>-test``); ``reference_free``: the corpus's references are stand-ins
-    (signatures say ``refs=0``).
+    (signatures say ``refs=0``). ``criteria``: per human kind, the sentence-level
+    facets of that kind (a benchmark whose outputs were rated on several criteria);
+    :meth:`for_human` picks one. ``human_table``: computes the mean human ratings per
+    system and part of the data (``--human-table``), on demand (it may take a second).
     """
 
     name: str
@@ -89,10 +121,22 @@ class Benchmark:
     segment_scores: Mapping[str, Sequence[float | None]] | None = None
     rated: RatedOutputs | None = None
     reference_free: bool = False
+    criteria: Mapping[str, CriterionFacets] | None = None
+    human_table: Callable[[], Sequence[HumanCell]] | None = None
 
     def __post_init__(self) -> None:
         if not self.corpus_label:
             self.corpus_label = f"{self.name}-test"
+
+    def for_human(self, kind: str | None) -> Benchmark:
+        """This benchmark with the sentence-level facets of human kind ``kind`` (None:
+        the default kind), for a benchmark rated on several criteria; itself otherwise
+        (and for a kind it lacks, which :meth:`human_scores` refuses)."""
+        facets = None if self.criteria is None else self.criteria.get(kind or self.default_human)
+        if facets is None:
+            return self
+        return dataclasses.replace(self, judgments=facets.judgments,
+                                   segment_scores=facets.segment_scores)
 
     def sentence_columns(self) -> dict[int, int]:
         """Judged sentence index (0-based) -> corpus column."""
@@ -125,6 +169,27 @@ class Benchmark:
         if missing:
             raise InputError(f"benchmark {self.name}: no {kind} human score for {missing}")
         return [scores[s] for s in systems]
+
+
+def rating_items(segment: Mapping[str, Sequence[float | None]], systems: Sequence[str],
+                 user: str) -> list[RankingItem]:
+    """One ranking item per sentence from per-sentence ratings: ``systems`` grouped by
+    equal rating, the highest first (rank 1); a system with no rating (None) is left
+    out of that sentence, and a sentence whose rated systems all tie makes no item."""
+    items = []
+    n = len(next(iter(segment.values()))) if segment else 0
+    for sentence in range(n):
+        rated: dict[str, float] = {}
+        for s in systems:
+            value = segment[s][sentence]
+            if value is not None:
+                rated[s] = value
+        values = sorted(set(rated.values()), reverse=True)
+        groups = tuple((rank, tuple(s for s in systems if rated.get(s) == value))
+                       for rank, value in enumerate(values, start=1))
+        if len(groups) > 1:
+            items.append(RankingItem(sentence, user, groups))
+    return items
 
 
 class LazyHuman(Mapping[str, Mapping[str, float]]):

@@ -36,7 +36,7 @@ from gecmetrics.formatting import plural
 from gecmetrics.readers import read_lines
 
 from ..human import RankingItem
-from .base import Benchmark, Judgments, description, require_files
+from .base import Benchmark, Judgments, description, rating_items, require_files
 
 NAME = "gmeg"
 SPLITS = ("test", "dev")
@@ -83,20 +83,7 @@ def read_segment_scores(path: Path, n_sentences: int) -> dict[str, list[float | 
 
 def segment_items(segment: dict[str, list[float | None]], systems: list[str]) -> list[RankingItem]:
     """One ranking item per sentence: ``systems`` grouped by equal rating, best first."""
-    items = []
-    n = len(next(iter(segment.values()))) if segment else 0
-    for sentence in range(n):
-        rated: dict[str, float] = {}
-        for s in systems:
-            value = segment[s][sentence]
-            if value is not None:
-                rated[s] = value
-        values = sorted(set(rated.values()), reverse=True)
-        groups = tuple((rank, tuple(s for s in systems if rated.get(s) == value))
-                       for rank, value in enumerate(values, start=1))
-        if len(groups) > 1:
-            items.append(RankingItem(sentence, "gmeg", groups))
-    return items
+    return rating_items(segment, systems, "gmeg")
 
 
 def load(root: Path, name: str = "gmeg-fce", split: str | None = None,
