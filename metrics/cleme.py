@@ -69,7 +69,7 @@ from gecmetrics.edits.extraction import (
     reference_edits,
     reference_items,
 )
-from gecmetrics.edits.neutral import NEUTRAL, NeutralExtractor, check_edits_option
+from gecmetrics.edits.neutral import NEUTRAL, ErrantEdits, NeutralExtractor, check_edits_option
 from gecmetrics.edits.span import ErrantEdit
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.fscore import f_beta, prf
@@ -573,7 +573,7 @@ class ClemeConfig(MetricConfig):
     references: ReferenceSource = "auto"
     max_tokens: int = MAX_TOKENS
     cache: bool = True
-    edits: str = field(default="errant", metadata=SIGNED_WHEN_SET)
+    edits: ErrantEdits = field(default="errant", metadata=SIGNED_WHEN_SET)
 
     def validate(self) -> None:
         check_beta(self.beta)
@@ -638,7 +638,7 @@ class Cleme2Config(MetricConfig):
     references: ReferenceSource = "auto"
     max_tokens: int = MAX_TOKENS
     cache: bool = True
-    edits: str = field(default="errant", metadata=SIGNED_WHEN_SET)
+    edits: ErrantEdits = field(default="errant", metadata=SIGNED_WHEN_SET)
 
     def validate(self) -> None:
         _check_common("cleme2", self.variant, self.weighting, self.references,

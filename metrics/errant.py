@@ -75,7 +75,7 @@ from gecmetrics.edits.extraction import (
     reference_items,
 )
 from gecmetrics.edits.metric import EditMetric
-from gecmetrics.edits.neutral import NEUTRAL, NeutralExtractor, check_edits_option
+from gecmetrics.edits.neutral import NEUTRAL, ErrantEdits, NeutralExtractor, check_edits_option
 from gecmetrics.edits.span import ErrantEdit
 from gecmetrics.edits.statistics import EditCounts
 from gecmetrics.errors import ConfigError, InputError
@@ -98,7 +98,7 @@ class ErrantConfig(MetricConfig):
     max_tokens: int = MAX_TOKENS
     mode: Mode = "cs"
     cache: bool = True
-    edits: str = field(default="errant", metadata=SIGNED_WHEN_SET)
+    edits: ErrantEdits = field(default="errant", metadata=SIGNED_WHEN_SET)
 
     def validate(self) -> None:
         check_beta(self.beta)

@@ -62,7 +62,7 @@ from gecmetrics.edits.extraction import (
     pair_edits,
 )
 from gecmetrics.edits.metric import gold_of
-from gecmetrics.edits.neutral import NEUTRAL, NeutralExtractor, check_edits_option
+from gecmetrics.edits.neutral import NEUTRAL, ErrantEdits, NeutralExtractor, check_edits_option
 from gecmetrics.edits.span import ErrantEdit
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.formatting import plural
@@ -96,7 +96,7 @@ class GoToScorerConfig(MetricConfig):
     model: str = ""
     max_tokens: int = MAX_TOKENS
     cache: bool = True
-    edits: str = field(default="errant", metadata=SIGNED_WHEN_SET)
+    edits: ErrantEdits = field(default="errant", metadata=SIGNED_WHEN_SET)
 
     def validate(self) -> None:
         check_beta(self.beta)

@@ -34,7 +34,7 @@ import numpy as np
 from gecmetrics.chunked import join_edit_counts
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits.metric import EditMetric, TypeCounts, gold_of
-from gecmetrics.edits.neutral import NEUTRAL, check_edits_option, neutral_edits
+from gecmetrics.edits.neutral import NEUTRAL, M2Edits, check_edits_option, neutral_edits
 from gecmetrics.edits.statistics import EditCounts, EditStatistics
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.m2 import Edit, M2File, M2Sentence
@@ -56,7 +56,7 @@ class M2Config(MetricConfig):
     max_unchanged_words: int = 2
     ignore_whitespace_casing: bool = False
     max_lattice_edges: int = MAX_LATTICE_EDGES
-    edits: str = field(default="m2", metadata=SIGNED_WHEN_SET)
+    edits: M2Edits = field(default="m2", metadata=SIGNED_WHEN_SET)
 
     def validate(self) -> None:
         check_beta(self.beta)

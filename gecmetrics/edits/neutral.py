@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import groupby
-from typing import Any
+from typing import Any, Literal
 
 from ..errors import ConfigError, InputError
 from .errant_align import AlignStep
@@ -326,6 +326,10 @@ def span_agreement(pairs: Sequence[tuple[Sequence[Span], Sequence[tuple[int, int
 #: What ``edits=`` of an edit metric accepts besides its own default: the
 #: language-neutral extractor, for text references in any language.
 NEUTRAL = "neutral"
+#: The values of ``edits=``: an ERRANT-based metric's (errant, cleme, cleme2,
+#: gotoscorer) and M2's (its default is the M2 file's gold edits).
+ErrantEdits = Literal["errant", "neutral"]
+M2Edits = Literal["m2", "neutral"]
 
 
 def check_edits_option(metric: str, edits: str, default: str, references: str = "auto",
