@@ -47,6 +47,7 @@ from .commands.list_metrics import list_cmd  # noqa: E402
 from .commands.m2_from_text import m2_from_text  # noqa: E402
 from .commands.m2_to_text import m2_to_text  # noqa: E402
 from .commands.meta_eval import meta_eval  # noqa: E402
+from .commands.multigec import multigec  # noqa: E402
 from .commands.report import report  # noqa: E402
 from .commands.score import score  # noqa: E402
 
@@ -56,6 +57,7 @@ main.add_command(m2_to_text, "m2-to-text")
 main.add_command(m2_from_text, "m2-from-text")
 main.add_command(meta_eval, "meta-eval")
 main.add_command(download_cmd, "download")
+main.add_command(multigec, "multigec")
 main.add_command(report, "report")
 
 

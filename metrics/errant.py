@@ -131,6 +131,7 @@ class Errant(EditMetric[ErrantConfig]):
     """ERRANT span-based correction F_beta, as ``errant_compare`` computes it."""
 
     name: ClassVar[str] = "errant"
+    partial_references: ClassVar[bool] = True
     extras: ClassVar[tuple[str, ...]] = ("errant",)
     description: ClassVar[str] = (
         "ERRANT span-based correction F-score (Bryant et al. 2017; errant 3.0.2 "
