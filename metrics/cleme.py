@@ -73,7 +73,15 @@ from gecmetrics.edits.neutral import NEUTRAL, ErrantEdits, NeutralExtractor, che
 from gecmetrics.edits.span import ErrantEdit
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.fscore import f_beta, prf
-from gecmetrics.metric import LAST_STEP, SIGNED_WHEN_SET, Metric, MetricConfig, Score, Statistics, check_beta
+from gecmetrics.metric import (
+    LAST_STEP,
+    SIGNED_WHEN_SET,
+    Metric,
+    MetricConfig,
+    Score,
+    Statistics,
+    check_beta,
+)
 
 Variant = Literal["dependent", "independent"]
 Weighting = Literal["length", "none"]
