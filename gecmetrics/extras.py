@@ -32,6 +32,12 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "neural": ("torch", "transformers"),
     "dask": ("dask", "dask.dataframe"),
     "plot": ("matplotlib",),
+    # the optional tokenizers (gecmetrics/tokenizers.py, docs/tokenizers.md)
+    "intl": ("regex",),
+    "ja": ("fugashi", "unidic_lite"),
+    "ko": ("kiwipiepy",),
+    "zh": ("jieba",),
+    "multigec": ("syntok",),
 }
 
 

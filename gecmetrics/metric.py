@@ -56,6 +56,11 @@ if TYPE_CHECKING:
 #: of :meth:`Metric.cache_key` and bound to the statistics object instead. Only
 #: ``beta`` is such a field; :meth:`Statistics.bound` is what binds it.
 LAST_STEP: Mapping[str, Any] = {"counting": False}
+#: Field metadata for an option added after scores were published with signatures:
+#: the signature names it only when it differs from its default, so every signature
+#: made with the default options stays as it was (``normalize=`` of the n-gram
+#: metrics: :func:`gecmetrics.signature.metric_signature`).
+SIGNED_WHEN_SET: Mapping[str, Any] = {"signed_when_set": True}
 
 
 class LazyDetails(Mapping[str, Any]):
@@ -352,6 +357,13 @@ class Metric(ABC, Generic[C]):
     #: True for a metric that reads only sources and hypotheses (SOME, IMPARA,
     #: Scribendi): it may run on benchmarks without references (tmu-gfm).
     reference_free: ClassVar[bool] = False
+    #: True for a metric that scores an item against the references it has when
+    #: items have a varying number of them (:attr:`Corpus.reference_counts`):
+    #: GLEU draws one reference per item and ERRANT picks the best, so the copies
+    #: of an item's first reference filling its missing places change nothing
+    #: but the weight of that reference in GLEU's draws, exactly as in MultiGEC.
+    #: Others would average over the copies: they are refused on such a corpus.
+    partial_references: ClassVar[bool] = False
     #: The optional extras (:data:`gecmetrics.extras.EXTRAS`) the metric needs,
     #: e.g. ``("errant",)``: checked when the metric is made, so a missing one is
     #: one line before any file is read. Options that change the need:
@@ -464,6 +476,8 @@ class Metric(ABC, Generic[C]):
     def cached_statistics(self, corpus: Corpus, compute: Callable[[], S]) -> S:
         """``compute()`` once per corpus and :meth:`cache_key`, bound to this instance's beta
         and told the corpus' number of sentences (the range of ``sentences=``)."""
+        check_partial_references(self, corpus)
+
         def made() -> S:
             stats = compute()
             stats.num_sentences = corpus.num_sentences
@@ -540,6 +554,23 @@ class Metric(ABC, Generic[C]):
     def _result(self, name: str, beta: float | None, level: str, sc: Score) -> SystemResult:
         return SystemResult(self.display_name, self.spec, name, beta, level, sc.score,
                             sc.precision, sc.recall, details=sc.details)
+
+
+#: The built-in metrics with :attr:`Metric.partial_references` (a test keeps it
+#: equal to the registry's classes), named by the refusal of the others.
+PARTIAL_REFERENCE_METRICS: tuple[str, ...] = ("gleu", "errant")
+
+
+def check_partial_references(metric: Metric[Any], corpus: Corpus) -> None:
+    """Refuse ``metric`` on a corpus whose items have a varying number of references
+    unless it can score them (one line, naming the metrics that can)."""
+    if (corpus.partial_references and not metric.partial_references
+            and not metric.reference_free):
+        raise ConfigError(
+            f"metric {metric.name!r} cannot score items with fewer references than others "
+            f"(some items lack reference {min(corpus.reference_counts or (0,)) + 1} or later); "
+            f"metrics that can: {', '.join(PARTIAL_REFERENCE_METRICS)}, or give every item "
+            f"every reference")
 
 
 def make_config(config_cls: type[C], options: Mapping[str, Any], metric: str) -> C:

@@ -22,17 +22,27 @@ from __future__ import annotations
 
 import itertools
 import os
-import typing
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 
 from .corpus import Corpus
 from .errors import ConfigError
-from .mteval import prepared_words_13a, tokens_13a, word_tokens_13a
+from .tokenizers import (  # noqa: F401  (the names this module has always offered)
+    TOKENIZERS,
+    WORD_LOCAL,
+    Tokenize,
+    char_nospace_tokens,
+    char_tokens,
+    chrf_word_tokens,
+    normalization_note,
+    normalizer,
+    spec,
+    tokenizer,
+    word_tokens,
+)
 from .validate import check_int_option
 
 #: The largest n-gram order any metric here counts (GREEN ``n``, GLEU ``n``, BLEU
@@ -60,71 +70,6 @@ try:  # the compiled speed path; optional by design
     from ._kernel import intersect as _intersect_compiled
 except ImportError:  # pragma: no cover - depends on the build
     _intersect_compiled = None
-
-
-def word_tokens(line: str) -> list[str]:
-    """Whitespace tokenisation (Python's ``str.split()``), as the GREEN tool does."""
-    return line.split()
-
-
-def char_tokens(line: str) -> list[str]:
-    """Every character of the raw line, spaces included."""
-    return list(line)
-
-
-def char_nospace_tokens(line: str) -> list[str]:
-    """Every character except whitespace (chrF's default, as sacrebleu strips it)."""
-    return list("".join(line.split()))
-
-
-_CHRF_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-
-
-def chrf_word_tokens(line: str) -> list[str]:
-    """chrF++ words: whitespace split, then one punctuation mark split off each word.
-
-    A word of two or more characters loses a final punctuation mark, or else
-    an initial one, as a separate token (sacrebleu's CHRF word tokenisation).
-    """
-    out: list[str] = []
-    for word in line.split():
-        if len(word) > 1 and word[-1] in _CHRF_PUNCTUATION:
-            out += [word[:-1], word[-1]]
-        elif len(word) > 1 and word[0] in _CHRF_PUNCTUATION:
-            out += [word[0], word[1:]]
-        else:
-            out.append(word)
-    return out
-
-
-#: The tokenizer names that options such as ``tokenize=`` accept.
-Tokenize = Literal["word", "char", "char-nospace", "chrf-word", "13a"]
-
-TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
-    "word": word_tokens,
-    "char": char_tokens,
-    "char-nospace": char_nospace_tokens,
-    "chrf-word": chrf_word_tokens,
-    "13a": tokens_13a,  # BLEU's mteval-v13a tokenizer (gecmetrics.mteval)
-}
-assert tuple(TOKENIZERS) == typing.get_args(Tokenize)
-
-#: Tokenizers that split each whitespace-separated word of a prepared line on its
-#: own: (the words of each prepared line, the tokens of one word). :func:`encode`
-#: tokenizes each distinct word of a corpus once (the ``13a`` rules are regular
-#: expressions, and most of BLEU's time went to them; see gecmetrics/mteval.py).
-WORD_LOCAL: dict[str, tuple[Callable[[Sequence[str]], list[list[str]]],
-                            Callable[[str], list[str]]]] = {
-    "13a": (prepared_words_13a, word_tokens_13a),
-}
-
-
-def tokenizer(name: str) -> Callable[[str], list[str]]:
-    try:
-        return TOKENIZERS[name]
-    except KeyError:
-        known = ", ".join(sorted(TOKENIZERS))
-        raise ConfigError(f"unknown tokenize={name!r}; choose one of: {known}") from None
 
 
 def backend_name() -> str:
@@ -166,12 +111,27 @@ class Intersections:
     rc_max: np.ndarray
 
 
-def intersections(corpus: Corpus, tokenize: str, max_n: int) -> Intersections:
+def intersections(corpus: Corpus, tokenize: str, max_n: int,
+                  normalize: str = "none") -> Intersections:
     """The corpus' intersections for ``tokenize`` up to ``max_n``, computed once.
 
+    ``normalize`` (:data:`gecmetrics.tokenizers.NORMALIZATIONS`) puts every text in
+    a Unicode normal form first; with ``none`` (the default) the texts are counted
+    as read, and a one-line note goes to stderr (once per process) when NFC would
+    change what matches (:func:`gecmetrics.tokenizers.normalization_note`).
     A request for a smaller n than already computed reuses the larger result.
     """
-    tokenizer(tokenize)  # validate early
+    tokenizer(tokenize)  # validate early (and load an optional tokenizer once)
+    if normalize != "none":
+        corpus = corpus.normalized(normalize, normalizer(normalize))
+    else:
+        note = corpus.cached(("normalization-note",), lambda: normalization_note(
+            corpus.sources, corpus.references, corpus.hypotheses.values()))
+        if note is not None and not _NOTED:  # the first only: chunks name other words
+            _NOTED.add(note)
+            from .progress import note as write_note
+
+            write_note(note)
     cache: dict[int, Intersections] = corpus.cached(("ngram-intersections", tokenize), dict)
     for n_done, result in cache.items():
         if n_done >= max_n:
@@ -182,6 +142,10 @@ def intersections(corpus: Corpus, tokenize: str, max_n: int) -> Intersections:
     cache.clear()
     cache[max_n] = result
     return result
+
+
+#: The normalisation note written by this process, if any (one is enough).
+_NOTED: set[str] = set()
 
 
 def _truncate(full: Intersections, max_n: int) -> Intersections:
@@ -329,6 +293,9 @@ def encode(texts: Sequence[str], tokenize: str) -> tuple[np.ndarray, np.ndarray]
         tokens, lengths = _encode_word_local(texts, *WORD_LOCAL[tokenize])
     else:
         split = tokenizer(tokenize)
+        if spec(tokenize).load is not None:  # an optional, slow tokenizer: each text once
+            distinct = {text: split(text) for text in dict.fromkeys(texts)}
+            split = distinct.__getitem__
         words = [split(text) for text in texts]
         lengths = [len(w) for w in words]
         flat = list(itertools.chain.from_iterable(words))

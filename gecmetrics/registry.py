@@ -51,13 +51,16 @@ BUILTIN: dict[str, str] = {
 #: module. tests/test_registry_descriptions.py checks every one equal to the
 #: class's; a new built-in adds its line here with its line in BUILTIN.
 DESCRIPTIONS: dict[str, str] = {
-    "green": "GREEN n-gram F-score (Koyama et al. 2024); tokenize=word|char, n (4), beta (2.0)",
+    "green": "GREEN n-gram F-score (Koyama et al. 2024); "
+             "tokenize=word|char|13a|intl|ja|ko|zh|zh-char (docs/tokenizers.md), n (4), beta "
+             "(2.0), normalize=none|nfc|nfkc",
     "gleu": "GLEU n-gram precision with source penalty (Napoles et al. 2015/2016); "
-            "tokenize=word|char, n (4), variant=official|paper, mode=sampling|max, "
-            "iterations (500), seed (official)",
+            "tokenize=word|char|13a|intl|ja|ko|zh|zh-char (docs/tokenizers.md), n (4), "
+            "variant=official|paper, mode=sampling|max, iterations (500), seed (official), "
+            "normalize=none|nfc|nfkc",
     "chrf": "chrF / chrF++ character n-gram F-score (Popovic 2015, 2017) as in sacrebleu; "
             "char_order (6), word_order (0; 2 = chrF++), beta (2.0), lowercase, whitespace, "
-            "eps_smoothing",
+            "eps_smoothing, normalize=none|nfc|nfkc",
     "m2": "M2 MaxMatch edit F-score (Dahlmeier & Ng 2012; official CoNLL-2014 scorer, exact); "
           "needs --m2; beta (0.5), max_unchanged_words (2), ignore_whitespace_casing, "
           "max_lattice_edges (3e7)",
@@ -65,9 +68,10 @@ DESCRIPTIONS: dict[str, str] = {
               "errant_compare); --m2 or -r; beta (0.5), model (spaCy pipeline), "
               "references (auto|m2|text), max_tokens (300: pairs of up to 300 x 300 tokens "
               "are aligned); needs the errant extra",
-    "bleu": "BLEU (Papineni et al. 2002) as sacrebleu computes it; tokenize=13a|none, "
-            "smooth_method=exp|floor|add-k|none, smooth_value, lowercase, max_ngram_order (4), "
-            "effective_order (corpus no, sentence yes)",
+    "bleu": "BLEU (Papineni et al. 2002) as sacrebleu computes it; "
+            "tokenize=13a|none|intl|char|ja|ko|zh|zh-char (docs/tokenizers.md), "
+            "smooth_method=exp|floor|add-k|none, smooth_value, lowercase, max_ngram_order "
+            "(4), effective_order (corpus no, sentence yes), normalize=none|nfc|nfkc",
     "imeasure": "I-measure: improvement in weighted accuracy over the source (Felice & Briscoe "
                 "2015; official ieval.py, exact); needs --m2; weight (2), mix (true), "
                 "max_references (4096)",

@@ -258,7 +258,7 @@ def score(options: ScoreOptions, warn: Callable[[str], None] | None = None) -> S
         if sig is None:
             metric = by_spec[r.spec]
             sig = made[key] = str(score_signature(
-                metric, *_references_field(metric, corpus, num_refs, refs_from),
+                metric, *references_field(metric, corpus, num_refs, refs_from),
                 r.level, r.beta, corpus).extend(**extra))
         return sig
 
@@ -268,7 +268,7 @@ def score(options: ScoreOptions, warn: Callable[[str], None] | None = None) -> S
     return ScoreResults(tuple(results), signatures, MappingProxyType(split), options.notes)
 
 
-def _references_field(metric: Metric, corpus: Corpus | None, num_refs: int,
+def references_field(metric: Metric, corpus: Corpus | None, num_refs: int,
                       refs_from: str) -> tuple[int, str]:
     """The signature's (refs, refs_from) of ``metric``'s scores: the M2 file's annotators
     for a metric that scores its edits, even when ``-r`` gave the other metrics text

@@ -73,12 +73,15 @@ class Signed(Protocol):
 
 
 def metric_signature(metric: Signed, corpus: Corpus | None = None) -> Signature:
-    """The metric's name and every option of its config, defaults included;
+    """The metric's name and every option of its config, defaults included (but an
+    option marked :data:`gecmetrics.metric.SIGNED_WHEN_SET` only when it is set);
     with ``corpus``, also what the metric's scores depend on in it
     (:meth:`Metric.extra_signature`)."""
     extra = metric.extra_signature(corpus) if corpus is not None else {}
+    config = metric.config
     return Signature(metric.name).extend(**{
-        f.name: getattr(metric.config, f.name) for f in dataclasses.fields(metric.config)},
+        f.name: getattr(config, f.name) for f in dataclasses.fields(config)
+        if not (f.metadata.get("signed_when_set") and getattr(config, f.name) == f.default)},
         **extra)
 
 

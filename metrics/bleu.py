@@ -15,8 +15,13 @@ hypothesis n-grams, and sacrebleu's smoothing of zero matches (``exp``,
 is the same formula on one sentence's statistics, with ``effective_order``
 on by default as in ``sacrebleu.sentence_bleu``.
 
-Tokenizers: ``13a`` (mteval-v13a, :mod:`gecmetrics.mteval`; sacrebleu's
-default) and ``none`` (whitespace split). The counts come from the n-gram
+Tokenizers: sacrebleu's names mean what they mean there: ``13a`` (mteval-v13a,
+:mod:`gecmetrics.mteval`; sacrebleu's default), ``none`` (whitespace split),
+``intl`` (mteval-v14 international) and ``char`` (every character but
+whitespace, as sacrebleu's ``char`` tokens are split again on whitespace); the
+other tokenizers of :mod:`gecmetrics.tokenizers` (``ja``, ``ko``, ``zh``
+(jieba, not sacrebleu's ``zh``), ``zh-char``) keep their registry meaning
+(docs/tokenizers.md). The counts come from the n-gram
 kernel (:mod:`gecmetrics.ngrams`: ``hyp_len``, ``ref_len``, ``rc_max``),
 counted once per corpus and shared with every other n-gram metric of the run.
 The last step repeats sacrebleu's ``BLEU.compute_bleu`` operation by
@@ -28,25 +33,30 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, get_args
 
 import numpy as np
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
-from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
+from gecmetrics.metric import SIGNED_WHEN_SET, Metric, MetricConfig, Score, Statistics
 from gecmetrics.ngrams import check_order, intersections
+from gecmetrics.tokenizers import Normalize, check_normalize, required_extras
 
-BleuTokenize = Literal["13a", "none"]
+BleuTokenize = Literal["13a", "none", "intl", "char", "ja", "ko", "zh", "zh-char"]
 Smooth = Literal["exp", "floor", "add-k", "none"]
 SMOOTH_METHODS: tuple[Smooth, ...] = get_args(Smooth)
 #: sacrebleu's defaults (from Chen & Cherry 2014): floor 0.1, add-k 1.
 SMOOTH_DEFAULTS: dict[str, float | None] = {"exp": None, "floor": 0.1, "add-k": 1, "none": None}
 #: sacrebleu's ``my_log(0)``: log of a zero precision.
 LOG_ZERO = -9999999999
-#: The n-gram tokenizer of each BLEU tokenizer (:data:`gecmetrics.ngrams.TOKENIZERS`).
-NGRAM_TOKENIZER = {"13a": "13a", "none": "word"}
+#: The registry tokenizer (:data:`gecmetrics.tokenizers.REGISTRY`) of each BLEU
+#: tokenizer: sacrebleu's ``none`` is whitespace words, and its ``char`` joins the
+#: characters with spaces that BLEU splits on again, so whitespace is no token.
+NGRAM_TOKENIZER = {"13a": "13a", "none": "word", "intl": "intl", "char": "char-nospace",
+                   "ja": "ja", "ko": "ko", "zh": "zh", "zh-char": "zh-char"}
+assert tuple(NGRAM_TOKENIZER) == get_args(BleuTokenize)
 
 
 @dataclass(frozen=True)
@@ -59,6 +69,8 @@ class BleuConfig(MetricConfig):
     #: None: sacrebleu's defaults, off for corpus BLEU (``corpus_bleu``) and on
     #: for sentence BLEU (``sentence_bleu``, so also for the mean level).
     effective_order: bool | None = None
+    #: Unicode normal form of every text before tokenization (docs/tokenizers.md).
+    normalize: Normalize = field(default="none", metadata=SIGNED_WHEN_SET)
 
     def validate(self) -> None:
         if self.tokenize not in NGRAM_TOKENIZER:
@@ -81,6 +93,7 @@ class BleuConfig(MetricConfig):
                 raise ConfigError(f"bleu option {key} must be true or false")
         if self.effective_order is not None and not isinstance(self.effective_order, bool):
             raise ConfigError("bleu option effective_order must be true, false or none")
+        check_normalize(self.normalize, "bleu option normalize")
 
 
 def bleu_from_stats(stats: Sequence[int], max_order: int, smooth_method: str,
@@ -181,7 +194,7 @@ def bleu_statistics(corpus: Corpus, config: BleuConfig) -> np.ndarray:
     if config.lowercase:  # shared with chrF's lowercase option
         corpus = corpus.lowercased()
     N = config.max_ngram_order
-    x = intersections(corpus, NGRAM_TOKENIZER[config.tokenize], N)
+    x = intersections(corpus, NGRAM_TOKENIZER[config.tokenize], N, config.normalize)
     # int64: the kernel's arrays are compact (int16 for short texts), and the
     # tie-breaking key below multiplies lengths.
     hyp_len = x.hyp_len[..., 0].astype(np.int64)  # (H, D) tokens
@@ -201,9 +214,10 @@ class Bleu(Metric[BleuConfig]):
 
     name: ClassVar[str] = "bleu"
     description: ClassVar[str] = (
-        "BLEU (Papineni et al. 2002) as sacrebleu computes it; tokenize=13a|none, "
+        "BLEU (Papineni et al. 2002) as sacrebleu computes it; "
+        "tokenize=13a|none|intl|char|ja|ko|zh|zh-char (docs/tokenizers.md), "
         "smooth_method=exp|floor|add-k|none, smooth_value, lowercase, max_ngram_order (4), "
-        "effective_order (corpus no, sentence yes)"
+        "effective_order (corpus no, sentence yes), normalize=none|nfc|nfkc"
     )
     Config = BleuConfig
     has_beta: ClassVar[bool] = False
@@ -211,6 +225,10 @@ class Bleu(Metric[BleuConfig]):
     @property
     def display_name(self) -> str:
         return "BLEU"
+
+    def required_extras(self) -> tuple[str, ...]:
+        """The optional extra of the tokenizer (``tokenize=ja`` needs ``ja``)."""
+        return required_extras(NGRAM_TOKENIZER[self.config.tokenize])
 
     def statistics(self, corpus: Corpus) -> BleuStatistics:
         c = self.config

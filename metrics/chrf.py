@@ -26,6 +26,7 @@ from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import (
     LAST_STEP,
+    SIGNED_WHEN_SET,
     Counting,
     Metric,
     MetricConfig,
@@ -35,6 +36,7 @@ from gecmetrics.metric import (
     check_beta,
 )
 from gecmetrics.ngrams import check_order, intersections
+from gecmetrics.tokenizers import Normalize, check_normalize
 
 EPS = 1e-16  # sacrebleu's smoothing constant
 
@@ -47,6 +49,8 @@ class ChrfConfig(MetricConfig):
     lowercase: bool = False
     whitespace: bool = False
     eps_smoothing: bool = False
+    #: Unicode normal form of every text before the n-grams (docs/tokenizers.md).
+    normalize: Normalize = field(default="none", metadata=SIGNED_WHEN_SET)
 
     def validate(self) -> None:
         for key, low in (("char_order", 1), ("word_order", 0)):
@@ -55,6 +59,7 @@ class ChrfConfig(MetricConfig):
         for key in ("lowercase", "whitespace", "eps_smoothing"):
             if not isinstance(getattr(self, key), bool):
                 raise ConfigError(f"chrf option {key} must be true or false")
+        check_normalize(self.normalize, "chrf option normalize")
 
 
 def chrf_scores(hyp: np.ndarray, ref: np.ndarray, match: np.ndarray, beta: float,
@@ -184,10 +189,11 @@ def chrf_counts(corpus: Corpus, config: ChrfConfig) -> tuple[np.ndarray, np.ndar
     """(hyp, ref, match) counts per order, char orders then word orders."""
     if config.lowercase:
         corpus = corpus.lowercased()
+    form = config.normalize
     parts = [intersections(corpus, "char" if config.whitespace else "char-nospace",
-                           config.char_order)]
+                           config.char_order, form)]
     if config.word_order:
-        parts.append(intersections(corpus, "chrf-word", config.word_order))
+        parts.append(intersections(corpus, "chrf-word", config.word_order, form))
     ref = np.concatenate([x.ref_len for x in parts], axis=-1)  # (D, K, O)
     match = np.concatenate([x.rc for x in parts], axis=-1)  # (H, D, K, O)
     hyp_len = np.concatenate([x.hyp_len for x in parts], axis=-1)  # (H, D, O)
@@ -203,7 +209,7 @@ class Chrf(Metric[ChrfConfig]):
     description: ClassVar[str] = (
         "chrF / chrF++ character n-gram F-score (Popovic 2015, 2017) as in sacrebleu; "
         "char_order (6), word_order (0; 2 = chrF++), beta (2.0), lowercase, whitespace, "
-        "eps_smoothing"
+        "eps_smoothing, normalize=none|nfc|nfkc"
     )
     Config = ChrfConfig
     has_beta: ClassVar[bool] = True

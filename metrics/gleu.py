@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Literal, get_args
 
 import numpy as np
@@ -45,8 +45,17 @@ import numpy as np
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.fscore import lexicographic_argmax
-from gecmetrics.metric import Counting, Metric, MetricConfig, Score, SentenceCounts, Statistics
-from gecmetrics.ngrams import Intersections, Tokenize, check_order, intersections, tokenizer
+from gecmetrics.metric import (
+    SIGNED_WHEN_SET,
+    Counting,
+    Metric,
+    MetricConfig,
+    Score,
+    SentenceCounts,
+    Statistics,
+)
+from gecmetrics.ngrams import Intersections, check_order, intersections
+from gecmetrics.tokenizers import Normalize, Tokenize, check_normalize, required_extras, spec
 from gecmetrics.validate import check_int_option
 
 Variant = Literal["official", "paper"]
@@ -82,9 +91,12 @@ class GleuConfig(MetricConfig):
     mode: Mode = "sampling"
     iterations: int = 500
     seed: int | Literal["official"] = OFFICIAL_SEED
+    #: Unicode normal form of every text before tokenization (docs/tokenizers.md).
+    normalize: Normalize = field(default="none", metadata=SIGNED_WHEN_SET)
 
     def validate(self) -> None:
-        tokenizer(self.tokenize)
+        spec(self.tokenize)
+        check_normalize(self.normalize, "gleu option normalize")
         check_order(self.n, "gleu option n")
         if self.variant not in VARIANTS:
             raise ConfigError(
@@ -427,10 +439,12 @@ class Gleu(Metric[GleuConfig]):
     """GLEU at word or character level (display names wordGLEU, charGLEU)."""
 
     name: ClassVar[str] = "gleu"
+    partial_references: ClassVar[bool] = True
     description: ClassVar[str] = (
         "GLEU n-gram precision with source penalty (Napoles et al. 2015/2016); "
-        "tokenize=word|char, n (4), variant=official|paper, mode=sampling|max, "
-        "iterations (500), seed (official)"
+        "tokenize=word|char|13a|intl|ja|ko|zh|zh-char (docs/tokenizers.md), n (4), "
+        "variant=official|paper, mode=sampling|max, iterations (500), seed (official), "
+        "normalize=none|nfc|nfkc"
     )
     Config = GleuConfig
     has_beta: ClassVar[bool] = False
@@ -438,6 +452,10 @@ class Gleu(Metric[GleuConfig]):
     @property
     def display_name(self) -> str:
         return f"{self.config.tokenize}GLEU"
+
+    def required_extras(self) -> tuple[str, ...]:
+        """The optional extra of the tokenizer (``tokenize=ja`` needs ``ja``)."""
+        return required_extras(self.config.tokenize)
 
     def paired_ar_problem(self) -> str | None:
         if self.config.mode == "max":
@@ -451,7 +469,7 @@ class Gleu(Metric[GleuConfig]):
 
     def counts(self, corpus: Corpus) -> SentenceCounts:
         c = self.config
-        return gleu_counts(intersections(corpus, c.tokenize, c.n), c.variant)
+        return gleu_counts(intersections(corpus, c.tokenize, c.n, c.normalize), c.variant)
 
     def from_counts(self, systems: tuple[str, ...], counts: SentenceCounts) -> GleuStatistics:
         return GleuStatistics(systems, counts, self.config)

@@ -40,6 +40,7 @@ from gecmetrics.fscore import (
 )
 from gecmetrics.metric import (
     LAST_STEP,
+    SIGNED_WHEN_SET,
     Counting,
     LazyDetails,
     Metric,
@@ -49,7 +50,8 @@ from gecmetrics.metric import (
     Statistics,
     check_beta,
 )
-from gecmetrics.ngrams import Intersections, Tokenize, check_order, intersections, tokenizer
+from gecmetrics.ngrams import Intersections, check_order, intersections
+from gecmetrics.tokenizers import Normalize, Tokenize, check_normalize, required_extras, spec
 
 REGIONS = ("TD", "TI", "TK", "OD", "OI", "UD", "UI")
 
@@ -67,11 +69,14 @@ class GreenConfig(MetricConfig):
     tokenize: Tokenize = "word"
     n: int = 4
     beta: float = field(default=2.0, metadata=LAST_STEP)
+    #: Unicode normal form of every text before tokenization (docs/tokenizers.md).
+    normalize: Normalize = field(default="none", metadata=SIGNED_WHEN_SET)
 
     def validate(self) -> None:
-        tokenizer(self.tokenize)
+        spec(self.tokenize)
         check_order(self.n, "green option n")
         check_beta(self.beta)
+        check_normalize(self.normalize, "green option normalize")
 
 
 def regions_from_intersections(x: Intersections) -> np.ndarray:
@@ -461,7 +466,8 @@ class Green(Metric[GreenConfig]):
 
     name: ClassVar[str] = "green"
     description: ClassVar[str] = (
-        "GREEN n-gram F-score (Koyama et al. 2024); tokenize=word|char, n (4), beta (2.0)"
+        "GREEN n-gram F-score (Koyama et al. 2024); tokenize=word|char|13a|intl|ja|ko|zh|zh-char "
+        "(docs/tokenizers.md), n (4), beta (2.0), normalize=none|nfc|nfkc"
     )
     Config = GreenConfig
     has_beta: ClassVar[bool] = True
@@ -470,13 +476,18 @@ class Green(Metric[GreenConfig]):
     def display_name(self) -> str:
         return f"{self.config.tokenize}GREEN"
 
+    def required_extras(self) -> tuple[str, ...]:
+        """The optional extra of the tokenizer (``tokenize=ja`` needs ``ja``)."""
+        return required_extras(self.config.tokenize)
+
     def statistics(self, corpus: Corpus) -> GreenStatistics:
         return self.cached_statistics(corpus, lambda: self.from_counts(
             tuple(corpus.hypotheses), self.counts(corpus)))
 
     def counts(self, corpus: Corpus) -> SentenceCounts:
         """The seven regions per (system, sentence, reference, order), compact integers."""
-        x = intersections(corpus, self.config.tokenize, self.config.n)
+        c = self.config
+        x = intersections(corpus, c.tokenize, c.n, c.normalize)
         return SentenceCounts({"regions": regions_from_intersections(x)}, {"regions": 1})
 
     def from_counts(self, systems: tuple[str, ...], counts: SentenceCounts) -> GreenStatistics:

@@ -226,7 +226,7 @@ def test_closest_reference_length_prefers_shorter_on_ties():
     ({"smooth_method": "exp", "smooth_value": 0.1}, "applies to smooth_method=floor or add-k"),
     ({"smooth_method": "floor", "smooth_value": -1}, "must be a number > 0"),
     ({"smooth_method": "laplace"}, "smooth_method must be one of"),
-    ({"tokenize": "intl"}, "tokenize must be one of: 13a, none"),
+    ({"tokenize": "spm"}, "tokenize must be one of: 13a, none, intl, char"),
     ({"max_ngram_order": 0}, "max_ngram_order must be an integer >= 1"),
 ])
 def test_bad_options(options, message):

@@ -95,6 +95,14 @@ def make_files(folder: Path) -> None:
         "long.m2": _m2("S " + " ".join(["word"] * 10_000)
                        + "\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0").encode(),
         "long_rewrite.txt": (" ".join(["other"] * 10_000) + "\n").encode(),
+        # Unicode: a reference in NFC, a hypothesis in NFD (combining accents); no-break
+        # spaces, right-to-left text and zero-width joiners (docs/tokenizers.md)
+        "accents_src.txt": b"Eva a lu le cafe .\nIl fait beau .\n",
+        "accents_ref.txt": "\u00c9va a lu le caf\u00e9 .\nIl fait beau .\n".encode(),
+        "accents_nfd.txt": "E\u0301va a lu le cafe\u0301 .\nIl fait beau .\n".encode(),
+        "unicode_hyp.txt": ("She\xa0goes\xa0to school every day .\n"
+                            "\u05d0\u05e0\u05d9 \u05d0\u05d5\u05d4\u05d1 .\n"
+                            "\u0646\u200d\u0635 weather is nice today .\n").encode(),
     }
     for name, data in files.items():
         (folder / name).write_bytes(data)
@@ -268,6 +276,20 @@ CASES: tuple[Case, ...] = (
     Case("scores-stdin", "--scores read from standard input (mine=-)",
          ("meta-eval", "conll14", "--scores", "mine=-", "--data-dir", "DATA"), ("mine",),
          code=0, stdin="scores_ok.json", data=True),
+    # --- tokenizers and Unicode (docs/tokenizers.md) ----------------------------------
+    Case("tokenize-unknown", "a tokenizer that does not exist",
+         (*SCORE, "-m", "green:tokenize=xx"), ("tokenize", "zh-char")),
+    Case("normalize-unknown", "a Unicode normal form that does not exist",
+         (*SCORE, "-m", "gleu:normalize=nfx"), ("normalize", "nfc")),
+    Case("nfd-hypothesis", "a hypothesis in NFD (combining accents), its reference in NFC",
+         ("score", "-s", "accents_src.txt", "-r", "accents_ref.txt", "-c", "accents_nfd.txt",
+          "--format", "json"), ('"score"',), code=0),
+    Case("nfd-hypothesis-nfc", "the same, with normalize=nfc (no note)",
+         ("score", "-m", "green:normalize=nfc", "-s", "accents_src.txt", "-r",
+          "accents_ref.txt", "-c", "accents_nfd.txt", "--format", "json"), ('"score"',),
+         code=0),
+    Case("unicode-hypothesis", "no-break spaces, right-to-left text, a zero-width joiner",
+         _hyp("unicode_hyp.txt") + ("--format", "json"), ('"score"',), code=0),
     # --- download and the rest ------------------------------------------------------------
     Case("download-unknown", "a benchmark name download does not know",
          ("download", "nosuch", "--data-dir", "folder"), ("nosuch",)),
