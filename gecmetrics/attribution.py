@@ -450,13 +450,30 @@ def check_size(corpus: Corpus, edits: Mapping[str, Sequence[Sequence[EditTuple]]
                          "or lower --samples")
 
 
-def hypothesis_edits(corpus: Corpus, model: str = "") -> dict[str, list[list[EditTuple]]]:
-    """ERRANT's edits of every hypothesis against its source (English; through the
-    edit layer's extractor and its disk cache)."""
+#: Where a hypothesis's edits come from when none are given: ERRANT (English,
+#: typed) or the language-neutral alignment (any language, types M/U/R/W).
+EXTRACTORS: tuple[str, ...] = ("errant", "neutral")
+
+
+def hypothesis_edits(corpus: Corpus, model: str = "", extractor: str = "errant"
+                     ) -> dict[str, list[list[EditTuple]]]:
+    """The edits of every hypothesis against its source: ERRANT's (English; through
+    the edit layer's extractor and its disk cache) or, with ``extractor="neutral"``,
+    the language-neutral ones (:func:`gecmetrics.edits.neutral.neutral_edits`)."""
+    if extractor not in EXTRACTORS:
+        raise ConfigError(f"unknown edit extractor {extractor!r}; choose "
+                          f"{' or '.join(EXTRACTORS)}")
+    if extractor == "neutral":
+        from .edits.neutral import neutral_edits
+
+        return {name: [[(e.start, e.end, e.correction, e.type)
+                        for e in neutral_edits(corpus.sources[d].split(), line.split())]
+                       for d, line in enumerate(lines)]
+                for name, lines in corpus.hypotheses.items()}
     from .edits.extraction import Extractor, hypothesis_pairs, pair_edits
 
-    with Extractor(model) as extractor:
-        found = extractor.extract(hypothesis_pairs(corpus), [])
+    with Extractor(model) as errant:
+        found = errant.extract(hypothesis_pairs(corpus), [])
     return {name: [list(pair_edits(found, corpus.sources[d], line))
                    for d, line in enumerate(lines)]
             for name, lines in corpus.hypotheses.items()}

@@ -310,3 +310,18 @@ def test_one_scorer_for_several_methods(green):
     for method in ("add", "remove"):  # their subsets are among Shapley's: nothing new
         attribute(green, corpus, AttributionOptions(method), {"hyp": [EDITS]}, scorer)
     assert (scorer.passes, len(scorer.scores)) == (passes, scored) == (2, 32)
+
+
+def test_language_neutral_edits():
+    from gecmetrics.attribution import hypothesis_edits
+
+    corpus = corpus_for(EDITS)
+    got = hypothesis_edits(corpus, extractor="neutral")["hyp"][0]
+    assert [(s, e, c) for s, e, c, _ in got] == [(s, e, c) for s, e, c, _ in EDITS]
+    assert {t for *_, t in got} <= {"M", "U", "R", "W"}
+    with pytest.raises(ConfigError, match="unknown edit extractor"):
+        hypothesis_edits(corpus, extractor="spacy")
+    res = CliRunner().invoke(main, [
+        "attribute", "-s", str(EXAMPLE / "source.txt"), "-r", str(EXAMPLE / "ref0.txt"),
+        "-c", str(EXAMPLE / "system_a.txt"), "--extractor", "neutral", "--edits", "x.m2"])
+    assert res.exit_code == 2 and "drop --extractor" in res.output

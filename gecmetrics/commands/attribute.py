@@ -28,6 +28,7 @@ class AttributeOptions:
     attribution: AttributionOptions
     fmt: str = "table"
     digits: int = 2
+    extractor: str = "errant"
 
 
 @click.command("attribute", cls=GreedyCommand)
@@ -53,6 +54,11 @@ class AttributeOptions:
 @click.option("--edits", "edits_m2", default=None, metavar="FILE.m2",
               help="The hypothesis's edits as an M2 file (annotator 0; one -c only) instead "
                    "of ERRANT's (English).")
+@click.option("--extractor", type=click.Choice(["errant", "neutral"]), default="errant",
+              show_default=True,
+              help="Where the edits come from: ERRANT (English, typed) or the "
+                   "language-neutral alignment (any language; types M, U, R, W; "
+                   "docs/edits-neutral.md).")
 @click.option("--format", "fmt", type=click.Choice(["table", "tsv", "json"]), default="table",
               show_default=True, help="JSON: 0-1 floats; table and TSV: percentage points.")
 @click.option("-d", "--digits", type=click.IntRange(0, 15), default=2, show_default=True,
@@ -78,7 +84,7 @@ def attribute_cmd(spec: str, source: str, references: tuple[str, ...], m2: str |
         spec, source, tuple(references), m2, tuple(hypotheses), flags["edits_m2"],
         AttributionOptions(flags["method"], DEFAULT_SAMPLES if samples is None else samples,
                            DEFAULT_SEED if seed is None else seed),
-        flags["fmt"], flags["digits"])
+        flags["fmt"], flags["digits"], flags["extractor"])
     result = run(options, lambda m: click.echo(f"warning: {m}", err=True))
     out(render(result, options.fmt, options.digits))
     for note in result.notes:
@@ -99,10 +105,17 @@ def run(options: AttributeOptions, warn: Any = None) -> AttributionResult:
                           f"(got {len(options.hypotheses)})")
     corpus = load_corpus(options.source, options.references, options.hypotheses, options.m2,
                          warn)
-    edits = None
     if options.edits_m2 is not None:
+        if options.extractor != "errant":
+            raise ConfigError("--edits gives the edits; drop --extractor")
         edits = {options.hypotheses[0]: m2_edits(options.edits_m2, corpus,
                                                  options.hypotheses[0])}
+    elif options.extractor == "neutral":
+        from ..attribution import hypothesis_edits
+
+        edits = hypothesis_edits(corpus, extractor="neutral")
+    else:
+        edits = None
     return attribute(metric, corpus, options.attribution, edits)
 
 
