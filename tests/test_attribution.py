@@ -159,18 +159,26 @@ def test_no_edit_and_zero_sum():
     assert res.sentences[0].edits == () and res.sentences[0].delta == 0
 
 
-def test_bad_inputs(tmp_path):
+@pytest.mark.full  # importing errant (the extra's check) takes seconds
+@pytest.mark.errant  # gotoscorer is made only with the errant extra
+def test_metric_without_own_sentence_scores():
     with pytest.raises(ConfigError, match="cannot attribute gotoscorer"):
         attribute(metric_from_spec("gotoscorer"), corpus_for(EDITS), None, {"hyp": [EDITS]})
+    assert metric_from_spec("gotoscorer:weights=none").sentence_scores_problem() is None
+    base = ["attribute", "-s", str(EXAMPLE / "source.txt"), "-r", str(EXAMPLE / "ref0.txt")]
+    res = CliRunner().invoke(main, [*base, "-m", "gotoscorer", "-c",
+                                    str(EXAMPLE / "system_a.txt")])
+    assert res.exit_code == 2 and res.output.count("\n") == 1
+    assert res.output.startswith("error: cannot attribute gotoscorer")
+
+
+def test_bad_inputs(tmp_path):
     with pytest.raises(ConfigError, match="--samples takes"):
         AttributionOptions("sampling", samples=1)
     with pytest.raises(ConfigError, match="unknown attribution method"):
         AttributionOptions("lime")
     runner = CliRunner()
     base = ["attribute", "-s", str(EXAMPLE / "source.txt"), "-r", str(EXAMPLE / "ref0.txt")]
-    res = runner.invoke(main, [*base, "-m", "gotoscorer", "-c", str(EXAMPLE / "system_a.txt")])
-    assert res.exit_code == 2 and res.output.count("\n") == 1
-    assert res.output.startswith("error: cannot attribute gotoscorer")
     res = runner.invoke(main, [*base, "-c", str(EXAMPLE / "system_a.txt"),
                                str(EXAMPLE / "system_b.txt"), "--edits", "x.m2"])
     assert res.exit_code == 2 and "one -c" in res.output
