@@ -96,11 +96,12 @@ def holds_essays(path: str | os.PathLike[str], role: str = "input") -> bool:
     keep = len(HEADER_BYTES) - 1
     try:
         with open(path, "rb") as handle:
-            tail = b""
+            tail = b""  # the end of what was read: a header may straddle two blocks
             while block := handle.read(READ_BYTES):
-                if HEADER_BYTES in tail + block[:keep] or HEADER_BYTES in block:
+                window = tail + block
+                if HEADER_BYTES in window:
                     return is_essay_file(read_text(path, role))
-                tail = block[-keep:]
+                tail = window[-keep:]
     except OSError:
         return False
     return False
