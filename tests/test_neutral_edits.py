@@ -23,7 +23,6 @@ from essay_cases import WORDS
 
 from gecmetrics.edits import neutral
 
-
 # --------------------------------------------------------------------------
 # The oracle
 
