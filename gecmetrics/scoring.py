@@ -373,7 +373,7 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     texts = [(describe(p, "reference"), r) for p, r in zip(references, refs, strict=False)]
     texts += [(describe(p, "hypothesis"), h) for p, h in hyps.items()]
     named += texts
-    _refuse_essays_on_stdin(source, references, hypotheses, src, refs, hyps)
+    _refuse_essays_on_streams(source, references, hypotheses, src, refs, hyps)
     for name, lines in named[1:]:
         if len(lines) != len(src):
             raise line_count_error(name, len(lines), source_name, len(src))
@@ -381,19 +381,20 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     return Corpus(src, refs, hyps, m2=gold)
 
 
-def _refuse_essays_on_stdin(source: str, references: Sequence[str], hypotheses: Sequence[str],
+def _refuse_essays_on_streams(source: str, references: Sequence[str], hypotheses: Sequence[str],
                            src: list[str], refs: Sequence[list[str]],
                            hyps: Mapping[str, list[str]]) -> None:
-    """Standard input is read once, as lines (:func:`gecmetrics.essays.holds_essays`): if it
-    held MultiGEC essays their headers would be scored as sentences; refuse that."""
-    from .essays import is_essay_file
-    from .readers import is_stdin
+    """Standard input and pipes are read once, as lines
+    (:func:`gecmetrics.essays.holds_essays`): if one held MultiGEC essays their headers
+    would be scored as sentences; refuse that."""
+    from .essays import is_essay_file, is_regular
 
     texts = [(source, src), *zip(references, refs, strict=False), *hyps.items()]
     for path, lines in texts:
-        if is_stdin(path) and is_essay_file("\n".join(lines)):
-            raise InputError("standard input holds MultiGEC essays ('### essay_id = ID' "
-                             "headers); give essay files by name, not as -")
+        if not is_regular(path) and is_essay_file("\n".join(lines)):
+            raise InputError(f"{describe(path, 'input')} holds MultiGEC essays "
+                             f"('### essay_id = ID' headers) but only regular files are read "
+                             f"as essays; give essay files by name")
 
 
 class MisalignmentWarning(UserWarning):

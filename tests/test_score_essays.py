@@ -9,6 +9,7 @@ own scorer's (reference.json, from the official scorer).
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
@@ -99,12 +100,11 @@ def test_essays_on_standard_input(monkeypatch, tmp_path):
     lines = tmp_path / "l.txt"
     lines.write_text("x\n" * text.count("\n"), encoding="utf-8")
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
-    with pytest.raises(InputError, match=r"^standard input holds MultiGEC essays"):
+    with pytest.raises(InputError, match=r"^input from standard input holds MultiGEC essays"):
         load_corpus(str(lines), [str(lines)], ["-"])
 
 
-def test_detection_is_multigecs_across_blocks(monkeypatch, tmp_path):
-    monkeypatch.setattr(essays, "READ_BYTES", 7)  # headers cut by block ends
+def test_detection_is_multigecs(tmp_path):
     lines = tmp_path / "lines.txt"
     lines.write_text("x ### essay_id = 1\nfine\n", encoding="utf-8")
     assert not essays.holds_essays(str(lines))  # the marker, but not a header line
@@ -116,6 +116,11 @@ def test_detection_is_multigecs_across_blocks(monkeypatch, tmp_path):
         assert essays.holds_essays(str(path)) == essays.is_essay_file(path.read_text("utf-8"))
         assert essays.holds_essays(str(path))
     assert not essays.holds_essays(str(tmp_path / "missing.txt"))
+    (tmp_path / "empty.txt").write_bytes(b"")
+    assert not essays.holds_essays(str(tmp_path / "empty.txt"))
+    pipe = tmp_path / "fifo"
+    os.mkfifo(pipe)
+    assert not essays.holds_essays(str(pipe))  # not opened: a pipe is read once
     example = Path(__file__).parents[1] / "data" / "example"
     options = ScoreOptions(str(example / "source.txt"), [str(example / "ref0.txt")],
                            [str(example / "system_a.txt")], metrics=("gleu",))
