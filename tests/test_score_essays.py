@@ -125,3 +125,10 @@ def test_detection_is_multigecs(tmp_path):
     options = ScoreOptions(str(example / "source.txt"), [str(example / "ref0.txt")],
                            [str(example / "system_a.txt")], metrics=("gleu",))
     assert plan(options) == "chunked"  # line files: read by chunks as before
+
+
+def test_signature_says_when_items_have_different_numbers_of_references():
+    partial = score(ScoreOptions(UK_SRC, UK_REFS, [UK_HYP], metrics=("gleu",)))
+    assert "|refs_per_item:varying|" in partial.signatures[0]
+    full = score(ScoreOptions(SV_SRC, [SV_REF], [SV_HYP], metrics=("gleu",)))
+    assert "refs_per_item" not in full.signatures[0]
