@@ -10,4 +10,5 @@
 #   ERRANT=errant:references=text sh docs/make-results.sh DATA_DIR
 set -eu
 cd "$(dirname "$0")/.."
+case "${1:-}" in --*) ;; *) python3 docs/make_attribution_auc.py "$@" ;; esac
 exec python3 docs/make_results.py "$@"

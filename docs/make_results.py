@@ -399,6 +399,9 @@ def main() -> None:
         "attacks_benchmarks": " · ".join(
             dict.fromkeys(r["benchmark"] for t in tables(outputs["attacks"])
                           if t and "attack" in t[0] for r in t)),
+        # written by docs/make_attribution_auc.py (make-results.sh runs it first)
+        "attribution-auc": (RESULTS / "attribution-auc.md").read_text().rstrip("\n"),
+        "cmd:attribution-auc": "python docs/make_attribution_auc.py DATA_DIR",
         "runtime": f"{total / 60:.1f} min ({total:.0f} s)",
         "table2_metrics": ", ".join(f"`{m}`" for m in TABLE2),
         "errant": "ERRANT (`errant`) is included" if ERRANT else

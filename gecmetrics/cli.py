@@ -42,17 +42,25 @@ def main() -> None:
 
 # Each subcommand lives in its own module under gecmetrics/commands/; a new
 # command is one module plus one line here.
+from .commands.attribute import attribute_cmd  # noqa: E402
 from .commands.download import download_cmd  # noqa: E402
 from .commands.list_metrics import list_cmd  # noqa: E402
+from .commands.m2_from_text import m2_from_text  # noqa: E402
 from .commands.m2_to_text import m2_to_text  # noqa: E402
 from .commands.meta_eval import meta_eval  # noqa: E402
+from .commands.multigec import multigec  # noqa: E402
+from .commands.report import report  # noqa: E402
 from .commands.score import score  # noqa: E402
 
 main.add_command(list_cmd, "list")
 main.add_command(score, "score")
 main.add_command(m2_to_text, "m2-to-text")
+main.add_command(m2_from_text, "m2-from-text")
 main.add_command(meta_eval, "meta-eval")
 main.add_command(download_cmd, "download")
+main.add_command(multigec, "multigec")
+main.add_command(report, "report")
+main.add_command(attribute_cmd, "attribute")
 
 
 def _terminate(signum: int, frame: Any) -> None:

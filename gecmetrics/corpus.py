@@ -34,12 +34,22 @@ class Corpus:
     output; the constructor accepts any sequences and mapping and keeps
     read-only copies. ``m2`` optionally holds the parsed gold edits that the
     references were derived from, for edit-based metrics.
+
+    ``reference_counts`` (None: every item has every reference) says, per item,
+    how many references it really has, for corpora whose items have a varying
+    number of references (MultiGEC's essays: a second reference for some essays
+    only). Item ``i``'s references are then ``references[0..c-1][i]`` and every
+    later set holds a copy of its first reference at ``i``, as MultiGEC's
+    parallel files do (``copy_ref1``): a metric that draws or picks one
+    reference per item (GLEU, ERRANT) thus scores it against the references it
+    has, and a metric that cannot is refused (:attr:`Metric.partial_references`).
     """
 
     sources: Sequence[str]
     references: Sequence[Sequence[str]]
     hypotheses: Mapping[str, Sequence[str]]
     m2: Any = None
+    reference_counts: Sequence[int] | None = field(default=None, kw_only=True)
     _cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -59,10 +69,15 @@ class Corpus:
         for what, lines in named:
             _check_lines(what, lines)
         check_same_length(named)
+        if self.reference_counts is not None:
+            set_field(self, "reference_counts", _checked_counts(self))
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as the constructor's arguments (the read-only mapping cannot be pickled)."""
-        return (type(self), (self.sources, self.references, dict(self.hypotheses), self.m2))
+        if self.reference_counts is None:  # as before reference_counts existed
+            return (type(self), (self.sources, self.references, dict(self.hypotheses), self.m2))
+        return (_restore, (type(self), self.sources, self.references, dict(self.hypotheses),
+                           self.m2, self.reference_counts))
 
     @classmethod
     def build(
@@ -93,6 +108,18 @@ class Corpus:
     def system_names(self) -> list[str]:
         return list(self.hypotheses)
 
+    @property
+    def partial_references(self) -> bool:
+        """Whether some item has fewer references than there are reference sets."""
+        counts = self.reference_counts
+        return counts is not None and min(counts) < len(self.references)
+
+    def item_references(self, index: int) -> list[str]:
+        """The references item ``index`` really has (its filled-in copies left out)."""
+        counts = self.reference_counts
+        count = len(self.references) if counts is None else counts[index]
+        return [ref[index] for ref in self.references[:count]]
+
     def cached(self, key: Any, compute: Callable[[], T]) -> T:
         """Return ``compute()`` once per ``key`` for this corpus.
 
@@ -112,6 +139,7 @@ class Corpus:
             [s.lower() for s in self.sources],
             [[r.lower() for r in ref] for ref in self.references],
             {name: [h.lower() for h in hyp] for name, hyp in self.hypotheses.items()},
+            reference_counts=self.reference_counts,
         ))
 
     def normalized(self, form: str, apply: Callable[[str], str]) -> Corpus:
@@ -131,6 +159,31 @@ def _named(corpus: Corpus) -> list[tuple[str, Sequence[str]]]:
     named += [(f"reference {k}", ref) for k, ref in enumerate(corpus.references)]
     named += [(f"hypothesis {name}", hyp) for name, hyp in corpus.hypotheses.items()]
     return named
+
+
+def _restore(cls: type[Corpus], sources: Any, references: Any, hypotheses: Any, m2: Any,
+             counts: Any) -> Corpus:
+    """Unpickle a corpus with ``reference_counts`` (a keyword-only field)."""
+    return cls(sources, references, hypotheses, m2, reference_counts=counts)
+
+
+def _checked_counts(corpus: Corpus) -> tuple[int, ...]:
+    """``reference_counts`` as a tuple, one count per item, each from 1 to the number of
+    reference sets, and every filled-in place a copy of the item's first reference."""
+    counts = tuple(corpus.reference_counts or ())
+    sets = len(corpus.references)
+    if len(counts) != corpus.num_sentences:
+        raise InputError(f"reference_counts has {len(counts)} entries for "
+                         f"{corpus.num_sentences} items; give one count per item")
+    for i, count in enumerate(counts):
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= sets:
+            raise InputError(f"reference_counts, item {i + 1}: expected an integer from 1 to "
+                             f"{sets} (the number of reference sets), got {count!r}")
+        first = corpus.references[0][i]
+        if any(ref[i] != first for ref in corpus.references[count:]):
+            raise InputError(f"reference_counts, item {i + 1}: the reference sets after its "
+                             f"{count} must hold a copy of its first reference there")
+    return counts
 
 
 def _check_line_lists(sources: Any, references: Any, hypotheses: Any) -> None:

@@ -37,6 +37,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "ja": ("fugashi", "unidic_lite"),
     "ko": ("kiwipiepy",),
     "zh": ("jieba",),
+    "multigec": ("syntok",),
 }
 
 

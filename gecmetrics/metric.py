@@ -357,6 +357,13 @@ class Metric(ABC, Generic[C]):
     #: True for a metric that reads only sources and hypotheses (SOME, IMPARA,
     #: Scribendi): it may run on benchmarks without references (tmu-gfm).
     reference_free: ClassVar[bool] = False
+    #: True for a metric that scores an item against the references it has when
+    #: items have a varying number of them (:attr:`Corpus.reference_counts`):
+    #: GLEU draws one reference per item and ERRANT picks the best, so the copies
+    #: of an item's first reference filling its missing places change nothing
+    #: but the weight of that reference in GLEU's draws, exactly as in MultiGEC.
+    #: Others would average over the copies: they are refused on such a corpus.
+    partial_references: ClassVar[bool] = False
     #: The optional extras (:data:`gecmetrics.extras.EXTRAS`) the metric needs,
     #: e.g. ``("errant",)``: checked when the metric is made, so a missing one is
     #: one line before any file is read. Options that change the need:
@@ -424,6 +431,17 @@ class Metric(ABC, Generic[C]):
         """
         return None
 
+    def sentence_scores_problem(self) -> str | None:
+        """Why this metric's sentence score is not a function of that sentence alone
+        (source, references, hypothesis), or None when it is.
+
+        Edit-level attribution (:mod:`gecmetrics.attribution`) scores many
+        corrected versions of one sentence as rows of a new corpus; a metric whose
+        sentence scores depend on the other systems or sentences scored with it
+        overrides this with the reason, and attribution refuses it in one line.
+        """
+        return None
+
     def counting(self) -> Counting | None:
         """The optional capability of scoring by parts: how this metric's statistics
         are made from per-sentence counts of parts of the corpus, joined in order
@@ -458,6 +476,8 @@ class Metric(ABC, Generic[C]):
     def cached_statistics(self, corpus: Corpus, compute: Callable[[], S]) -> S:
         """``compute()`` once per corpus and :meth:`cache_key`, bound to this instance's beta
         and told the corpus' number of sentences (the range of ``sentences=``)."""
+        check_partial_references(self, corpus)
+
         def made() -> S:
             stats = compute()
             stats.num_sentences = corpus.num_sentences
@@ -534,6 +554,23 @@ class Metric(ABC, Generic[C]):
     def _result(self, name: str, beta: float | None, level: str, sc: Score) -> SystemResult:
         return SystemResult(self.display_name, self.spec, name, beta, level, sc.score,
                             sc.precision, sc.recall, details=sc.details)
+
+
+#: The built-in metrics with :attr:`Metric.partial_references` (a test keeps it
+#: equal to the registry's classes), named by the refusal of the others.
+PARTIAL_REFERENCE_METRICS: tuple[str, ...] = ("gleu", "errant")
+
+
+def check_partial_references(metric: Metric[Any], corpus: Corpus) -> None:
+    """Refuse ``metric`` on a corpus whose items have a varying number of references
+    unless it can score them (one line, naming the metrics that can)."""
+    if (corpus.partial_references and not metric.partial_references
+            and not metric.reference_free):
+        raise ConfigError(
+            f"metric {metric.name!r} cannot score items with fewer references than others "
+            f"(some items lack reference {min(corpus.reference_counts or (0,)) + 1} or later); "
+            f"metrics that can: {', '.join(PARTIAL_REFERENCE_METRICS)}, or give every item "
+            f"every reference")
 
 
 def make_config(config_cls: type[C], options: Mapping[str, Any], metric: str) -> C:

@@ -130,32 +130,46 @@ def compare_with_baseline(stats: Statistics, scores: Sequence[float], level: str
     ``scores`` are the systems' reported scores at ``level`` (the observed
     differences are theirs).
     """
+    return compare_with_baselines(stats, scores, level, beta, options, (baseline,))[0]
+
+
+def compare_with_baselines(stats: Statistics, scores: Sequence[float], level: str,
+                           beta: float | None, options: PairedOptions,
+                           baselines: Sequence[int]) -> list[list[PairedResult]]:
+    """:func:`compare_with_baseline` for each of ``baselines``, with the bootstrap
+    resamples drawn and scored once for all of them (the same resamples each would
+    draw: one seed), so every system can be a baseline for the cost of one (the HTML
+    report lets its reader choose). AR trials swap with the baseline, so they are
+    run per baseline."""
     systems = stats.systems
     if len(systems) < 2:
         raise ConfigError("a paired test needs at least 2 hypothesis files: the first is the "
                           "baseline, the others are compared with it")
-    observed = np.asarray(scores, dtype=np.float64) - scores[baseline]
     ci_samples = options.samples if options.test == "bs" else AR_CI_RESAMPLES
     boot = bootstrap_scores(stats, level, beta, ci_samples, options.seed)
-    if options.test == "ar":
-        view = _view(stats, level, beta)
-        if view is None:
-            raise ConfigError(f"--paired-ar cannot swap sentences between systems of "
-                              f"{type(stats).__name__}: its corpus score is not a formula of "
-                              "summed sentence statistics; use --paired-bootstrap")
-        trials = ar_scores(view[0], view[1], baseline, options.samples, options.seed)
+    view = _view(stats, level, beta) if options.test == "ar" else None
+    if options.test == "ar" and view is None:
+        raise ConfigError(f"--paired-ar cannot swap sentences between systems of "
+                          f"{type(stats).__name__}: its corpus score is not a formula of "
+                          "summed sentence statistics; use --paired-bootstrap")
     out = []
-    for h, name in enumerate(systems):
-        if h == baseline:
-            out.append(PairedResult(options.test, systems[baseline], name, None, None, None,
-                                    options.samples, options.seed))
-            continue
-        if options.test == "bs":
-            p = bootstrap_p_value(boot[:, h], boot[:, baseline], observed[h])
-        else:
-            p = ar_p_value(trials[:, h], observed[h])
-        out.append(PairedResult(
-            options.test, systems[baseline], name, float(observed[h]),
-            percentile_interval(boot[:, h] - boot[:, baseline], CONFIDENCE), p,
-            options.samples, options.seed))
+    for baseline in baselines:
+        observed = np.asarray(scores, dtype=np.float64) - scores[baseline]
+        trials = (ar_scores(view[0], view[1], baseline, options.samples, options.seed)
+                  if view is not None else None)
+        row = []
+        for h, name in enumerate(systems):
+            if h == baseline:
+                row.append(PairedResult(options.test, systems[baseline], name, None, None,
+                                        None, options.samples, options.seed))
+                continue
+            if trials is None:
+                p = bootstrap_p_value(boot[:, h], boot[:, baseline], observed[h])
+            else:
+                p = ar_p_value(trials[:, h], observed[h])
+            row.append(PairedResult(
+                options.test, systems[baseline], name, float(observed[h]),
+                percentile_interval(boot[:, h] - boot[:, baseline], CONFIDENCE), p,
+                options.samples, options.seed))
+        out.append(row)
     return out

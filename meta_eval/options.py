@@ -193,6 +193,10 @@ class MetaEvalOptions:
         None, "--data-dir", kind="folder", metavar="DIR", trailing=True,
         help="Folder with the benchmark data (laid out as upstream). Default: "
              "$GECMETRICS_DATA, else $XDG_CACHE_HOME/gecmetrics, else ~/.cache/gecmetrics.")
+    html: str | None = option(
+        None, "--html", kind="file", metavar="FILE.html", trailing=True,
+        help="Also write a self-contained HTML report: the correlation tables (sortable), "
+             "every table of the run, and its figures as inline SVG (docs/report.md).")
     settings: Mapping[str, Any] = field(default_factory=dict)  # analysis name -> its settings
     explicit: frozenset[str] = frozenset()
     metric_objects: tuple[Metric, ...] = field(init=False, repr=False, compare=False)
@@ -363,6 +367,7 @@ class MetaEvalOptions:
         from gecmetrics.validate import (
             beta_options_apply,
             check_beta,
+            check_output_file,
             check_plot_file,
             check_seed,
             parse_beta_grid,
@@ -385,6 +390,8 @@ class MetaEvalOptions:
             parse_beta_grid(self.grid)
         if self.plot is not None:
             check_plot_file(self.plot, "--plot")  # fail before the work, not after
+        if self.html is not None:
+            check_output_file(self.html, "--html", (".html", ".htm"))
 
     def _check_aggregation(self) -> None:
         """--level ew/trueskill rebuild system scores from sentence comparisons: the

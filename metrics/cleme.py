@@ -69,10 +69,19 @@ from gecmetrics.edits.extraction import (
     reference_edits,
     reference_items,
 )
+from gecmetrics.edits.neutral import NEUTRAL, ErrantEdits, NeutralExtractor, check_edits_option
 from gecmetrics.edits.span import ErrantEdit
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.fscore import f_beta, prf
-from gecmetrics.metric import LAST_STEP, Metric, MetricConfig, Score, Statistics, check_beta
+from gecmetrics.metric import (
+    LAST_STEP,
+    SIGNED_WHEN_SET,
+    Metric,
+    MetricConfig,
+    Score,
+    Statistics,
+    check_beta,
+)
 
 Variant = Literal["dependent", "independent"]
 Weighting = Literal["length", "none"]
@@ -287,6 +296,20 @@ def chunk_counts(corpus: Corpus, variant: str, weighting: str, model: str,
         ref_pairs, gold_items = reference_items(corpus, gold)
         edits = extractor.extract(ref_pairs + hypothesis_pairs(corpus), gold_items)
     _annotators, golds = reference_edits(corpus, gold, edits)
+    hyp_edits = {name: [pair_edits(edits, corpus.sources[d], line)
+                        for d, line in enumerate(lines)]
+                 for name, lines in corpus.hypotheses.items()}
+    return counts_from_edits(corpus.sources, [list(g.values()) for g in golds], hyp_edits,
+                             variant, weighting)
+
+
+def neutral_chunk_counts(corpus: Corpus, variant: str, weighting: str) -> ChunkCounts:
+    """:func:`chunk_counts` with the language-neutral edits (``edits=neutral``) of
+    the hypotheses and the text references (docs/edits-neutral.md)."""
+    with NeutralExtractor() as extractor:
+        ref_pairs, _ = reference_items(corpus, None)
+        edits = extractor.extract(ref_pairs + hypothesis_pairs(corpus), [])
+    _annotators, golds = reference_edits(corpus, None, edits)
     hyp_edits = {name: [pair_edits(edits, corpus.sources[d], line)
                         for d, line in enumerate(lines)]
                  for name, lines in corpus.hypotheses.items()}
@@ -558,11 +581,13 @@ class ClemeConfig(MetricConfig):
     references: ReferenceSource = "auto"
     max_tokens: int = MAX_TOKENS
     cache: bool = True
+    edits: ErrantEdits = field(default="errant", metadata=SIGNED_WHEN_SET)
 
     def validate(self) -> None:
         check_beta(self.beta)
         _check_common("cleme", self.variant, self.weighting, self.references,
                       self.max_tokens, self.cache, self.model)
+        check_edits_option("cleme", self.edits, "errant", self.references, self.model)
 
 
 class _ChunkMetric(Metric[Any]):
@@ -571,8 +596,15 @@ class _ChunkMetric(Metric[Any]):
 
     extras: ClassVar[tuple[str, ...]] = ("errant",)
 
+    def required_extras(self) -> tuple[str, ...]:
+        """No extra for the language-neutral edits (no spaCy, no errant)."""
+        return () if self.config.edits == NEUTRAL else self.extras
+
     def _chunks(self, corpus: Corpus) -> ChunkCounts:
         c = self.config
+        if c.edits == NEUTRAL:
+            return corpus.cached(("cleme-chunks", c.variant, c.weighting, NEUTRAL),
+                                 lambda: neutral_chunk_counts(corpus, c.variant, c.weighting))
         if c.references == "m2" and corpus.m2 is None:
             raise InputError(f"{self.name}:references=m2 needs gold edits: pass --m2 FILE.m2")
         key = ("cleme-chunks", c.variant, c.weighting, c.model, c.references, c.max_tokens,
@@ -614,10 +646,12 @@ class Cleme2Config(MetricConfig):
     references: ReferenceSource = "auto"
     max_tokens: int = MAX_TOKENS
     cache: bool = True
+    edits: ErrantEdits = field(default="errant", metadata=SIGNED_WHEN_SET)
 
     def validate(self) -> None:
         _check_common("cleme2", self.variant, self.weighting, self.references,
                       self.max_tokens, self.cache, self.model)
+        check_edits_option("cleme2", self.edits, "errant", self.references, self.model)
         factors = (self.hit, self.wrong, self.under, self.over)
         if any(not isinstance(x, (int, float)) or isinstance(x, bool) or not 0 <= x <= 1
                for x in factors):

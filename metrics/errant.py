@@ -43,7 +43,15 @@ at most ``max_tokens`` squared; ``mode``: ``cs`` (default), ``cse``, ``ds`` or
 ``dt``, errant_compare's matching modes (``-cs`` ...); ``cache`` (true):
 read and write the disk caches of parses and of extracted edits
 (:mod:`gecmetrics.edits.edit_cache`; a rerun on cached edits loads neither spaCy
-nor ERRANT). See docs/metrics/errant.md.
+nor ERRANT); ``edits``: ``errant`` (default) or ``neutral``: the
+language-neutral edits (:mod:`gecmetrics.edits.neutral`, docs/edits-neutral.md)
+on both sides, hypotheses and text references (with ``--m2``, its annotators'
+corrected texts), for any language and without spaCy; types M, U, R, W.
+``lang`` (``en``): the language of the sentences; another one
+loads that language's spaCy pipeline (``{lang}_core_news_sm`` ..., or
+``model``) and types edits by operation only (``M``, ``U``, ``R``, ``W``:
+ERRANT's classifier is English), and is written in the signature only when set.
+See docs/metrics/errant.md and docs/languages.md.
 """
 
 from __future__ import annotations
@@ -56,11 +64,13 @@ import numpy as np
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits.extraction import (
+    DEFAULT_LANG,
     MAX_TOKENS,
     Extractor,
     M2Corrections,
     PairKey,
     ReferenceSource,
+    check_lang,
     check_lengths,
     hypothesis_pairs,
     m2_corrections,
@@ -71,10 +81,11 @@ from gecmetrics.edits.extraction import (
     reference_items,
 )
 from gecmetrics.edits.metric import EditMetric
+from gecmetrics.edits.neutral import NEUTRAL, ErrantEdits, NeutralExtractor, check_edits_option
 from gecmetrics.edits.span import ErrantEdit
 from gecmetrics.edits.statistics import EditCounts
 from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.metric import LAST_STEP, MetricConfig, check_beta
+from gecmetrics.metric import LAST_STEP, SIGNED_WHEN_SET, MetricConfig, check_beta
 
 #: errant_compare's evaluation modes: span-based correction (``-cs``, the
 #: default), span-based correction + classification (``-cse``), span-based
@@ -93,9 +104,13 @@ class ErrantConfig(MetricConfig):
     max_tokens: int = MAX_TOKENS
     mode: Mode = "cs"
     cache: bool = True
+    edits: ErrantEdits = field(default="errant", metadata=SIGNED_WHEN_SET)
+    lang: str = field(default=DEFAULT_LANG, metadata=SIGNED_WHEN_SET)
 
     def validate(self) -> None:
         check_beta(self.beta)
+        check_edits_option("errant", self.edits, "errant", self.references, self.model)
+        check_lang(self.lang, "errant option lang")
         if self.mode not in get_args(Mode):
             raise ConfigError(f"errant option mode must be cs, cse, ds or dt "
                               f"(errant_compare's -cs, -cse, -ds, -dt; got {self.mode!r})")
@@ -116,6 +131,7 @@ class Errant(EditMetric[ErrantConfig]):
     """ERRANT span-based correction F_beta, as ``errant_compare`` computes it."""
 
     name: ClassVar[str] = "errant"
+    partial_references: ClassVar[bool] = True
     extras: ClassVar[tuple[str, ...]] = ("errant",)
     description: ClassVar[str] = (
         "ERRANT span-based correction F-score (Bryant et al. 2017; errant 3.0.2 "
@@ -137,17 +153,34 @@ class Errant(EditMetric[ErrantConfig]):
     def display_name(self) -> str:
         return "ERRANT"
 
+    def required_extras(self) -> tuple[str, ...]:
+        """No extra for the language-neutral edits (no spaCy, no errant)."""
+        return () if self.config.edits == NEUTRAL else self.extras
+
+    def gold_from_m2(self, corpus: Corpus) -> bool:
+        """Never with ``edits=neutral``: its reference edits come from text."""
+        return self.config.edits != NEUTRAL and super().gold_from_m2(corpus)
+
+    def extractor_of(self) -> Extractor | NeutralExtractor:
+        """What extracts the edits: ERRANT (its model and caches) or the neutral extractor."""
+        if self.config.edits == NEUTRAL:
+            return NeutralExtractor()
+        return Extractor(self.config.model, disk=self.config.cache, lang=self.config.lang)
+
     def statistics(self, corpus: Corpus):
         if self.config.references == "m2" and corpus.m2 is None:
             raise InputError("errant:references=m2 needs gold edits: pass --m2 FILE.m2")
         return super().statistics(corpus)
 
     def edit_counts(self, corpus: Corpus) -> EditCounts:
+        if self.config.edits == NEUTRAL:
+            with NeutralExtractor() as neutral:
+                return errant_counts(corpus, neutral, None, self.config.mode)
         use_m2 = corpus.m2 is not None and self.config.references != "text"
         gold = m2_corrections(corpus) if use_m2 else None
         # Before spaCy is loaded: a too long line fails in a second, in little memory.
         check_lengths(parsed_texts(corpus, gold), self.config.max_tokens, self.name)
-        extractor = Extractor(self.config.model, disk=self.config.cache)
+        extractor = Extractor(self.config.model, disk=self.config.cache, lang=self.config.lang)
         self.extractor = extractor
         try:
             with extractor:
@@ -159,7 +192,7 @@ class Errant(EditMetric[ErrantConfig]):
         """Hypothesis edits of every system on ``sentences`` as FP against an
         empty gold (in the configured mode), shape (systems, len(sentences)):
         what ``errant_compare`` counts where an annotator has no ``A`` line."""
-        with Extractor(self.config.model, disk=self.config.cache) as extractor:
+        with self.extractor_of() as extractor:
             pairs = [(corpus.sources[d], lines[d]) for lines in corpus.hypotheses.values()
                      for d in sentences]
             edits = extractor.extract(pairs, [])
@@ -230,8 +263,8 @@ def compare(hyp: dict[MatchKey, list[str]], ref: dict[MatchKey, list[str]]
 # Counts
 
 
-def errant_counts(corpus: Corpus, extractor: Extractor, gold: M2Corrections | None,
-                  mode: str = "cs") -> EditCounts:
+def errant_counts(corpus: Corpus, extractor: Extractor | NeutralExtractor,
+                  gold: M2Corrections | None, mode: str = "cs") -> EditCounts:
     """TP, FP, FN (and per type) of every (system, sentence, annotator); reference
     edits from ``gold`` (:func:`m2_corrections`), or from the text references
     when it is None; edits matched as ``errant_compare`` does in ``mode``."""

@@ -439,6 +439,7 @@ class Gleu(Metric[GleuConfig]):
     """GLEU at word or character level (display names wordGLEU, charGLEU)."""
 
     name: ClassVar[str] = "gleu"
+    partial_references: ClassVar[bool] = True
     description: ClassVar[str] = (
         "GLEU n-gram precision with source penalty (Napoles et al. 2015/2016); "
         "tokenize=word|char|13a|intl|ja|ko|zh|zh-char (docs/tokenizers.md), n (4), "

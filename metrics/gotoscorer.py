@@ -62,11 +62,20 @@ from gecmetrics.edits.extraction import (
     pair_edits,
 )
 from gecmetrics.edits.metric import gold_of
+from gecmetrics.edits.neutral import NEUTRAL, ErrantEdits, NeutralExtractor, check_edits_option
 from gecmetrics.edits.span import ErrantEdit
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.formatting import plural
 from gecmetrics.fscore import f_beta, prf
-from gecmetrics.metric import LAST_STEP, Metric, MetricConfig, Score, Statistics, check_beta
+from gecmetrics.metric import (
+    LAST_STEP,
+    SIGNED_WHEN_SET,
+    Metric,
+    MetricConfig,
+    Score,
+    Statistics,
+    check_beta,
+)
 from gecmetrics.readers import read_text
 
 Weights = Literal["paper", "gec-metrics", "none"]
@@ -87,9 +96,11 @@ class GoToScorerConfig(MetricConfig):
     model: str = ""
     max_tokens: int = MAX_TOKENS
     cache: bool = True
+    edits: ErrantEdits = field(default="errant", metadata=SIGNED_WHEN_SET)
 
     def validate(self) -> None:
         check_beta(self.beta)
+        check_edits_option("gotoscorer", self.edits, "errant", self.references, self.model)
         if self.weights not in get_args(Weights):
             raise ConfigError(f"gotoscorer option weights must be paper, gec-metrics or none "
                               f"(got {self.weights!r})")
@@ -291,9 +302,20 @@ class GoToScorer(Metric[GoToScorerConfig]):
     config: GoToScorerConfig
     has_beta: ClassVar[bool] = True
 
+    def sentence_scores_problem(self) -> str | None:
+        if self.config.weight_file or self.config.weights == "none":
+            return None
+        return ("its edit weights come from the systems scored together, so a sentence's "
+                "score is not a function of that sentence alone (fixed weights: "
+                "weight_file=FILE or weights=none)")
+
     @property
     def display_name(self) -> str:
         return "GoToScorer"
+
+    def required_extras(self) -> tuple[str, ...]:
+        """No extra for the language-neutral edits (no spaCy, no errant)."""
+        return () if self.config.edits == NEUTRAL else self.extras
 
     def extra_signature(self, corpus: Corpus) -> dict[str, Any]:
         """Which systems define the weights on ``corpus`` (:func:`weight_label`)."""
@@ -311,7 +333,7 @@ class GoToScorer(Metric[GoToScorerConfig]):
         cfg = self.config
         if cfg.references == "m2" and corpus.m2 is None:
             raise InputError("gotoscorer:references=m2 needs gold edits: pass --m2 FILE.m2")
-        if corpus.m2 is None or cfg.references == "text":
+        if corpus.m2 is None or cfg.references == "text" or cfg.edits == NEUTRAL:
             if cfg.ref_id >= len(corpus.references):
                 raise ConfigError(f"gotoscorer:ref_id={cfg.ref_id} but there are "
                                   f"{len(corpus.references)} reference files; ref_id counts "
@@ -340,11 +362,14 @@ class GoToScorer(Metric[GoToScorerConfig]):
         named += [((f"hypothesis {n} line ", ""), lines) for n, lines in corpus.hypotheses.items()]
         if refs is not None:
             named.append(((f"reference {cfg.ref_id + 1} line ", ""), refs))
-        check_lengths(named, cfg.max_tokens, self.name)
+        if cfg.edits != NEUTRAL:  # the neutral extractor checks its own bound
+            check_lengths(named, cfg.max_tokens, self.name)
         pairs = hypothesis_pairs(corpus)
         if refs is not None:
             pairs += list(zip(corpus.sources, refs, strict=True))
-        with Extractor(cfg.model, disk=cfg.cache) as extractor:
+        extractor = (NeutralExtractor() if cfg.edits == NEUTRAL
+                     else Extractor(cfg.model, disk=cfg.cache))
+        with extractor:
             edits = extractor.extract(pairs, [])
 
         def usable(src: str, other: str) -> list[tuple[int, int, str]]:

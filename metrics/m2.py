@@ -15,11 +15,17 @@ official scorer hangs on such sentences). A pair with no token in common
 (rewritten throughout) is scored without listing its edges, so the edge
 budget does not apply to it; its lattice has a vertex budget instead.
 The edit lattice does not depend on beta, so a beta sweep re-runs only the
-annotator choice. See docs/metrics/m2.md.
+annotator choice. ``edits``: ``m2`` (default: the gold edits of the M2 file)
+or ``neutral``: gold edits extracted from the text references (``-r``, any
+language; with ``--m2``, its annotators' corrected texts) by the
+language-neutral extractor (:mod:`gecmetrics.edits.neutral`,
+docs/edits-neutral.md), as ``gecmetrics m2-from-text`` writes them. See
+docs/metrics/m2.md.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -28,9 +34,11 @@ import numpy as np
 from gecmetrics.chunked import join_edit_counts
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits.metric import EditMetric, TypeCounts, gold_of
+from gecmetrics.edits.neutral import NEUTRAL, M2Edits, check_edits_option, neutral_edits
 from gecmetrics.edits.statistics import EditCounts, EditStatistics
-from gecmetrics.errors import ConfigError
-from gecmetrics.metric import LAST_STEP, Counting, MetricConfig, check_beta
+from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.m2 import Edit, M2File, M2Sentence
+from gecmetrics.metric import LAST_STEP, SIGNED_WHEN_SET, Counting, MetricConfig, check_beta
 
 from .m2_lattice import (
     MAX_LATTICE_EDGES,
@@ -48,9 +56,11 @@ class M2Config(MetricConfig):
     max_unchanged_words: int = 2
     ignore_whitespace_casing: bool = False
     max_lattice_edges: int = MAX_LATTICE_EDGES
+    edits: M2Edits = field(default="m2", metadata=SIGNED_WHEN_SET)
 
     def validate(self) -> None:
         check_beta(self.beta)
+        check_edits_option("m2", self.edits, "m2")
         m = self.max_unchanged_words
         if not isinstance(m, int) or isinstance(m, bool) or m < 0:
             raise ConfigError(f"m2 option max_unchanged_words must be an integer >= 0 (got {m!r})")
@@ -79,7 +89,26 @@ class M2(EditMetric[M2Config]):
     def display_name(self) -> str:
         return "M2"
 
+    def gold_from_m2(self, corpus: Corpus) -> bool:
+        """Never with ``edits=neutral``: its gold edits come from the text references."""
+        return self.config.edits != NEUTRAL and super().gold_from_m2(corpus)
+
+    def gold_corpus(self, corpus: Corpus) -> Corpus:
+        """``corpus`` itself, or with ``edits=neutral`` the same texts with the gold
+        M2 of its text references (:func:`neutral_gold`)."""
+        if self.config.edits != NEUTRAL:
+            return corpus
+        return Corpus(corpus.sources, corpus.references, corpus.hypotheses,
+                      m2=neutral_gold(corpus.sources, corpus.references))
+
+    def statistics(self, corpus: Corpus) -> EditStatistics:
+        if self.config.edits != NEUTRAL:
+            return super().statistics(corpus)
+        return self.cached_statistics(
+            corpus, lambda: EditStatistics(self.edit_counts(corpus), self.choice_rule))
+
     def edit_counts(self, corpus: Corpus) -> EditCounts:
+        corpus = self.gold_corpus(corpus)
         cfg = self.config
         assert isinstance(cfg, M2Config)
         return m2_counts(corpus, cfg.max_unchanged_words, cfg.ignore_whitespace_casing,
@@ -90,6 +119,7 @@ class M2(EditMetric[M2Config]):
         """TP and FN per type of the M2 file (:func:`m2_type_counts`); the
         official scorer's hypothesis edits have no type, so every FP is untyped."""
         cfg = self.config
+        corpus = self.gold_corpus(corpus)
         per_m2 = m2_type_counts(corpus, stats.choice(beta), cfg.max_unchanged_words,
                                 cfg.ignore_whitespace_casing, cfg.max_lattice_edges)
         totals = stats.totals(beta).tolist()
@@ -98,6 +128,7 @@ class M2(EditMetric[M2Config]):
                 for h, per in enumerate(per_m2)]
 
     def fp_without_gold(self, corpus: Corpus, sentences: list[int]) -> np.ndarray:
+        corpus = self.gold_corpus(corpus)
         cfg = self.config
         return m2_fp_without_gold(corpus, sentences, cfg.max_unchanged_words,
                                   cfg.ignore_whitespace_casing, cfg.max_lattice_edges)
@@ -108,6 +139,34 @@ class M2(EditMetric[M2Config]):
                         join=join_edit_counts, needs_gold=True,
                         not_additive="M2, whose annotator choice depends on the running "
                                      "corpus totals")
+
+
+def neutral_gold(sources: Sequence[str], references: Sequence[Sequence[str]]) -> M2File:
+    """The gold M2 of text references: per sentence, each reference's
+    language-neutral edits against the source (annotators 0..k-1 in reference
+    order, a noop for a reference equal to the source), as ``gecmetrics
+    m2-from-text`` writes it. Every pair's size is checked before any is aligned."""
+    from gecmetrics.edits import neutral
+
+    tokens = [src.split() for src in sources]
+    refs = [[line.split() for line in ref] for ref in references]
+    for k, ref in enumerate(refs):
+        for d, src in enumerate(tokens):
+            try:
+                neutral.check_size(len(src), len(ref[d]))
+            except InputError as exc:
+                raise InputError(f"m2:edits=neutral: reference {k + 1}, line {d + 1}: "
+                                 f"{exc}") from None
+    sentences = []
+    for d, src in enumerate(tokens):
+        edits: list[Edit] = []
+        for k, ref in enumerate(refs):
+            found = neutral_edits(src, ref[d])
+            if not found:
+                edits.append(Edit(-1, -1, "noop", "-NONE-", k))
+            edits += [Edit(e.start, e.end, e.type, e.correction, k) for e in found]
+        sentences.append(M2Sentence(" ".join(src), tuple(edits)))
+    return M2File("(neutral edits of the text references)", sentences)
 
 
 def m2_counts(corpus: Corpus, max_unchanged_words: int = 2,

@@ -68,6 +68,10 @@ NO_DASK_REASON = (
     "the dask extra is not installed (cannot import {module}); "
     'install it with `pip install ".[dask]"`'
 )
+NO_UA_GEC_REASON = (
+    "the ua-gec test extra is not installed (cannot import ua_gec); "
+    'install it with `pip install ".[ua-gec]"`'
+)
 
 
 def required() -> bool:
@@ -126,6 +130,14 @@ def require_dask() -> None:
             importlib.import_module(module)
         except ImportError:
             skip_or_fail(NO_DASK_REASON.format(module=module))
+
+
+def require_ua_gec() -> None:
+    """Skip (fail under GECMETRICS_REQUIRE_DATA=1) without the ua-gec test extra."""
+    try:
+        importlib.import_module("ua_gec")
+    except ImportError:
+        skip_or_fail(NO_UA_GEC_REASON)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -490,7 +490,7 @@ def test_missing_files_and_ensure_benchmark_files(tmp_path):
         dl.ensure_benchmark_files("seeda-e", tmp_path)
     message = str(info.value)
     first = dl.benchmark_files("seeda")[0].path
-    assert f"missing {tmp_path / first} (and 36 more)" in message
+    assert f"missing {tmp_path / first} (and 636 more)" in message  # 37 + 600 EditEval files
     assert "run `gecmetrics download seeda` or pass --data-dir" in message
 
 

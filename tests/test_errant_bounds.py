@@ -36,7 +36,7 @@ SCRIPT = str(Path(sys.executable).with_name("gecmetrics"))
 @pytest.fixture
 def no_spacy(monkeypatch):
     """Fail the test if ERRANT/spaCy would be loaded: the check must come first."""
-    def refuse(model: str = ""):
+    def refuse(model: str = "", lang: str = "en"):
         raise AssertionError("spaCy was loaded before the length check")
 
     monkeypatch.setattr(extraction, "load_annotator", refuse)

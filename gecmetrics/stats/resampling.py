@@ -20,7 +20,8 @@ The draws:
   resample as weights: a matrix product instead of a gather);
 * system resamples (:func:`system_resamples`), swap masks of approximate
   randomisation (:func:`swap_masks`), permutations (:func:`permutation`,
-  :func:`permutations`) and random subsets (:func:`random_subsets`).
+  :func:`permutations`), random subsets (:func:`random_subsets`) and the random
+  orders of a sentence's edits (:func:`edit_orders`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ from . import DEFAULT_RESAMPLES, DEFAULT_SEED
 SENTENCES = 0
 #: Stream of the system resamples (significance clusters).
 SYSTEMS = 1
+#: Stream of the random orders of a sentence's edits (permutation-sampled Shapley
+#: values, :mod:`gecmetrics.attribution`); each sentence has its own sequence.
+EDIT_ORDERS = 2
 #: Elements of one block of a resample-by-sentence matrix (32 MiB of float64).
 BLOCK_ELEMENTS = 1 << 22
 #: Resamples per block of :func:`resample_counts` (memory: block x items numbers).
@@ -48,6 +52,15 @@ def generator(seed: int, stream: int = SENTENCES) -> np.random.Generator:
     """The generator of ``stream`` under ``seed``: ``default_rng(seed)`` for stream 0,
     ``default_rng([seed, stream])`` otherwise."""
     return np.random.default_rng(seed if stream == SENTENCES else [seed, stream])
+
+
+def edit_orders(n: int, samples: int, seed: int, key: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """``samples`` random orders of ``range(n)``, drawn with replacement, for the
+    sentence ``key`` (e.g. its system's and line's numbers): from
+    ``default_rng([seed, EDIT_ORDERS, *key])``, so a sentence's orders do not
+    depend on which other sentences were drawn for."""
+    rng = np.random.default_rng([seed, EDIT_ORDERS, *key])
+    return [tuple(int(x) for x in rng.permutation(n)) for _ in range(samples)]
 
 
 def python_random(seed: int) -> random.Random:

@@ -1,0 +1,174 @@
+"""`gecmetrics attribute`: each edit's share of a sentence-level score (docs/attribution.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from .common import friendly_errors, out
+from .score import GreedyCommand
+
+if TYPE_CHECKING:
+    from ..attribution import AttributionOptions, AttributionResult, EditTuple
+    from ..corpus import Corpus
+
+
+@dataclass(frozen=True)
+class AttributeOptions:
+    """One ``gecmetrics attribute`` run, checked before any file is read."""
+
+    spec: str
+    source: str
+    references: tuple[str, ...]
+    m2: str | None
+    hypotheses: tuple[str, ...]
+    edits_m2: str | None
+    attribution: AttributionOptions
+    fmt: str = "table"
+    digits: int = 2
+    extractor: str = "errant"
+
+
+@click.command("attribute", cls=GreedyCommand)
+@click.option("-m", "--metric", "spec", default="green", show_default=True, metavar="SPEC",
+              help="The sentence-level metric, name[:key=value,...].")
+@click.option("-s", "--source", required=True, metavar="FILE", help="Source sentences.")
+@click.option("-r", "--reference", "references", multiple=True, metavar="FILE...",
+              help="Reference file(s); several may follow one -r.")
+@click.option("--m2", "m2", metavar="FILE.m2", default=None,
+              help="Gold edits as an M2 file (references derived from it without -r).")
+@click.option("-c", "--hypothesis", "hypotheses", multiple=True, required=True,
+              metavar="FILE...", help="System output file(s) whose edits are attributed.")
+@click.option("--method", type=click.Choice(["shapley", "sampling", "add", "remove"]),
+              default="shapley", show_default=True,
+              help="shapley: exact Shapley values (sampled beyond 10 edits, with a note); "
+                   "sampling: permutation-sampled Shapley values with standard errors; "
+                   "add / remove: each edit alone / all edits but it, rescaled to the "
+                   "sentence's score change.")
+@click.option("--samples", type=int, default=None, metavar="T",
+              help="Random orders per sentence for sampling (default 64).")
+@click.option("--seed", type=int, default=None, metavar="SEED",
+              help="Seed of the random orders (default 12345).")
+@click.option("--edits", "edits_m2", default=None, metavar="FILE.m2",
+              help="The hypothesis's edits as an M2 file (annotator 0; one -c only) instead "
+                   "of ERRANT's (English).")
+@click.option("--extractor", type=click.Choice(["errant", "neutral"]), default="errant",
+              show_default=True,
+              help="Where the edits come from: ERRANT (English, typed) or the "
+                   "language-neutral alignment (any language; types M, U, R, W; "
+                   "docs/edits-neutral.md).")
+@click.option("--format", "fmt", type=click.Choice(["table", "tsv", "json"]), default="table",
+              show_default=True, help="JSON: 0-1 floats; table and TSV: percentage points.")
+@click.option("-d", "--digits", type=click.IntRange(0, 15), default=2, show_default=True,
+              help="Decimal places of the table's numbers.")
+@friendly_errors
+def attribute_cmd(spec: str, source: str, references: tuple[str, ...], m2: str | None,
+                  hypotheses: tuple[str, ...], **flags: Any) -> None:
+    """Attribute each hypothesis sentence's score change to its edits.
+
+    Per sentence: every edit (source span, original, correction, ERRANT type)
+    and its share of M(S, H) - M(S, S); then per system and error type, the
+    edits' summed and mean attributions.
+
+    \b
+    Example:
+      gecmetrics attribute -m green -s data/example/source.txt \\
+          -r data/example/ref0.txt data/example/ref1.txt -c data/example/system_a.txt
+    """
+    from ..attribution import DEFAULT_SAMPLES, DEFAULT_SEED, AttributionOptions
+
+    samples, seed = flags["samples"], flags["seed"]
+    options = AttributeOptions(
+        spec, source, tuple(references), m2, tuple(hypotheses), flags["edits_m2"],
+        AttributionOptions(flags["method"], DEFAULT_SAMPLES if samples is None else samples,
+                           DEFAULT_SEED if seed is None else seed),
+        flags["fmt"], flags["digits"], flags["extractor"])
+    result = run(options, lambda m: click.echo(f"warning: {m}", err=True))
+    out(render(result, options.fmt, options.digits))
+    for note in result.notes:
+        click.echo(note, err=True)
+
+
+def run(options: AttributeOptions, warn: Any = None) -> AttributionResult:
+    """Read the files, check them, attribute (the command without its output)."""
+    from ..attribution import attribute, check_metric
+    from ..errors import ConfigError
+    from ..registry import metric_from_spec
+    from ..scoring import load_corpus
+
+    metric = metric_from_spec(options.spec)
+    check_metric(metric)  # before any file is read
+    if options.edits_m2 is not None and len(options.hypotheses) != 1:
+        raise ConfigError("--edits gives the edits of one hypothesis file; give one -c "
+                          f"(got {len(options.hypotheses)})")
+    corpus = load_corpus(options.source, options.references, options.hypotheses, options.m2,
+                         warn)
+    if options.edits_m2 is not None:
+        if options.extractor != "errant":
+            raise ConfigError("--edits gives the edits; drop --extractor")
+        edits = {options.hypotheses[0]: m2_edits(options.edits_m2, corpus,
+                                                 options.hypotheses[0])}
+    elif options.extractor == "neutral":
+        from ..attribution import hypothesis_edits
+
+        edits = hypothesis_edits(corpus, extractor="neutral")
+    else:
+        edits = None
+    return attribute(metric, corpus, options.attribution, edits)
+
+
+def m2_edits(path: str, corpus: Corpus, name: str) -> list[list[EditTuple]]:
+    """Annotator 0's edits of the M2 file ``path``, checked against the sources and
+    the hypothesis ``name`` (its edits applied must give the hypothesis's tokens)."""
+    from ..attribution import apply_edits
+    from ..errors import InputError
+    from ..m2 import read_m2
+    from ..readers import describe
+
+    gold = read_m2(path)
+    where = describe(path, "--edits M2")
+    if len(gold.sentences) != corpus.num_sentences:
+        raise InputError(f"{where} has {len(gold.sentences)} sentences but the source has "
+                         f"{corpus.num_sentences} lines; give the M2 file of this -c")
+    out: list[list[EditTuple]] = []
+    for d, (sent, hyp) in enumerate(zip(gold.sentences, corpus.hypotheses[name], strict=True)):
+        tokens = corpus.sources[d].split()
+        if sent.source.split() != tokens:
+            raise InputError(f"{where}, sentence {d + 1}: its S line differs from source line "
+                             f"{d + 1}; give the M2 file made from this source")
+        ids = sent.annotators
+        edits = [(e.start, e.end, " ".join(e.replacement), e.type) for e in sent.edits
+                 if e.annotator == (ids[0] if ids else 0) and not e.is_noop]
+        if apply_edits(tokens, edits).split() != hyp.split():
+            raise InputError(f"{where}, sentence {d + 1}: its edits applied to the source do "
+                             f"not give line {d + 1} of {name}; give the M2 file of this -c")
+        out.append(edits)
+    return out
+
+
+def render(result: AttributionResult, fmt: str, digits: int) -> str:
+    """The attributions as a table, TSV (percentage points) or JSON (0-1)."""
+    from ..formatting import percent, signature_lines, to_json
+    from ..formatting import render as render_table
+
+    if fmt == "json":
+        return to_json(result.to_json())
+
+    def pct(v: float | None) -> str:
+        return "" if v is None else percent(v, digits)
+
+    edit_rows = [[s.system, s.sentence + 1, s.method, pct(s.delta), f"{e.start}-{e.end}",
+                  e.original, e.correction, e.type, pct(e.attribution), pct(e.stderr)]
+                 for s in result.sentences for e in s.edits]
+    type_rows = [[t.system, t.type, t.count, pct(t.total), pct(t.mean)]
+                 for t in result.by_type()]
+    edits = render_table(["system", "#", "method", "delta", "span", "original", "correction",
+                          "type", "attribution", "stderr"], edit_rows, fmt)
+    types = render_table(["system", "type", "edits", "total", "mean"], type_rows, fmt)
+    parts = [edits, "", types]
+    sig = signature_lines([result.signature], fmt)
+    if sig:
+        parts += [sig]
+    return "\n".join(parts)

@@ -1,0 +1,130 @@
+"""`gecmetrics m2-from-text`: gold M2 from text references, in any language."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import click
+
+from .common import friendly_errors, write_text
+
+#: The ISO 639-1 language codes ``--lang`` accepts (any language: the
+#: language-neutral extractor reads no model; the code is checked so that a typo
+#: is caught, and names the language of the files).
+LANGUAGE_CODES = frozenset(
+    "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu "
+    "cv cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi "
+    "ho hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks "
+    "ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl "
+    "nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl "
+    "sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve "
+    "vi vo wa wo xh yi yo za zh zu".split())
+
+
+@dataclass(frozen=True)
+class M2FromTextOptions:
+    """What ``m2-from-text`` was asked: the files, the language, the tokeniser."""
+
+    source: str
+    references: tuple[str, ...]
+    lang: str | None = None
+    tokenize: str | None = None
+    output: str | None = None
+
+    def check(self) -> None:
+        """ConfigError / InputError for what needs no file read."""
+        from ..errors import ConfigError
+        from ..readers import check_one_stdin
+
+        if not self.references:
+            raise ConfigError("no reference given; pass one or more with -r/--reference")
+        if self.lang is not None and self.lang not in LANGUAGE_CODES:
+            raise ConfigError(f"unknown --lang {self.lang!r}; give an ISO 639-1 code in "
+                              "lower case (en, de, uk, sv, ...)")
+        check_one_stdin([("-s/--source", self.source),
+                         *(("-r/--reference", path) for path in self.references)])
+
+
+def tokenised(lines: Sequence[str], tokens: Callable[[str], list[str]], name: str,
+              role: str) -> list[list[str]]:
+    """Each line's tokens; InputError for an empty source line (M2 has no empty
+    sentence) or a token M2 cannot hold. An empty reference line is a correction
+    that deletes the whole sentence (CoNLL-2014 has one), not an error."""
+    from ..errors import InputError
+
+    out_: list[list[str]] = []
+    for number, line in enumerate(lines, start=1):
+        toks = tokens(line)
+        if not toks and role == "source":
+            raise InputError(f"{role} {name} line {number} is empty; M2 needs a source sentence "
+                             "on every line (remove the line from every file)")
+        if any(not t or t != "".join(t.split()) for t in toks):
+            raise InputError(f"{role} {name} line {number}: the tokeniser made a token with "
+                             "spaces, which M2 cannot hold; use another --tokenize "
+                             "(char-nospace rather than char)")
+        out_.append(toks)
+    return out_
+
+
+def m2_from_text_lines(options: M2FromTextOptions) -> list[str]:
+    """The M2 file's lines: one block per source line, then a blank line."""
+    from ..edits import neutral
+    from ..readers import check_same_length, display_name, read_lines
+    from ..tokenizers import tokenizer
+
+    tokens = tokenizer(options.tokenize) if options.tokenize else str.split
+    src_lines = read_lines(options.source, "source")
+    refs = [read_lines(path, "reference") for path in options.references]
+    check_same_length([(display_name(options.source), src_lines),
+                       *((display_name(p), r) for p, r in zip(options.references, refs,
+                                                             strict=True))])
+    src = tokenised(src_lines, tokens, display_name(options.source), "source")
+    ref_toks = [tokenised(r, tokens, display_name(p), "reference")
+                for p, r in zip(options.references, refs, strict=True)]
+    for d, s in enumerate(src):  # the size check of every pair before any alignment
+        for r in ref_toks:
+            neutral.check_size(len(s), len(r[d]))
+    lines: list[str] = []
+    for d, s in enumerate(src):
+        lines += neutral.m2_block(s, [r[d] for r in ref_toks]) + [""]
+    return lines
+
+
+@click.command("m2-from-text")
+@click.option("-s", "--source", required=True, metavar="SRC",
+              help="Source sentences, one a line (- for standard input).")
+@click.option("-r", "--reference", "references", multiple=True, metavar="REF",
+              help="A corrected text, one sentence a line; repeat for several references "
+                   "(annotator ids 0, 1, ... in this order).")
+@click.option("--lang", default=None, metavar="XX",
+              help="The language's ISO 639-1 code (checked; the edits are the same for "
+                   "every language).")
+@click.option("--tokenize", default=None, metavar="NAME",
+              help="Tokenise the lines with this tokenizer of the registry (13a, intl, "
+                   "chrf-word, char-nospace, ...: docs/tokenizers.md); by default the lines "
+                   "are taken as tokenised, split on whitespace.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write to this file instead of standard output (- is standard output).")
+@friendly_errors
+def m2_from_text(source, references, lang, tokenize, output) -> None:
+    """Write gold M2 from text references with the language-neutral edits.
+
+    Like errant_parallel, for any language and without a tagger: each
+    reference's edits against the source, typed M, U, R or W
+    (docs/edits-neutral.md).
+    """
+    from ..validate import check_output_file
+
+    if output == "-":
+        output = None
+    options = M2FromTextOptions(source, tuple(references), lang, tokenize, output)
+    options.check()
+    if tokenize is not None:
+        from ..tokenizers import check
+
+        check(tokenize, "m2-from-text --tokenize")  # unknown or its extra missing: one line
+    if output:
+        check_output_file(output, "-o/--output")
+    text = "".join(line + "\n" for line in m2_from_text_lines(options))
+    write_text(text, output)
