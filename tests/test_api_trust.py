@@ -325,6 +325,7 @@ def test_meta_lists_refuse_a_lone_value(option, value, message):
 
 # -- row: a folder that is not a model -------------------------------------------------------
 
+@pytest.mark.full  # loads transformers: seconds of import
 def test_folder_that_is_not_a_model_says_what_it_lacks(tmp_path):
     require_neural()
     from gecmetrics.neural.models import ModelRef, load_model, load_tokenizer

@@ -212,10 +212,14 @@ def test_every_file_belongs_to_a_benchmark_and_aliases_resolve():
 
 
 @needs_shared
-def test_download_fetches_every_file_with_the_right_bytes(server, tmp_path):
-    report = dl.download(["seeda-s"], tmp_path, mirror=server.url, quiet=True)
+@pytest.mark.parametrize("name, files", [
+    ("sv-gec", "sv-gec"),
+    pytest.param("seeda-s", "seeda", marks=pytest.mark.full),  # 637 files: a few seconds
+])
+def test_download_fetches_every_file_with_the_right_bytes(server, tmp_path, name, files):
+    report = dl.download([name], tmp_path, mirror=server.url, quiet=True)
     sums = shared_sums()
-    expected = {e.path for e in dl.benchmark_files("seeda")}
+    expected = {e.path for e in dl.benchmark_files(files)}
     assert set(report.fetched) == expected and report.present == []
     for rel in expected:
         assert sha256(tmp_path / rel) == sums[rel], rel
@@ -276,10 +280,10 @@ def test_server_dying_mid_transfer_leaves_nothing(server, tmp_path):
 
 @needs_shared
 def test_404_names_the_url_and_keeps_nothing(server, tmp_path):
-    bad = "SEEDA/scores/human/TS_edit.txt"
+    bad = "attack-gec-metrics/experiments/attack_results/conll14-impara.txt"
     server.missing.add(bad)
     with pytest.raises(dl.DownloadError) as info:
-        dl.download(["seeda"], tmp_path, mirror=server.url + "/", quiet=True)
+        dl.download(["attacks"], tmp_path, mirror=server.url + "/", quiet=True)
     message = str(info.value)
     assert f"HTTP 404 Not Found from {server.url}/{bad}" in message
     assert not (tmp_path / bad).exists() and leftovers(tmp_path) == []

@@ -152,6 +152,7 @@ def test_local_identity_follows_the_content(tmp_path):
     assert ModelRef(str(a)).identity() != ida  # a changed local model: a new identity
 
 
+@pytest.mark.full  # builds small models with torch: seconds of import
 @pytest.mark.neural
 def test_devices(monkeypatch):
     import torch
@@ -171,6 +172,7 @@ def test_devices(monkeypatch):
 
 
 @pytest.mark.neural
+@pytest.mark.full  # loads transformers: seconds of import
 def test_loading_fp32_eval_and_an_unreachable_hub(tmp_path, monkeypatch):
     import torch
     from neural_models import save_bert

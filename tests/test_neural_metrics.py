@@ -241,6 +241,7 @@ def test_meta_evaluation_on_seeda_every_level(models, shared_data):
     assert sentence.sentences and all(0 <= s.accuracy <= 1 for s in sentence.sentences)
 
 
+@pytest.mark.full  # builds small models with torch: seconds of import
 @pytest.mark.neural
 def test_tmu_gfm_takes_reference_free_metrics(models, tmp_path):
     """tmu-gfm has no references and refuses reference-based metrics; these run."""
