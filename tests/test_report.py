@@ -122,6 +122,40 @@ def test_attribution_hook_reaches_the_page() -> None:
     assert page["outputs"] == [["a c"]] and page["types"] == ["R"]
 
 
+def test_attributions_of_the_shown_edits() -> None:
+    """``--attribution``: one value per shown edit, adding up (Shapley's efficiency) to
+    the sentence's score change as the report's own sentence scores give it (the
+    source as a system scores M(S, S)); the page gets the colour choice and legend."""
+    from gecmetrics.errors import ConfigError
+    from gecmetrics.html_report import render_report
+    from gecmetrics.report_data import ReportOptions, gather
+
+    files = [str(EXAMPLE / f"{name}.txt") for name in ("system_a", "system_b", "source")]
+    options = ReportOptions(str(EXAMPLE / "source.txt"),
+                            [str(EXAMPLE / "ref0.txt"), str(EXAMPLE / "ref1.txt")], files,
+                            ("green", "chrf"), edits="diff", significance=False,
+                            attribution="shapley")
+    data = gather(options)
+    assert data.attribution_method == "shapley" and set(data.attributions) == {"green", "chrf"}
+    for column in data.columns:
+        values = data.attributions[column.spec]
+        assert data.attribution_signatures[column.spec].endswith("|edits:diff")
+        for k, per in enumerate(data.system_edits):
+            for i, edits in enumerate(per):
+                assert len(values[k][i]) == len(edits)  # exactly the edits shown
+                delta = column.sentences[k][i] - column.sentences[2][i]
+                assert sum(values[k][i]) == pytest.approx(delta, abs=1e-12)
+    assert any(len(e) > 1 for per in data.system_edits for e in per)  # a real sharing
+    page = render_report(data)
+    assert 'id="attr-metric"' in page and 'id="attr-legend"' in page
+    assert "|edits:diff" in page
+    plain = gather(ReportOptions(options.source, options.references, files[:1], ("green",),
+                                 edits="diff", significance=False))
+    assert plain.attributions == {} and 'id="attr-legend"' not in render_report(plain)
+    with pytest.raises(ConfigError, match="--attribution 'exact' is not one of"):
+        ReportOptions(options.source, options.references, files, attribution="exact")
+
+
 @pytest.mark.parametrize("command", [
     ["report", "-m", "green", "-s", "no-such-source.txt", "-r", "no-such-ref.txt",
      "-c", "no-such-hyp.txt", "-o", "no/such/folder/report.html"],
