@@ -127,7 +127,7 @@ def _attribution_controls(data: ReportData, labels: Sequence[str]) -> str:
     attributions. The script fills the legend's numbers (the scale is per metric)."""
     if not data.attributions:
         return ""
-    options = []
+    options: list[tuple[str, str]] = []
     for label, c in zip(labels, data.columns, strict=True):
         if c.spec in data.attributions and c.spec not in (o[0] for o in options):
             options.append((c.spec, label))

@@ -356,6 +356,8 @@ def test_conll14_report_in_chromium(tmp_path: Path) -> None:
             run("document.getElementById('tab-board').click(); window.scrollTo(0, 0)")
             driver.save_screenshot(os.path.join(folder, "report-leaderboard.png"))
             run("document.getElementById('tab-explorer').click();"
+                "var c = document.getElementById('attr-metric'); c.value = 'green';"
+                "c.dispatchEvent(new Event('change'));"
                 "var s = document.getElementById('sort'); s.value = 'disagreement';"
                 "s.dispatchEvent(new Event('change'));"
                 "var r = [...document.querySelectorAll('#sentence-list .row')].find("
