@@ -233,7 +233,7 @@ def _attributions(corpus: Corpus, so: ScoreOptions, method: str, kind: str,
             notes.append(f"note: {metric.display_name} has no edit attributions: {problem}")
             continue
         result = attribute(metric, corpus, options, edits, edit_source=kind)
-        notes.extend(result.notes)
+        notes.extend(n for n in result.notes if n not in notes)  # the same per metric
         index = {name: k for k, name in enumerate(corpus.hypotheses)}
         table: list[list[tuple[float, ...]]] = [[()] * corpus.num_sentences
                                                 for _ in corpus.hypotheses]
