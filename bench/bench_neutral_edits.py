@@ -14,7 +14,7 @@ and :func:`gecmetrics.edits.neutral.neutral_edits` on the whitespace tokens (it
 needs no parse). Repetitions interleaved, medians; sentence pairs per second and
 the ratio to errant.
 
-(ii) A 2,000-token essay rewritten throughout (tests/test_neutral_edits.py's
+(ii) A 2,000-token essay rewritten throughout (tests/essay_cases.py's
 ``essay_pair``): the neutral edits, the M2 block ``m2-from-text`` writes for it
 and ``-m m2:edits=neutral`` / ``-m errant:edits=neutral`` on it (the essay as
 system output), each in a forked child so that its peak RSS is its own.
@@ -82,7 +82,7 @@ def conll_pairs(args) -> None:
 
 
 def _essay(step: str) -> float:
-    from test_neutral_edits import essay_pair
+    from essay_cases import essay_pair
 
     src, tgt = essay_pair()
     hyp = essay_pair(seed=8)[1]  # another rewrite of the same essay: the system output

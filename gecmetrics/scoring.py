@@ -29,7 +29,7 @@ import numpy as np
 from .alignment import find_shift, token_sets
 from .corpus import Corpus
 from .errors import ConfigError, InputError
-from .metric import Metric, SystemResult
+from .metric import Metric, SystemResult, check_partial_references
 from .readers import check_inputs, describe, line_count_error, read_lines
 from .signature import score_signature
 from .validate import LEVELS, Level
@@ -144,15 +144,18 @@ def plan(options: ScoreOptions) -> Strategy:
     edits (its :meth:`~gecmetrics.metric.Metric.counting`), every input is a
     file read by lines (:func:`gecmetrics.streaming.files_only`), and no
     breakdown or paired test (which need the whole corpus) is asked for;
-    ``"corpus"`` otherwise.
+    ``"corpus"`` otherwise, and for MultiGEC essay files (an essay is an item,
+    read by :func:`gecmetrics.essays.essay_corpus`).
     """
+    from .essays import essay_inputs
     from .streaming import files_only
 
     countings = [m.counting() for m in options.metric_objects]
     if (options.breakdown is None and options.paired is None and countings
             and all(c is not None and not c.needs_gold for c in countings)
             and files_only(options.source, options.references, options.hypotheses,
-                           options.m2)):
+                           options.m2)
+            and not essay_inputs(options.source, options.references, options.hypotheses)):
         return "chunked"
     return "corpus"
 
@@ -321,12 +324,24 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     With ``m2`` (an M2 file), the gold edits are read for edit-based metrics
     and, unless ``references`` are given too, the plain-text references of
     the other metrics are derived from it (one per annotator, lenient reading).
-    One input (at most) may be ``-``, standard input. A reference or
+    One input (at most) may be ``-``, standard input. MultiGEC essay files
+    (``### essay_id = N`` blocks, :mod:`gecmetrics.essays`) are read as
+    ``gecmetrics multigec --tokenize whitespace`` reads them: one item per essay
+    of the source, its line breaks as tabs, references that cover only some
+    essays as :attr:`Corpus.reference_counts`. A reference or
     hypothesis file that looks shifted by a line against the source (see
     :mod:`gecmetrics.alignment`) is reported through ``warn`` (default: a
     :class:`MisalignmentWarning`) and still scored.
     """
+    from .essays import essay_corpus, essay_inputs
+
     check_inputs(source, references, hypotheses, m2)
+    if essay_inputs(source, references, hypotheses):
+        if m2 is not None:
+            raise InputError(f"{describe(m2, 'M2')} holds one block per sentence but the "
+                             f"inputs are MultiGEC essays; give the references as essay files "
+                             f"with -r instead of --m2")
+        return essay_corpus(source, references, hypotheses).corpus
     gold = None
     if m2 is not None:
         from .m2 import read_m2
@@ -358,11 +373,28 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     texts = [(describe(p, "reference"), r) for p, r in zip(references, refs, strict=False)]
     texts += [(describe(p, "hypothesis"), h) for p, h in hyps.items()]
     named += texts
+    _refuse_essays_on_streams(source, references, hypotheses, src, refs, hyps)
     for name, lines in named[1:]:
         if len(lines) != len(src):
             raise line_count_error(name, len(lines), source_name, len(src))
     _warn_shifted(src, texts, warn)
     return Corpus(src, refs, hyps, m2=gold)
+
+
+def _refuse_essays_on_streams(source: str, references: Sequence[str], hypotheses: Sequence[str],
+                           src: list[str], refs: Sequence[list[str]],
+                           hyps: Mapping[str, list[str]]) -> None:
+    """Standard input and pipes are read once, as lines
+    (:func:`gecmetrics.essays.holds_essays`): if one held MultiGEC essays their headers
+    would be scored as sentences; refuse that."""
+    from .essays import is_essay_file, is_regular
+
+    texts = [(source, src), *zip(references, refs, strict=False), *hyps.items()]
+    for path, lines in texts:
+        if not is_regular(path) and is_essay_file("\n".join(lines)):
+            raise InputError(f"{describe(path, 'input')} holds MultiGEC essays "
+                             f"('### essay_id = ID' headers) but only regular files are read "
+                             f"as essays; give essay files by name")
 
 
 class MisalignmentWarning(UserWarning):
@@ -392,6 +424,8 @@ def score_corpus(corpus: Corpus, metrics: Sequence[Metric], level: str = "corpus
     (``result.paired``): the first system of the corpus is the baseline.
     """
     check_paired_metrics(metrics, paired)
+    for metric in metrics:  # every refusal before the first metric's work
+        check_partial_references(metric, corpus)
     results: list[SystemResult] = []
     for metric in metrics:
         scored = metric.evaluate(corpus, level, betas or None)

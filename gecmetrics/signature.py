@@ -76,8 +76,13 @@ def metric_signature(metric: Signed, corpus: Corpus | None = None) -> Signature:
     """The metric's name and every option of its config, defaults included (but an
     option marked :data:`gecmetrics.metric.SIGNED_WHEN_SET` only when it is set);
     with ``corpus``, also what the metric's scores depend on in it
-    (:meth:`Metric.extra_signature`)."""
+    (:meth:`Metric.extra_signature`, and ``refs_per_item:varying`` where items have
+    different numbers of references)."""
     extra = metric.extra_signature(corpus) if corpus is not None else {}
+    if corpus is not None and corpus.reference_counts is not None:
+        # Items scored against fewer references than others (MultiGEC essays): the
+        # same files read with every reference on every item would score otherwise.
+        extra = {**extra, "refs_per_item": "varying"}
     config = metric.config
     return Signature(metric.name).extend(**{
         f.name: getattr(config, f.name) for f in dataclasses.fields(config)

@@ -45,9 +45,10 @@ import numpy as np
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits.metric import gold_of
+from gecmetrics.edits.neutral import NEUTRAL, M2Edits, check_edits_option
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.fscore import f_beta_of_totals, prf_of_totals
-from gecmetrics.metric import LAST_STEP, Metric, Score, Statistics, check_beta
+from gecmetrics.metric import LAST_STEP, SIGNED_WHEN_SET, Metric, Score, Statistics, check_beta
 from gecmetrics.neural.config import NeuralConfig
 
 from .m2_lattice import (
@@ -108,9 +109,14 @@ class PTM2Config(BertScoreWeighting):
     max_unchanged_words: int = 2
     ignore_whitespace_casing: bool = False
     max_lattice_edges: int = MAX_LATTICE_EDGES
+    #: ``neutral``: the gold edits are the language-neutral edits of the text
+    #: references (as ``m2:edits=neutral``), for a language with a BERT named by
+    #: ``model``; in the signature only when set.
+    edits: M2Edits = field(default="m2", metadata=SIGNED_WHEN_SET)
 
     def validate(self) -> None:
         super().validate()
+        check_edits_option("ptm2", self.edits, "m2")
         for name in ("max_unchanged_words", "max_lattice_edges"):
             v = getattr(self, name)
             low = 0 if name == "max_unchanged_words" else 1
@@ -254,7 +260,8 @@ class PTM2(Metric[PTM2Config]):
     extras: ClassVar[tuple[str, ...]] = ("neural",)
     description: ClassVar[str] = (
         "PT-M2: M2 edits weighted by BERTScore (Gong et al. 2022; needs --m2 and the neural "
-        "extra); model (bert-base-uncased), layer, beta (0.5), device, batch_size, cache; "
+        "extra); model (bert-base-uncased), layer, beta (0.5), device, batch_size, cache, "
+        "edits (m2|neutral: gold edits from -r in any language, with a BERT for it); "
         "--level mean is the authors' recommended sentm2"
     )
     Config = PTM2Config
@@ -282,6 +289,8 @@ class PTM2(Metric[PTM2Config]):
             self.config.beta)  # type: ignore[return-value]
 
     def _check(self, corpus: Corpus) -> None:
+        if self.config.edits == NEUTRAL:
+            return  # the gold edits come from the text references (gold_corpus)
         if corpus.m2 is None:
             raise InputError(
                 f"metric {self.name!r} needs gold edits: give the references as an M2 file "
@@ -291,6 +300,11 @@ class PTM2(Metric[PTM2Config]):
         """Weighted counts of every (system, sentence, annotator); ``scorer``: a
         :class:`~gecmetrics.neural.bertscore.BertScorer` (default: :meth:`bert_scorer`)."""
         cfg = self.config
+        if cfg.edits == NEUTRAL:  # the gold M2 of the text references, as m2:edits=neutral
+            from .m2 import neutral_gold
+
+            corpus = Corpus(corpus.sources, corpus.references, corpus.hypotheses,
+                            m2=neutral_gold(corpus.sources, corpus.references))
         if scorer is None:
             scorer = self.bert_scorer()
         return ptm2_counts(corpus, scorer, cfg.max_unchanged_words,

@@ -1,4 +1,5 @@
-"""Essay-level bounds: a 2,000-token essay rewritten throughout, GLEU, chrF and GREEN
+"""Essay-level bounds: a 2,000-token essay rewritten throughout (tests/essay_cases.py,
+shared with bench/bench_essays.py), GLEU, chrF and GREEN
 each under ESSAY_SECONDS and ESSAY_MEMORY_MB (docs/multigec.md), each in its own process
 so that its peak memory is its own."""
 
@@ -8,6 +9,7 @@ import json
 import resource
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -15,16 +17,14 @@ ESSAY_SECONDS = 10
 ESSAY_MEMORY_MB = 500
 
 CHILD = r"""
-import json, random, resource, sys, time
+import json, resource, sys, time
+sys.path.insert(0, sys.argv[2])
+from essay_cases import essay_case
 from gecmetrics.corpus import Corpus
 from gecmetrics.registry import metric_from_spec
-rng = random.Random(7)
-words = [f"sõna{i}ψ" for i in range(600)]
-source = [rng.choice(words) for _ in range(2000)]
-# rewritten throughout: every third token changed, some inserted, some dropped
-hyp = [w if i % 3 else rng.choice(words) for i, w in enumerate(source) if i % 17]
-ref = [w if i % 4 else rng.choice(words) for i, w in enumerate(source)] + ["end"]
-corpus = Corpus([" ".join(source)], [[" ".join(ref)], [" ".join(ref[::-1])]],
+# the shared essay (tests/essay_cases.py): two references, every other word rewritten
+source, refs, hyp = essay_case(references=2)
+corpus = Corpus([" ".join(source)], [[" ".join(ref)] for ref in refs],
                 {"sys": [" ".join(hyp)]})
 start = time.perf_counter()
 score = metric_from_spec(sys.argv[1]).evaluate(corpus)[0].score
@@ -41,10 +41,11 @@ def test_essay_metric_is_bounded(spec):
     def cap() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
-    proc = subprocess.run([sys.executable, "-c", CHILD, spec], capture_output=True, text=True,
-                          timeout=120, preexec_fn=cap)
+    tests = str(Path(__file__).resolve().parent)
+    proc = subprocess.run([sys.executable, "-c", CHILD, spec, tests], capture_output=True,
+                          text=True, timeout=120, preexec_fn=cap)
     assert proc.returncode == 0, proc.stderr[-2000:]
     got = json.loads(proc.stdout)
-    assert 0 <= got["score"] <= 1  # finite, in range (GLEU: 0 here, no 4-gram left)
+    assert 0 <= got["score"] <= 1  # finite, in range
     assert got["seconds"] < ESSAY_SECONDS, got
     assert got["peak_mb"] < ESSAY_MEMORY_MB, got

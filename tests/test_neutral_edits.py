@@ -19,13 +19,9 @@ from pathlib import Path
 
 import pytest
 from conftest import CONLL_M2, require_shared_data
+from essay_cases import WORDS
 
 from gecmetrics.edits import neutral
-
-WORDS = ("the", "The", "a", "an", "cat", "cats", "Cat", "dog", "is", "are", "was", "be",
-         "eat", "eats", "ate", "to", "of", "in", "on", "can", "not", "cannot", "-", ",", ".",
-         "I", "i", "naïve", "😀", "x", "new", "New", "york", "newyork", "über", "мова", "мови")
-
 
 # --------------------------------------------------------------------------
 # The oracle
@@ -281,25 +277,14 @@ def test_agreement_with_errant_on_a_conll14_sample():
 # --------------------------------------------------------------------------
 # Bounds: a 2,000-token essay rewritten throughout
 
-ESSAY_TOKENS = 2000
 #: the bound the issue sets for an essay (seconds, bytes of address space)
 ESSAY_SECONDS, ESSAY_BYTES = 10, 500 * 2 ** 20
-
-
-def essay_pair(n: int = ESSAY_TOKENS, seed: int = 7) -> tuple[list[str], list[str]]:
-    """A source of ``n`` tokens and a rewrite that changes about every other word
-    (the source is the same for every seed, the rewrite is the seed's)."""
-    rnd = random.Random(0)
-    src = [rnd.choice(WORDS) + str(rnd.randrange(50)) for _ in range(n)]
-    rnd = random.Random(seed)
-    tgt = [w if rnd.random() < 0.5 else rnd.choice(WORDS) for w in src]
-    return src, tgt
-
+# the essay: essay_cases.essay_pair (its ESSAY_TOKENS tokens), shared with the benches
 
 ESSAY_SCRIPT = """
 import sys, time
 sys.path.insert(0, {tests!r})
-from test_neutral_edits import essay_pair
+from essay_cases import essay_pair
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits import neutral
 from gecmetrics.registry import get_metric

@@ -219,3 +219,31 @@ def test_cached_rerun_makes_no_model_call(shared_data, tiny_model, tmp_path):
     assert again.forward_passes == 0 and TOTALS.computed == computed
     assert again._loaded is None  # the model was not even loaded
     assert (counts1.corpus == counts2.corpus).all() and (counts1.sentence == counts2.sentence).all()
+
+
+def test_neutral_edits_are_m2_of_the_neutral_gold():
+    """ptm2:edits=neutral on text references scores the gold M2 that m2:edits=neutral
+    (and m2-from-text) derives from them: the same numbers as ptm2 given that M2 file;
+    the option is in the signature only when set."""
+    from gecmetrics.metrics.m2 import neutral_gold
+    from gecmetrics.registry import get_metric
+
+    sources = ["He go to school .", "I like it ."]
+    refs = [["He went to school today .", "I like them ."], ["He goes to school .",
+                                                             "I like it ."]]
+    hyps = {"A": ["He went to school today .", "I like him ."],
+            "B": ["He goes to school .", "I like it ."]}
+    text = Corpus(sources, refs, hyps)
+    gold = Corpus(sources, refs, hyps, m2=neutral_gold(sources, refs))
+    neutral = get_metric("ptm2", edits="neutral").statistics_with(text, FakeScorer())
+    given = PTM2().statistics_with(gold, FakeScorer())
+    for beta in (0.5, 1.0):
+        assert [(r.precision, r.recall, r.score) for r in neutral.corpus(beta)] == [
+            (r.precision, r.recall, r.score) for r in given.corpus(beta)]
+        assert neutral.sentence(beta).tolist() == given.sentence(beta).tolist()
+    assert "edits" not in PTM2().signature()
+    assert "|edits:neutral|" in get_metric("ptm2", edits="neutral").signature()
+    with pytest.raises(ConfigError, match=r"ptm2 option edits must be m2 or neutral"):
+        get_metric("ptm2", edits="errant")
+    with pytest.raises(InputError, match=r"needs gold edits"):
+        PTM2().statistics_with(text, FakeScorer())

@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 import click
 
-from ..errors import GecMetricsError, OutputError, PartialOutputError
+from ..errors import ConfigError, GecMetricsError, OutputError, PartialOutputError
 
 
 class Stopped(BaseException):
@@ -73,6 +73,23 @@ def out(text: str = "", nl: bool = True) -> None:
     (:func:`writing_stdout`)."""
     with writing_stdout():
         click.echo(text, nl=nl)
+
+
+def write_text(text: str, output: str | None, flag: str = "-o/--output") -> None:
+    """``text`` to the file ``output`` (whole or not at all: written to a part file
+    that replaces it), or to standard output when ``output`` is None; a file that
+    cannot be written is one line naming ``flag``."""
+    if not output:
+        out(text, nl=False)
+        return
+    from ..paths import atomic_output
+
+    try:
+        with atomic_output(output) as part, open(part, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as err:
+        raise ConfigError(f"{flag} {output} could not be written "
+                          f"({err.strerror or err})") from None
 
 
 @contextmanager

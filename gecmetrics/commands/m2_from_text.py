@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import click
 
-from .common import friendly_errors, out
+from .common import friendly_errors, write_text
 
 #: The ISO 639-1 language codes ``--lang`` accepts (any language: the
 #: language-neutral extractor reads no model; the code is checked so that a typo
@@ -114,7 +114,6 @@ def m2_from_text(source, references, lang, tokenize, output) -> None:
     reference's edits against the source, typed M, U, R or W
     (docs/edits-neutral.md).
     """
-    from ..errors import ConfigError
     from ..validate import check_output_file
 
     if output == "-":
@@ -128,14 +127,4 @@ def m2_from_text(source, references, lang, tokenize, output) -> None:
     if output:
         check_output_file(output, "-o/--output")
     text = "".join(line + "\n" for line in m2_from_text_lines(options))
-    if output:
-        from ..paths import atomic_output
-
-        try:
-            with atomic_output(output) as part, open(part, "w", encoding="utf-8") as handle:
-                handle.write(text)
-        except OSError as err:
-            raise ConfigError(f"-o/--output {output} could not be written "
-                              f"({err.strerror or err})") from None
-    else:
-        out(text, nl=False)
+    write_text(text, output)

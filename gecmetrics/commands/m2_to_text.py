@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import friendly_errors, out
+from .common import friendly_errors, write_text
 
 
 @click.command("m2-to-text")
@@ -57,14 +57,4 @@ def m2_to_text(m2_file, want_source, annotator, strict, output) -> None:
             raise InputError(overlap)
         lines = [sentence.reference(annotator, strict) for sentence in m2.sentences]
     text = "".join(line + "\n" for line in lines)
-    if output:
-        from ..paths import atomic_output
-
-        try:
-            with atomic_output(output) as part, open(part, "w", encoding="utf-8") as handle:
-                handle.write(text)
-        except OSError as err:
-            raise ConfigError(f"-o/--output {output} could not be written "
-                              f"({err.strerror or err})") from None
-    else:
-        out(text, nl=False)
+    write_text(text, output)
