@@ -371,10 +371,16 @@ def test_errant_edits_and_types(tmp_path: Path) -> None:
     from conftest import require_errant, require_shared_data
 
     require_errant()
-    out = conll14_report(require_shared_data(), tmp_path / "report.html", "errant", 40)
+    out = conll14_report(require_shared_data(), tmp_path / "report.html", "errant", 40,
+                         "add")
     page = page_data(out.read_text(encoding="utf-8"))
     assert page["edit_source"] == "errant"
     assert any(t.startswith(("R:", "M:", "U:")) for t in page["types"])
+    # ERRANT's edits, exactly those shown, attributed; the signature says so
+    for spec, values in page["attributions"].items():
+        assert page["attribution_signatures"][spec].endswith("|edits:errant")
+        assert [[len(v) for v in per] for per in values] == \
+            [[len(e) for e in per] for per in page["edits"]]
 
 
 @pytest.mark.full
