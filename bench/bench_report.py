@@ -1,6 +1,7 @@
 """Time of the HTML report of the 13 CoNLL-2014 outputs, against `gecmetrics score`.
 
 Run from the repository root:  python bench/bench_report.py [--edits diff|errant|auto]
+    [--attribution shapley|sampling|add|remove|none]
 
 `gecmetrics score` of the 13 outputs with 4 metrics (m2, gleu, green, chrf: the gold M2
 file, its sources) is the baseline, run in the same process tree and on the same
@@ -9,7 +10,9 @@ levels, the paired bootstrap of every system against every baseline, the edits o
 13 x 1,312 outputs and 2 x 1,312 references). Each command is a child process (its
 start-up included); the ratio is of wall seconds. The report's target: under 10 s,
 and a few MB. With --edits errant, ERRANT's edits come from its disk cache after the
-first run (the first run of a machine aligns about 10,000 pairs: minutes). Data:
+first run (the first run of a machine aligns about 10,000 pairs: minutes). With
+--attribution METHOD (default shapley), a third row writes the same report with the
+edit attributions of every metric (the cost of `report --attribution`). Data:
 --data-dir, else $GECMETRICS_SHARED_DATA, else ../shared/data.
 """
 
@@ -29,6 +32,9 @@ def main() -> None:
     ap = harness.parser(__doc__)
     ap.add_argument("--edits", default="diff", choices=("diff", "errant", "auto"),
                     help="the report's edits (default diff: no extra needed)")
+    ap.add_argument("--attribution", default="shapley",
+                    choices=("none", "shapley", "sampling", "add", "remove"),
+                    help="the third row's attribution method (none: no third row)")
     args = ap.parse_args()
     data = harness.shared_data(args.data_dir)
     m2 = data / harness.CONLL_M2
@@ -54,6 +60,13 @@ def main() -> None:
         _check(report)
         table.row("gecmetrics report (the same, + page)", report,
                   f"{page.stat().st_size / 1e6:.2f}")
+        if args.attribution != "none":
+            attributed = harness.run_child([*common, "report", *inputs, "-o", str(page),
+                                            "--edits", args.edits,
+                                            "--attribution", args.attribution], env=env)
+            _check(attributed)
+            table.row(f"report --attribution {args.attribution}", attributed,
+                      f"{page.stat().st_size / 1e6:.2f}")
 
 
 def _check(child: harness.Child) -> None:

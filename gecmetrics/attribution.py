@@ -454,6 +454,12 @@ def check_size(corpus: Corpus, edits: Mapping[str, Sequence[Sequence[EditTuple]]
 #: typed) or the language-neutral alignment (any language, types M/U/R/W).
 EXTRACTORS: tuple[str, ...] = ("errant", "neutral")
 
+#: What the signature's ``edits:`` field may say: an extractor (:data:`EXTRACTORS`),
+#: ``m2`` (an M2 file's edits, ``attribute --edits``), ``diff`` (the report's token
+#: diff, :func:`gecmetrics.report_data.token_diff`) or ``given`` (edits passed to
+#: :func:`attribute` without naming their source).
+EDIT_ORIGINS: tuple[str, ...] = (*EXTRACTORS, "m2", "diff", "given")
+
 
 def hypothesis_edits(corpus: Corpus, model: str = "", extractor: str = "errant"
                      ) -> dict[str, list[list[EditTuple]]]:
@@ -481,14 +487,24 @@ def hypothesis_edits(corpus: Corpus, model: str = "", extractor: str = "errant"
 
 def attribute(metric: Metric, corpus: Corpus, options: AttributionOptions | None = None,
               edits: Mapping[str, Sequence[Sequence[EditTuple]]] | None = None,
-              scorer: CandidateScorer | None = None) -> AttributionResult:
+              scorer: CandidateScorer | None = None, edit_source: str | None = None
+              ) -> AttributionResult:
     """Attribute every hypothesis sentence's score change to its edits.
 
     ``edits``: per system, per sentence, (start, end, correction, type) on the
     source's whitespace tokens; default: ERRANT's (:func:`hypothesis_edits`).
     ``scorer``: a :class:`CandidateScorer` of the same metric and corpus to reuse
     (several methods on one corpus score each candidate once).
+    ``edit_source``: where ``edits`` came from, for the signature's ``edits:``
+    field (one of :data:`EDIT_ORIGINS`; default ``errant`` when ``edits`` is None,
+    else ``given``): the same hypothesis split into other edits gets other
+    attributions, so a result names its edits.
     """
+    if edit_source is None:
+        edit_source = "errant" if edits is None else "given"
+    if edit_source not in EDIT_ORIGINS:
+        raise ConfigError(f"unknown edit source {edit_source!r}; choose one of "
+                          f"{', '.join(EDIT_ORIGINS)}")
     options = options or AttributionOptions()
     check_metric(metric)
     # One row first: a metric that cannot score this corpus (m2 without --m2, a
@@ -536,6 +552,7 @@ def attribute(metric: Metric, corpus: Corpus, options: AttributionOptions | None
         notes = [*notes[:3], f"note: ... and {len(notes) - 3} more sentences sampled for the "
                              "same reason"]
     signature = (f"{metric.signature()}|attribution:{options.method}|exact_max:"
-                 f"{options.exact_max_edits}|samples:{options.samples}|seed:{options.seed}")
+                 f"{options.exact_max_edits}|samples:{options.samples}|seed:{options.seed}"
+                 f"|edits:{edit_source}")
     return AttributionResult(metric.spec, signature, options, tuple(out),
                              tuple(notes), len(scorer.scores), requested)

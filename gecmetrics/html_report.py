@@ -78,6 +78,9 @@ def render_report(data: ReportData, title: str = "gecmetrics report") -> str:
     signatures = "".join(f"<li><b>{html.escape(label)}</b>: "
                          f'<span class="sig">{html.escape(c.signature)}</span></li>'
                          for label, c in zip(labels, data.columns, strict=True))
+    signatures += "".join(f"<li><b>attribution, {html.escape(spec)}</b>: "
+                          f'<span class="sig">{html.escape(sig)}</span></li>'
+                          for spec, sig in data.attribution_signatures.items())
     test = _test_line(data)
     edits = {"errant": "ERRANT's edits and error types",
              "diff": "a token diff (operations only: R replaced, M missing, U unnecessary)"
@@ -103,13 +106,53 @@ hover an edit for its type. Press Enter on a sentence to open it; arrow keys mov
 <label for="system-a">system A<select id="system-a"></select></label>
 <label for="system-b">system B<select id="system-b"></select></label>
 <label for="type">edit type<select id="type"><option value="">any</option></select></label>
-</div>
+{_attribution_controls(data, labels)}</div>
+{_attribution_note(data)}
 <p id="status" class="muted" role="status" aria-live="polite"></p>
 <ol id="sentence-list"></ol>
 <button type="button" id="more" hidden>more</button>
 </section>"""
     return page(title, [("board", "Leaderboard"), ("explorer", "Sentences")], body,
                 report_json(data, labels, title))
+
+
+#: The attribution methods as the page names them.
+METHOD_NAMES = {"shapley": "Shapley values", "sampling": "sampled Shapley values",
+                "add": "add-one attributions", "remove": "remove-one attributions"}
+
+
+def _attribution_controls(data: ReportData, labels: Sequence[str]) -> str:
+    """The "colour edits by" choice (one option per attributed metric, the first
+    chosen, and "none") and the legend of the diverging scale; "" without
+    attributions. The script fills the legend's numbers (the scale is per metric)."""
+    if not data.attributions:
+        return ""
+    options: list[tuple[str, str]] = []
+    for label, c in zip(labels, data.columns, strict=True):
+        if c.spec in data.attributions and c.spec not in (o[0] for o in options):
+            options.append((c.spec, label))
+    choices = "".join(f'<option value="{html.escape(spec)}">{html.escape(label)}</option>'
+                      for spec, label in options)
+    return ('<label for="attr-metric">colour edits by<select id="attr-metric">'
+            f'{choices}<option value="">none (operation colours)</option></select></label>\n'
+            '<div id="attr-legend" class="attr-legend" role="img" '
+            'aria-label="attribution colour scale">'
+            '<span class="attr-end">&minus;<span id="attr-min"></span> penalised</span>'
+            '<span class="attr-bar" aria-hidden="true"></span>'
+            '<span class="attr-end">rewarded +<span id="attr-max"></span></span></div>')
+
+
+def _attribution_note(data: ReportData) -> str:
+    """What the attribution colours mean, or ""."""
+    if not data.attributions or data.attribution_method is None:
+        return ""
+    method = METHOD_NAMES.get(data.attribution_method, data.attribution_method)
+    return ('<p class="note" id="attr-note">Edit colours: each system edit\'s share of its '
+            f"sentence's score change ({html.escape(method)}; docs/attribution.md) under the "
+            "chosen metric, in percentage points: blue raises the score, red lowers it, "
+            "deeper is larger (the scale's ends are the metric's 95th percentile of |value|); "
+            "a + or &minus; after the edit and its tooltip say the same without colour. "
+            "Reference edits keep the operation colours.</p>")
 
 
 def _labels(data: ReportData) -> list[str]:

@@ -22,10 +22,17 @@ each edit only its operation (``R``, ``M`` missing, ``U`` unnecessary); with an
 M2 file and no ``-r``, the references are the M2 annotators and their edits are
 the M2 file's own.
 
-Attribution hook: :attr:`ReportData.attributions` holds, per metric spec, one
-value per edit (per system and sentence, in the order of
-:attr:`ReportData.system_edits`); the page colours edits by it when present.
-Nothing fills it yet.
+Attributions (``attribution``, one of :data:`ATTRIBUTIONS`; default ``none``):
+:attr:`ReportData.attributions` holds, per metric spec, one value per edit (per
+system and sentence, in the order of :attr:`ReportData.system_edits`), computed
+by :func:`gecmetrics.attribution.attribute` on exactly the edits the page
+highlights (they are passed to it, so the spans cannot differ); the page colours
+edits by it. Every metric with sentence scores of the sentence alone is
+attributed; the others are left out with a note. The attribution module's
+bounds apply: a sentence with more edits than its exact bound is sampled, with a
+note, and a run that would build too many subset sentences is refused before
+any is scored. The default is ``none`` because attribution costs several times
+the report itself on CoNLL-2014 (docs/report.md gives the times).
 """
 
 from __future__ import annotations
@@ -56,6 +63,9 @@ EDIT_SOURCES: tuple[str, ...] = ("auto", "errant", "diff")
 #: for p-values to two digits, and about a second for 13 systems and 4 metrics.
 REPORT_RESAMPLES = 1000
 
+#: ``--attribution``: none, or a method of :mod:`gecmetrics.attribution`.
+ATTRIBUTIONS: tuple[str, ...] = ("none", "shapley", "sampling", "add", "remove")
+
 #: The suffixes a report file may have.
 REPORT_SUFFIXES = (".html", ".htm")
 
@@ -72,7 +82,8 @@ class ReportOptions:
     is made); ``paired`` None picks a paired bootstrap of :data:`REPORT_RESAMPLES`
     when there are at least two systems (``significance=False``: no test);
     ``output``, when given, is checked to be a writable ``.html`` path before any
-    file is read; ``edits`` one of :data:`EDIT_SOURCES`.
+    file is read; ``edits`` one of :data:`EDIT_SOURCES`; ``attribution`` one of
+    :data:`ATTRIBUTIONS`.
     """
 
     source: str
@@ -86,6 +97,7 @@ class ReportOptions:
     edits: EditSource = "auto"
     output: str | None = None
     significance: bool = True
+    attribution: str = "none"
     score_options: ScoreOptions = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -94,6 +106,9 @@ class ReportOptions:
         if self.edits not in EDIT_SOURCES:
             raise ConfigError(f"--edits {self.edits!r} is not one of "
                               f"{', '.join(EDIT_SOURCES)}")
+        if self.attribution not in ATTRIBUTIONS:
+            raise ConfigError(f"--attribution {self.attribution!r} is not one of "
+                              f"{', '.join(ATTRIBUTIONS)}")
         if self.output is not None:  # before any file is read
             check_output_file(self.output, "-o/--output", REPORT_SUFFIXES)
         if not self.hypotheses:
@@ -147,6 +162,11 @@ class ReportData:
     attributions: Mapping[str, Sequence[Sequence[Sequence[float]]]] = field(
         default_factory=lambda: MappingProxyType({}))
     notes: tuple[str, ...] = ()
+    #: The method of :attr:`attributions` (None: none computed) and each
+    #: attributed metric spec's attribution signature.
+    attribution_method: str | None = None
+    attribution_signatures: Mapping[str, str] = field(
+        default_factory=lambda: MappingProxyType({}))
 
 
 def gather(options: ReportOptions, warn: Callable[[str], None] | None = None) -> ReportData:
@@ -177,12 +197,51 @@ def gather(options: ReportOptions, warn: Callable[[str], None] | None = None) ->
     else:
         names = tuple(os.path.basename(p) for p in so.references)
         reference_edits = tuple(edits[len(systems):])
+    attributions, signatures = _attributions(corpus, so, options.attribution, kind,
+                                             system_edits, notes)
     return ReportData(
         sources=tuple(corpus.sources), systems=systems,
         outputs=tuple(tuple(corpus.hypotheses[s]) for s in systems),
         reference_names=names, references=tuple(tuple(r) for r in corpus.references),
         columns=columns, system_edits=system_edits, reference_edits=reference_edits,
-        edit_source=kind, notes=tuple(notes))
+        edit_source=kind, notes=tuple(notes), attributions=MappingProxyType(attributions),
+        attribution_method=None if options.attribution == "none" else options.attribution,
+        attribution_signatures=MappingProxyType(signatures))
+
+
+def _attributions(corpus: Corpus, so: ScoreOptions, method: str, kind: str,
+                  system_edits: Sequence[Sequence[Sequence[ReportEdit]]], notes: list[str]
+                  ) -> tuple[dict[str, tuple[tuple[tuple[float, ...], ...], ...]],
+                             dict[str, str]]:
+    """Per metric spec, the attribution of every shown edit (``method``; none for
+    ``none``), and its signature. The edits attributed are ``system_edits``
+    themselves, so each value belongs to the span the page highlights."""
+    if method == "none":
+        return {}, {}
+    from .attribution import AttributionOptions, attribute
+
+    options = AttributionOptions(method)
+    edits = {name: [list(per) for per in system_edits[k]]
+             for k, name in enumerate(corpus.hypotheses)}
+    values: dict[str, tuple[tuple[tuple[float, ...], ...], ...]] = {}
+    signatures: dict[str, str] = {}
+    for metric in so.metric_objects:
+        if metric.spec in values:
+            continue
+        problem = metric.sentence_scores_problem()
+        if problem is not None:
+            notes.append(f"note: {metric.display_name} has no edit attributions: {problem}")
+            continue
+        result = attribute(metric, corpus, options, edits, edit_source=kind)
+        notes.extend(n for n in result.notes if n not in notes)  # the same per metric
+        index = {name: k for k, name in enumerate(corpus.hypotheses)}
+        table: list[list[tuple[float, ...]]] = [[()] * corpus.num_sentences
+                                                for _ in corpus.hypotheses]
+        for s in result.sentences:
+            table[index[s.system]][s.sentence] = tuple(e.attribution for e in s.edits)
+        values[metric.spec] = tuple(tuple(per) for per in table)
+        signatures[metric.spec] = result.signature
+    return values, signatures
 
 
 def _columns(corpus: Corpus, so: ScoreOptions, default_test: bool, notes: list[str]
@@ -357,6 +416,8 @@ def report_json(data: ReportData, labels: Sequence[str], title: str,
                             for per in data.reference_edits],
         "edit_source": data.edit_source,
         "types": edit_types(data),
-        "attributions": {k: [[list(v) for v in per] for per in values]
+        "attributions": {k: [[[r(x) for x in v] for v in per] for per in values]
                          for k, values in data.attributions.items()},
+        "attribution_method": data.attribution_method,
+        "attribution_signatures": dict(data.attribution_signatures),
     }

@@ -213,6 +213,22 @@ def test_cli_edits_from_m2(tmp_path):
     assert all(e["type"] == "R:OTHER" for r in sents for e in r["edits"])
     for r in sents:
         assert sum(e["attribution"] for e in r["edits"]) == pytest.approx(r["delta"])
+    assert all(r["signature"].endswith("|edits:m2") for r in rows)  # the edit source
+
+
+def test_digits_with_json_refused_as_score_does():
+    base = ["-s", str(EXAMPLE / "source.txt"), "-r", str(EXAMPLE / "ref0.txt"),
+            "-c", str(EXAMPLE / "system_a.txt")]
+    runner = CliRunner()
+    refused = [runner.invoke(main, [command, *base, "-d", "3", "--format", "json"])
+               for command in ("attribute", "score")]
+    assert [r.exit_code for r in refused] == [2, 2]
+    assert refused[0].output == refused[1].output
+    assert refused[0].output.startswith("error: -d/--digits") and \
+        len(refused[0].output.strip().splitlines()) == 1
+    res = runner.invoke(main, ["attribute", *base, "--extractor", "neutral", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    assert '"signature": "green|' in res.stdout and "|edits:neutral" in res.stdout
 
 
 # -- gec-attribute's own values on CoNLL-2014 --------------------------------------------

@@ -122,6 +122,40 @@ def test_attribution_hook_reaches_the_page() -> None:
     assert page["outputs"] == [["a c"]] and page["types"] == ["R"]
 
 
+def test_attributions_of_the_shown_edits() -> None:
+    """``--attribution``: one value per shown edit, adding up (Shapley's efficiency) to
+    the sentence's score change as the report's own sentence scores give it (the
+    source as a system scores M(S, S)); the page gets the colour choice and legend."""
+    from gecmetrics.errors import ConfigError
+    from gecmetrics.html_report import render_report
+    from gecmetrics.report_data import ReportOptions, gather
+
+    files = [str(EXAMPLE / f"{name}.txt") for name in ("system_a", "system_b", "source")]
+    options = ReportOptions(str(EXAMPLE / "source.txt"),
+                            [str(EXAMPLE / "ref0.txt"), str(EXAMPLE / "ref1.txt")], files,
+                            ("green", "chrf"), edits="diff", significance=False,
+                            attribution="shapley")
+    data = gather(options)
+    assert data.attribution_method == "shapley" and set(data.attributions) == {"green", "chrf"}
+    for column in data.columns:
+        values = data.attributions[column.spec]
+        assert data.attribution_signatures[column.spec].endswith("|edits:diff")
+        for k, per in enumerate(data.system_edits):
+            for i, edits in enumerate(per):
+                assert len(values[k][i]) == len(edits)  # exactly the edits shown
+                delta = column.sentences[k][i] - column.sentences[2][i]
+                assert sum(values[k][i]) == pytest.approx(delta, abs=1e-12)
+    assert any(len(e) > 1 for per in data.system_edits for e in per)  # a real sharing
+    page = render_report(data)
+    assert 'id="attr-metric"' in page and 'id="attr-legend"' in page
+    assert "|edits:diff" in page
+    plain = gather(ReportOptions(options.source, options.references, files[:1], ("green",),
+                                 edits="diff", significance=False))
+    assert plain.attributions == {} and 'id="attr-legend"' not in render_report(plain)
+    with pytest.raises(ConfigError, match="--attribution 'exact' is not one of"):
+        ReportOptions(options.source, options.references, files, attribution="exact")
+
+
 @pytest.mark.parametrize("command", [
     ["report", "-m", "green", "-s", "no-such-source.txt", "-r", "no-such-ref.txt",
      "-c", "no-such-hyp.txt", "-o", "no/such/folder/report.html"],
@@ -163,10 +197,10 @@ def test_figures_fall_back_to_tables_without_matplotlib(monkeypatch) -> None:
 # -- full tier: real data, a real browser ----------------------------------------------------
 
 
-def conll14_report(data: Path, out: Path, edits: str = "diff", sentences: int | None = None
-                   ) -> Path:
+def conll14_report(data: Path, out: Path, edits: str = "diff", sentences: int | None = None,
+                   attribution: str = "none") -> Path:
     """`gecmetrics report` of the 13 CoNLL-2014 outputs, 4 metrics (``sentences``: the
-    first N only, written to files beside ``out``)."""
+    first N only, written to files beside ``out``; ``attribution``: its method)."""
     m2 = data / "conll14st-test-data" / "noalt" / "official-2014.combined.m2"
     folder = data / "official_submissions"
     names = sorted(os.listdir(folder))
@@ -184,7 +218,7 @@ def conll14_report(data: Path, out: Path, edits: str = "diff", sentences: int | 
         outputs.append(str(path))
     command = [sys.executable, "-m", "gecmetrics.cli", "report", "-m", "m2", "-m", "gleu",
                "-m", "green", "-m", "chrf", "-s", str(source), "--m2", str(gold),
-               "-c", *outputs, "-o", str(out), "--edits", edits]
+               "-c", *outputs, "-o", str(out), "--edits", edits, "--attribution", attribution]
     done = subprocess.run(command, capture_output=True, text=True, timeout=900,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr
@@ -197,7 +231,9 @@ def test_conll14_report_in_chromium(tmp_path: Path) -> None:
     from conftest import require_shared_data
 
     data = require_shared_data()
-    out = conll14_report(data, tmp_path / "report.html")
+    # add-one attributions: the edit colours on the whole page for about 15 s more
+    # (exact Shapley values of all 4 metrics take minutes: docs/report.md)
+    out = conll14_report(data, tmp_path / "report.html", attribution="add")
     assert out.stat().st_size < 5e6  # a few MB at most
     page = page_data(out.read_text(encoding="utf-8"))
     n = len(page["sources"])
@@ -208,6 +244,11 @@ def test_conll14_report_in_chromium(tmp_path: Path) -> None:
             for start, end, correction, _ in sorted(page["edits"][k][i], reverse=True):
                 tokens[start:end] = correction.split()
             assert tokens == (source if outputs[i] is None else outputs[i]).split()
+    attributions = page["attributions"]
+    assert list(attributions) == ["m2", "gleu", "green", "chrf"]
+    for values in attributions.values():  # one value per shown edit
+        assert [[len(v) for v in per] for per in values] == \
+            [[len(e) for e in per] for per in page["edits"]]
     with chromium() as driver:
         driver.get(out.as_uri())
         run = driver.execute_script
@@ -274,6 +315,37 @@ def test_conll14_report_in_chromium(tmp_path: Path) -> None:
                    "return [i && getComputedStyle(i).textDecorationLine, "
                    "d && getComputedStyle(d).textDecorationLine]")
         assert deco[0] == "underline"
+        # the attribution colours: every system edit of the opened sentence, coloured
+        # by the chosen metric (m2, the first), with its sign and value as a second cue
+        i = int(row.get_attribute("data-index"))
+        values = [v for per in attributions["m2"] for v in per[i]]
+        edits = [e for per in page["edits"] for e in per[i]]
+        shown = run("return [...document.querySelectorAll('.detail .e.attr')].map(e => "
+                    "[+e.dataset.attribution, e.title, getComputedStyle(e).backgroundColor,"
+                    " e.dataset.sign || null, getComputedStyle(e, '::after').content])")
+        parts = sum((e[1] > e[0]) + (e[2] != "") for e in edits)  # a <del> and/or an <ins>
+        assert len(shown) == parts > 0
+        assert sorted({v for v, *_ in shown}) == sorted(set(values))
+        for value, title, background, sign, after in shown:
+            assert "attribution" in title and background not in ("", "rgba(0, 0, 0, 0)")
+            if sign is not None:  # the sign after the edit matches the value
+                assert sign == ("+" if value > 0 else "\u2212" if value < 0 else "\u00b1")
+                assert after.strip('"') == sign
+        assert run("return document.getElementById('attr-metric').value") == "m2"
+        legend = run("var l = document.getElementById('attr-legend');"
+                     "return [l.hidden, l.textContent, getComputedStyle("
+                     "l.querySelector('.attr-bar')).backgroundImage]")
+        assert legend[0] is False and "penalised" in legend[1] and "rewarded" in legend[1]
+        assert "gradient" in legend[2]
+        run("var s = document.getElementById('attr-metric'); s.value = '';"
+            "s.dispatchEvent(new Event('change'))")
+        assert run("return [document.querySelectorAll('.detail .e.attr').length,"
+                   " document.getElementById('attr-legend').hidden]") == [0, True]
+        run("var s = document.getElementById('attr-metric'); s.value = 'green';"
+            "s.dispatchEvent(new Event('change'))")
+        green = {v for per in attributions["green"] for v in per[i]}
+        assert {v for v, *_ in run("return [...document.querySelectorAll('.detail .e.attr')]"
+                                   ".map(e => [+e.dataset.attribution])")} == green
         row.send_keys(Keys.ARROW_DOWN)
         assert run("return document.activeElement.classList.contains('row')")
         assert console_errors(driver) == []
@@ -284,6 +356,8 @@ def test_conll14_report_in_chromium(tmp_path: Path) -> None:
             run("document.getElementById('tab-board').click(); window.scrollTo(0, 0)")
             driver.save_screenshot(os.path.join(folder, "report-leaderboard.png"))
             run("document.getElementById('tab-explorer').click();"
+                "var c = document.getElementById('attr-metric'); c.value = 'green';"
+                "c.dispatchEvent(new Event('change'));"
                 "var s = document.getElementById('sort'); s.value = 'disagreement';"
                 "s.dispatchEvent(new Event('change'));"
                 "var r = [...document.querySelectorAll('#sentence-list .row')].find("
@@ -297,10 +371,16 @@ def test_errant_edits_and_types(tmp_path: Path) -> None:
     from conftest import require_errant, require_shared_data
 
     require_errant()
-    out = conll14_report(require_shared_data(), tmp_path / "report.html", "errant", 40)
+    out = conll14_report(require_shared_data(), tmp_path / "report.html", "errant", 40,
+                         "add")
     page = page_data(out.read_text(encoding="utf-8"))
     assert page["edit_source"] == "errant"
     assert any(t.startswith(("R:", "M:", "U:")) for t in page["types"])
+    # ERRANT's edits, exactly those shown, attributed; the signature says so
+    for spec, values in page["attributions"].items():
+        assert page["attribution_signatures"][spec].endswith("|edits:errant")
+        assert [[len(v) for v in per] for per in values] == \
+            [[len(e) for e in per] for per in page["edits"]]
 
 
 @pytest.mark.full

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .common import friendly_errors, out
+from .common import friendly_errors, out, refuse_digits_with_json
 from .score import GreedyCommand
 
 if TYPE_CHECKING:
@@ -63,9 +63,10 @@ class AttributeOptions:
               show_default=True, help="JSON: 0-1 floats; table and TSV: percentage points.")
 @click.option("-d", "--digits", type=click.IntRange(0, 15), default=2, show_default=True,
               help="Decimal places of the table's numbers.")
+@click.pass_context
 @friendly_errors
-def attribute_cmd(spec: str, source: str, references: tuple[str, ...], m2: str | None,
-                  hypotheses: tuple[str, ...], **flags: Any) -> None:
+def attribute_cmd(ctx: click.Context, spec: str, source: str, references: tuple[str, ...],
+                  m2: str | None, hypotheses: tuple[str, ...], **flags: Any) -> None:
     """Attribute each hypothesis sentence's score change to its edits.
 
     Per sentence: every edit (source span, original, correction, ERRANT type)
@@ -79,6 +80,7 @@ def attribute_cmd(spec: str, source: str, references: tuple[str, ...], m2: str |
     """
     from ..attribution import DEFAULT_SAMPLES, DEFAULT_SEED, AttributionOptions
 
+    refuse_digits_with_json(ctx, flags["fmt"])
     samples, seed = flags["samples"], flags["seed"]
     options = AttributeOptions(
         spec, source, tuple(references), m2, tuple(hypotheses), flags["edits_m2"],
@@ -116,7 +118,8 @@ def run(options: AttributeOptions, warn: Any = None) -> AttributionResult:
         edits = hypothesis_edits(corpus, extractor="neutral")
     else:
         edits = None
-    return attribute(metric, corpus, options.attribution, edits)
+    source = "m2" if options.edits_m2 is not None else options.extractor
+    return attribute(metric, corpus, options.attribution, edits, edit_source=source)
 
 
 def m2_edits(path: str, corpus: Corpus, name: str) -> list[list[EditTuple]]:

@@ -27,6 +27,13 @@ from .score import (
               default="auto", show_default=True,
               help="Edits shown in the sentence explorer: ERRANT's with error types "
                    "(errant extra), a token diff, or auto (ERRANT's when installed).")
+@click.option("--attribution", type=click.Choice(["none", "shapley", "sampling", "add",
+                                                  "remove"]),
+              default="none", show_default=True,
+              help="Colour each shown edit by its share of the sentence's score under each "
+                   "metric with sentence scores (docs/attribution.md): exact Shapley values "
+                   "(sampled beyond 10 edits, with a note), sampled ones, or add-one / "
+                   "remove-one. Off by default: it costs several times the report.")
 @click.option("--no-significance", is_flag=True,
               help="No paired test (by default a paired bootstrap of 1000 resamples "
                    "marks each system against the baseline chosen in the page).")
@@ -58,7 +65,7 @@ def report(ctx: click.Context, specs: tuple[str, ...], source: str,
                           "each other; drop one")
     options = ReportOptions(source, references, hypotheses, specs, m2, flags["betas"],
                             paired, flags["jobs"], flags["edits"], flags["output"],
-                            not flags["no_significance"])
+                            not flags["no_significance"], flags["attribution"])
 
     def warn(message: str) -> None:
         click.echo(f"warning: {message}", err=True)

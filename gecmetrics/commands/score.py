@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..validate import LEVELS
-from .common import explicit, friendly_errors, out, writing_stdout
+from .common import friendly_errors, out, refuse_digits_with_json, writing_stdout
 
 if TYPE_CHECKING:
     from ..paired import PairedOptions
@@ -149,9 +149,7 @@ def score(ctx: click.Context, specs: tuple[str, ...], source: str,
 
     fmt, digits, verbose, level = flags["fmt"], flags["digits"], flags["verbose"], flags["level"]
     paired = paired_options(flags)
-    if "digits" in explicit(ctx) and fmt == "json":
-        raise ConfigError("-d/--digits sets the decimals of tables; JSON has full precision: "
-                          "drop -d or choose another --format")
+    refuse_digits_with_json(ctx, fmt)
     if verbose and (fmt == "json" or level != "corpus"):
         raise ConfigError("-v/--verbose adds per-n tables at --level corpus, not to --format "
                           f"{fmt} --level {level}; drop -v")

@@ -257,7 +257,40 @@
     li.appendChild(detail(+row.getAttribute("data-index")));
   }
 
-  function edited(i, edits, values) {
+  /* ---- edit attributions as colour ---------------------------------------- */
+  // A diverging scale: red lowers the score, blue raises it (not red/green, for
+  // colour-blind readers), deeper is larger up to the metric's scale, the 95th
+  // percentile of |value| (a few extreme edits do not wash out the rest). The sign
+  // after the edit (CSS ::after from data-sign) and the tooltip are the second cue.
+  var attrs = data.attributions || {}, attrSel = q("attr-metric"), scales = {};
+  Object.keys(attrs).forEach(function (spec) {
+    var all = [];
+    attrs[spec].forEach(function (per) { per.forEach(function (v) {
+      v.forEach(function (x) { if (x !== 0) all.push(Math.abs(x)); }); }); });
+    all.sort(function (a, b) { return a - b; });
+    scales[spec] = all.length ? all[Math.min(all.length - 1, Math.floor(0.95 * all.length))] : 1;
+  });
+  state.attrScales = scales;
+  function attrSpec() { return attrSel && attrSel.value && attrs[attrSel.value] ? attrSel.value : null; }
+  function legend() {
+    var box = q("attr-legend"), spec = attrSpec();
+    if (!box) return;
+    box.hidden = spec === null;
+    if (spec !== null) {
+      q("attr-min").textContent = pct(scales[spec]);
+      q("attr-max").textContent = pct(scales[spec]);
+    }
+  }
+  function attrStyle(v, scale) {
+    var t = Math.min(1, Math.abs(v) / scale), w = 1 - t;
+    var c = v >= 0 ? [33, 102, 172] : [178, 24, 43];
+    var mix = c.map(function (x) { return Math.round(255 * w + x * t); });
+    var fg = t > 0.6 ? "#fff" : "#1b1b1b";
+    return "background: rgb(" + mix.join(",") + "); color: " + fg;
+  }
+  function signed(v) { return (v > 0 ? "+" : v < 0 ? "\u2212" : "\u00b1") + Math.abs(100 * v).toFixed(2); }
+
+  function edited(i, edits, values, scale) {
     var toks = srcTokens[i], out = el("span"), pos = 0;
     var order = edits.map(function (e, k) { return k; }).sort(function (a, b) {
       return edits[a][0] - edits[b][0] || edits[a][1] - edits[b][1];
@@ -269,18 +302,24 @@
     order.forEach(function (k) {
       var e = edits[k], op = e[0] === e[1] ? "M" : e[2] === "" ? "U" : "R";
       plain(e[0]);
-      var title = e[3] + (values ? "; attribution " + values[k].toFixed(4) : "");
-      var style = values ? attrStyle(values[k]) : null;
+      var v = values ? values[k] : null, has = v !== null && v !== undefined;
+      var title = e[3] + (has ? "; attribution " + signed(v) + " points" : "");
+      var attrs2 = { class: "e op-" + op + (has ? " attr" : ""), title: title };
+      if (has) {
+        attrs2.style = attrStyle(v, scale);
+        attrs2["data-attribution"] = String(v);
+        attrs2["data-sign"] = v > 0 ? "+" : v < 0 ? "\u2212" : "\u00b1";
+      }
+      // a replacement is one edit: its sign follows the inserted part only
+      var last = e[2] !== "" ? "ins" : "del";
       if (e[1] > e[0]) {
-        var d = el("del", { class: "e op-" + op, title: title }, [toks.slice(e[0], e[1]).join(" ")]);
-        if (style) d.setAttribute("style", style);
+        var d = el("del", attrs2, [toks.slice(e[0], e[1]).join(" ")]);
+        if (last !== "del") d.removeAttribute("data-sign");
         out.appendChild(d);
         out.appendChild(document.createTextNode(" "));
       }
       if (e[2] !== "") {
-        var n = el("ins", { class: "e op-" + op, title: title }, [e[2]]);
-        if (style) n.setAttribute("style", style);
-        out.appendChild(n);
+        out.appendChild(el("ins", attrs2, [e[2]]));
         out.appendChild(document.createTextNode(" "));
       }
       pos = Math.max(pos, e[1]);
@@ -288,14 +327,9 @@
     plain(toks.length);
     return out;
   }
-  function attrStyle(v) {  // attribution as colour: green rewards, red penalises
-    var a = Math.min(1, Math.abs(v) * 4).toFixed(2);
-    return "background: rgba(" + (v >= 0 ? "46,160,67," : "207,34,46,") + a + ")";
-  }
 
   function detail(i) {
-    var c = +metricSel.value, spec = cols[c].spec;
-    var attr = data.attributions && data.attributions[spec];
+    var spec = attrSpec(), attr = spec === null ? null : attrs[spec];
     var head = el("tr", null, [el("th", { class: "text", text: "" }), el("th", { class: "text", text: "sentence" })]
       .concat(cols.map(function (col) { return el("th", { text: col.label }); })));
     var rows = [el("tr", null, [el("td", { class: "text", text: "source" }),
@@ -304,17 +338,28 @@
     data.references.forEach(function (r, k) {
       var edits = data.reference_edits[k] ? data.reference_edits[k][i] : [];
       rows.push(el("tr", null, [el("td", { class: "text", text: "ref: " + r.name }),
-                                el("td", { class: "text" }, [edited(i, edits, null)])]
+                                el("td", { class: "text" }, [edited(i, edits, null, 1)])]
                    .concat(cols.map(function () { return el("td"); }))));
     });
     systems.forEach(function (s, k) {
       var values = attr && attr[k] && attr[k][i] ? attr[k][i] : null;
       rows.push(el("tr", null, [el("td", { class: "text", text: s }),
-                                el("td", { class: "text" }, [edited(i, data.edits[k][i], values)])]
+                                el("td", { class: "text" }, [edited(i, data.edits[k][i], values,
+                                                                    spec === null ? 1 : scales[spec])])]
                    .concat(cols.map(function (col) { return el("td", { text: pct(col.sentences[k][i]) }); }))));
     });
     return el("div", { class: "detail" }, [el("table", null, [el("thead", null, [head]), el("tbody", null, rows)])]);
   }
+  if (attrSel) {
+    attrSel.addEventListener("change", function () {
+      legend();
+      Array.prototype.forEach.call(list.querySelectorAll(".row[aria-expanded=true]"), function (row) {
+        var li = row.parentNode;
+        li.replaceChild(detail(+row.getAttribute("data-index")), li.querySelector(".detail"));
+      });
+    });
+  }
+  legend();
 
   list.addEventListener("click", function (ev) {
     var row = ev.target.closest ? ev.target.closest(".row") : null;
