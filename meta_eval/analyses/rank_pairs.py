@@ -30,7 +30,7 @@ from ..flags import option
 from ..rows import RowIdentity, num
 
 if TYPE_CHECKING:
-    from ..options import MetaEvalOptions
+    from ..run_options import RunOptions
     from ..selection import Selection
 
 NAME = "rank_pairs"
@@ -106,7 +106,7 @@ def _lookup(matrix: Any, row_of: dict[str, int], columns: dict[int, int]) -> Any
 def run(context: Context, settings: RankPairsSettings) -> list[RankPairRow]:
     import numpy as np
 
-    from ..results import row_signature
+    from ..selection import row_signature
     from ..sentence_agreement import human_pairs
 
     out = []
@@ -143,7 +143,7 @@ def run(context: Context, settings: RankPairsSettings) -> list[RankPairRow]:
     return out
 
 
-def check(settings: RankPairsSettings, options: MetaEvalOptions) -> None:
+def check(settings: RankPairsSettings, options: RunOptions) -> None:
     from gecmetrics.validate import check_plot_file
 
     if settings.rank_pairs:
@@ -153,7 +153,7 @@ def check(settings: RankPairsSettings, options: MetaEvalOptions) -> None:
 
 
 def title(settings: RankPairsSettings, rows: Sequence[RankPairRow],
-          options: MetaEvalOptions) -> str:
+          options: RunOptions) -> str:
     return ("Human-rank-pair agreement: systems at human ranks i < j (1 = best), their "
             "judged sentence comparisons, and the share the metric orders as the humans")
 
