@@ -49,7 +49,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Context:
-    """What a registered analysis runs on: the options, the benchmarks' selections
+    """What a registered analysis runs on: the options (as the values
+    :class:`~.run_options.RunOptions` names, so analyses need not import
+    :mod:`.options`, which imports them), the benchmarks' selections
     (loaded once), the metrics (their statistics cached on the corpora), the rows
     computed before the registered analyses, the notes for stderr, and the resampled
     scores the analyses that draw at random share (same seed, same draws)."""
