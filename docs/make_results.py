@@ -67,6 +67,10 @@ ZOO = [BLEU, IMEASURE, *EDIT_ZOO]
 PAIRS = TABLE2 + ZOO
 # Human-like aggregation (Goto et al. 2025): metrics with sentence scores.
 AGGREGATE = GREEN + [M2, GLEU, CHRF] + ERRANT + EDIT_ZOO
+# Robustness to adversarial outputs (--attacks): every reference-based metric that runs on a
+# CPU here; the neural reference-free metrics need model weights this run does not have.
+ROBUST = GREEN + [GLEU, CHRF, BLEU, M2, IMEASURE] + ERRANT + EDIT_ZOO
+ATTACKS = ["Attack-SOME", "Attack-Scribendi", "Attack-IMPARA", "Attack-LLM"]
 
 
 def _m(specs: list[str]) -> list[str]:
@@ -117,6 +121,9 @@ RUNS: list[tuple[str, list[str]]] = [
     ("spa-clusters", ["seeda-s", *_m(CI), *SEEDA_ALL, "--spa", "--clusters", "spa"]),
     ("aggregation", ["seeda-s", "seeda-e", *_m(AGGREGATE), "--level", "corpus",
                      "--level", "ew", "--level", "trueskill"]),
+    ("attacks", ["conll14", "seeda-s", *_m(ROBUST), *SEEDA_ALL, "--attacks"]),
+    ("rank-pairs", ["seeda-s", "-m", WORD_GREEN, "--rank-pairs", "--rank-pairs-plot",
+                    "docs/img/rank-pairs-seeda-s.png"]),
 ]
 
 
@@ -311,6 +318,27 @@ def cv_edges(outputs: dict[str, str]) -> str:
     return " ".join(text) or "No fold's optimum is at the edge of the grid (0 or 5)."
 
 
+def attacks_summary(outputs: dict[str, str]) -> str:
+    """Per metric and attack, its rank among the real systems on each benchmark, from the
+    --attacks table (the section whose rows name an attack)."""
+    rows = next(t for t in tables(outputs["attacks"]) if t and "attack" in t[0])
+    benches = list(dict.fromkeys(r["benchmark"] for r in rows))
+    metrics = list(dict.fromkeys((r["metric"], r["spec"]) for r in rows))
+    head = ["metric", "spec", *ATTACKS, "attacks above a real system"]
+    lines = ["| " + " | ".join(head) + " |", "|:--|:--|" + "--:|" * (len(head) - 2)]
+    for name, spec in metrics:
+        cells, above = [], 0
+        for attack in ATTACKS:
+            ranks = []
+            for bench in benches:
+                key = {"benchmark": bench, "spec": spec, "attack": attack}
+                ranks.append(_cell(rows, key, "rank"))
+                above += _cell(rows, key, "beats").split("/")[0] != "0"
+            cells.append(" · ".join(ranks))
+        lines.append("| " + " | ".join([name, f"`{spec}`", *cells, str(above)]) + " |")
+    return "\n".join(lines)
+
+
 def timing_table(times: list[tuple[str, float]]) -> str:
     lines = ["| table | seconds |", "|:--|--:|"]
     lines += [f"| `{name}` | {took:.1f} |" for name, took in times]
@@ -367,6 +395,10 @@ def main() -> None:
         "side_by_side": sbs, "differences": diffs, "tuned": tuned(outputs),
         "chrf_conll14": chrf_conll14(outputs), "cv_edges": cv_edges(outputs),
         "timings": timing_table(times),
+        "attacks_summary": attacks_summary(outputs),
+        "attacks_benchmarks": " · ".join(
+            dict.fromkeys(r["benchmark"] for t in tables(outputs["attacks"])
+                          if t and "attack" in t[0] for r in t)),
         # written by docs/make_attribution_auc.py (make-results.sh runs it first)
         "attribution-auc": (RESULTS / "attribution-auc.md").read_text().rstrip("\n"),
         "cmd:attribution-auc": "python docs/make_attribution_auc.py DATA_DIR",

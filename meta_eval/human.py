@@ -98,11 +98,18 @@ def rank_pairs(groups: Iterable[tuple[int, Iterable[str]]],
     Expected Wins (:func:`pairwise_wins`) and the sentence-level agreement of
     :mod:`.sentence_agreement` both use it.
     """
+    return [(better, worse) for _, _, better, worse in ranked_pairs(groups, keep)]
+
+
+def ranked_pairs(groups: Iterable[tuple[int, Iterable[str]]],
+                 keep: Container[str] | None = None) -> list[tuple[int, int, str, str]]:
+    """:func:`rank_pairs` with the ranks the item gave: ``(better_rank, worse_rank,
+    better, worse)``, in the same order (``--rank-pairs-by judgment`` groups by them)."""
     by_rank: dict[int, list[str]] = defaultdict(list)
     for rank, names in groups:
         by_rank[int(rank)].extend(name for name in names if keep is None or name in keep)
     ranks = sorted(by_rank)
-    return [(better, worse)
+    return [(better_rank, worse_rank, better, worse)
             for i, better_rank in enumerate(ranks)
             for worse_rank in ranks[i + 1:]
             for better in by_rank[better_rank]

@@ -189,7 +189,7 @@ def render_evaluation(result: MetaEvaluation, fmt: str = "table") -> tuple[str, 
 # contract of the output: the sections were always in this order, which is not the
 # registry's, the order of the rows); an analysis not named here comes last.
 SECTION_ORDER = ("cv_beta", "compare", "window", "subsets", "pair_stats", "clusters",
-                 "human_intervals", "pool", "rank_pairs")
+                 "human_intervals", "pool", "rank_pairs", "attacks")
 
 
 def _section_rank(name: str) -> int:

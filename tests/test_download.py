@@ -46,6 +46,7 @@ PINS = {
     "cnap/gec-ranking": "50b5032a4ef2444b9381fb47a55b3bac0654a6d7",
     "keisks/reassess-gec": "054786a923b2635ce33240c580d18c908c9a49a9",
     "tmu-nlp/TMU-GFM-Dataset": "e22b35502e0fcdbf79bfe2a2bc1771c7ad301786",
+    "gotutiyan/attack-gec-metrics": "59cf0b132f24265c5953bb4005e5a94d87ec3308",
     "robertostling/gec-evaluation": "5ac81800f2b1a112c135ef4944f2867bbe3c4e9f",
 }
 
@@ -192,12 +193,13 @@ def test_every_file_belongs_to_a_benchmark_and_aliases_resolve():
     manifest = dl.load_manifest()
     listed = {p for b in manifest["benchmarks"].values() for p in b["files"]}
     assert listed == set(manifest["files"])
-    assert dl.download_names() == ["conll14", "seeda", "gmeg", "tmu-gfm", "sv-gec"]
+    assert dl.download_names() == ["conll14", "seeda", "gmeg", "tmu-gfm", "sv-gec", "attacks"]
     assert dl.resolve_benchmark("gec-evaluation") == "sv-gec"
     assert dl.resolve_benchmark("SEEDA-S") == "seeda"
     assert dl.resolve_benchmark("seeda-e") == "seeda"
     assert dl.resolve_benchmark("gmeg-wiki") == "gmeg"
     assert dl.resolve_benchmark("gjg15") == "conll14"
+    assert dl.resolve_benchmark("attack-gec-metrics") == "attacks"
     # SEEDA's subset takes its references from the CoNLL-2014 M2 file
     assert "conll14st-test-data/noalt/official-2014.combined.m2" in {
         e.path for e in dl.benchmark_files("seeda")

@@ -98,3 +98,86 @@ def test_seeda_cells_add_up_to_the_sentence_agreement(shared_data, tmp_path):
     text, _ = render_evaluation(result, "table")
     assert "Human-rank-pair agreement" in text and "TransGEC" in text
     assert json.loads(render_evaluation(result, "json")[0])[-1]["rank_b"] == 12
+
+
+# --rank-pairs-by judgment: the same comparisons keyed by the ranks given within each item
+#   (1, 2): s0 A>B agree; s1/u1 B>A 0.2=0.2 tie; s1/u2 C>A agree, C>B agree  -> 4, 3, 1
+#   (1, 3): s0 A>C 0.9>0.5 agree                                              -> 1, 1, 0
+#   (2, 3): s0 B>C 0.5=0.5 tie                                                -> 1, 0, 1
+BY_ITEM = {(1, 2): (4, 3, 1, 0.75), (1, 3): (1, 1, 0, 1.0), (2, 3): (1, 0, 1, 0.0)}
+
+
+def test_cells_by_judgment_rank_by_hand():
+    rows = run(toy_context(), RankPairsSettings(rank_pairs=True, rank_pairs_by="judgment"))
+    got = {(r.rank_a, r.rank_b): (r.n_pairs, r.agree, r.metric_ties, r.accuracy) for r in rows}
+    assert got == BY_ITEM
+    assert all(r.system_a == r.system_b == "" for r in rows)
+    assert rows[0].to_json()["by"] == "judgment" and "by:judgment" in rows[0].signature
+    assert "by" not in run(toy_context(), RankPairsSettings(rank_pairs=True))[0].to_json()
+    with pytest.raises(ConfigError, match="--rank-pairs-by needs --rank-pairs"):
+        MetaEvalOptions.from_keywords(benchmarks=("seeda-s",), metrics=("green",),
+                                      rank_pairs_by="judgment",
+                                      explicit=frozenset({"rank_pairs_by"}))
+
+
+def gec_metrics_pairwise(xml, systems, score):
+    """gec-metrics' MetaEvalSEEDA.pairwise_analysis, restated (gotutiyan/gec-metrics
+    src/gec_metrics/meta_eval/base.py at 320c830): per ranking item, every pair of the
+    system set (in its order) with different ranks, keyed by the two ranks; a metric tie is
+    read as "the second system wins". Returns (better rank, worse rank) ->
+    [comparisons, gec-metrics agreements, strict agreements, metric ties]."""
+    import itertools
+    import xml.etree.ElementTree as ET
+
+    out = {}
+    for item in ET.parse(xml).getroot().iter("ranking-item"):
+        sentence = int(item.attrib["src-id"]) - 1  # SEEDA's src-id is 1-based
+        h = [None] * len(systems)
+        for t in item.iter("translation"):
+            for name in t.attrib["system"].split():
+                if name in systems:
+                    h[systems.index(name)] = -int(t.attrib["rank"])
+        for i, j in itertools.combinations(range(len(systems)), 2):
+            if h[i] is None or h[j] is None or h[i] == h[j]:
+                continue
+            human = 1 if h[i] > h[j] else -1
+            diff = score(systems[i], sentence) - score(systems[j], sentence)
+            metric = 1 if diff > 0 else -1  # a tie (0) is -1 there
+            cell = out.setdefault((-max(h[i], h[j]), -min(h[i], h[j])), [0, 0, 0, 0])
+            cell[0] += 1
+            cell[1] += metric == human
+            cell[2] += diff != 0 and (diff > 0) == (human > 0)
+            cell[3] += diff == 0
+    return out
+
+
+@pytest.mark.full
+@pytest.mark.real_data
+def test_judgment_cells_are_gec_metrics_pairwise_analysis(shared_data):
+    """Same comparisons and cells as gec-metrics on SEEDA-S; gec-metrics' accuracy counts
+    the ties where the humans preferred the later system of the pair as agreements, ours
+    none of them (metric_ties), so theirs lies in [agree, agree + ties] / n."""
+    import numpy as np
+
+    result = gecmetrics.meta_evaluate(["seeda-s"], ["green"], rank_pairs=True,
+                                      rank_pairs_by="judgment", data_dir=str(shared_data))
+    rows = result.analysis_rows("rank_pairs")
+    (sel,) = result.selections
+    bench = sel.benchmark
+    metric = gecmetrics.get_metric("green")
+    stats = metric.statistics(bench.corpus)
+    matrix = np.asarray(stats.sentence(2.0), dtype=float)
+    columns = bench.sentence_columns()
+    row_of = {name: k for k, name in enumerate(stats.systems)}
+
+    def score(system, sentence):
+        return float(matrix[row_of[system], columns[sentence]])
+
+    oracle = gec_metrics_pairwise(shared_data / "SEEDA/data/judgments_sent.xml",
+                                  sorted(sel.systems), score)
+    ours = {(r.rank_a, r.rank_b): r for r in rows if r.n_pairs}
+    assert set(ours) == set(oracle) and len(ours) == 10  # SEEDA ranks 1..5
+    for key, (n, theirs, strict, ties) in oracle.items():
+        r = ours[key]
+        assert (r.n_pairs, r.agree, r.metric_ties) == (n, strict, ties), key
+        assert r.agree <= theirs <= r.agree + r.metric_ties

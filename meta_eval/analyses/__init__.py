@@ -13,6 +13,7 @@ placed by :data:`..report.SECTION_ORDER` and their figures' notes by
 from __future__ import annotations
 
 from ..analysis import Analysis
+from .attacks import ATTACKS
 from .bootstrap import BOOTSTRAP
 from .clusters import CLUSTERS
 from .compare import COMPARE
@@ -37,4 +38,5 @@ ANALYSES: tuple[Analysis, ...] = (
     POOL,
     RANK_PAIRS,
     HUMAN_TABLE,
+    ATTACKS,
 )

@@ -85,6 +85,22 @@ class RatedOutputs:
     hypotheses: str
 
 
+#: the CoNLL-2014 test set (1,312 sentences) as a :class:`SourceSet` name: the corpus of
+#: ``conll14`` and of SEEDA (all of it, or the judged subset)
+CONLL14_TEST = "conll14-test"
+
+
+@dataclass(frozen=True)
+class SourceSet:
+    """The published test set whose sentences a corpus is made of: its name
+    (``conll14-test``) and the 0-based position in it of each corpus sentence, in
+    corpus order. Outputs made for the whole test set elsewhere (the adversarial
+    outputs of ``--attacks``) are aligned to the corpus through it."""
+
+    name: str
+    positions: Sequence[int]
+
+
 @dataclass
 class Benchmark:
     """A meta-evaluation benchmark, ready to score.
@@ -100,6 +116,8 @@ class Benchmark:
     corpus column of each judged sentence index, when the corpus is a subset of
     the judged set; None: the same numbering), ``segment_scores`` (per system, a
     rating per sentence, None where missing), ``rated`` (ratings per output).
+    ``source_set`` (:class:`SourceSet`): which published test set the corpus
+    sentences are, and where each sits in it (None: not a known test set).
     ``corpus_label`` names the scored corpus in every row (default
     ``<name>-test``); ``reference_free``: the corpus's references are stand-ins
     (signatures say ``refs=0``). ``criteria``: per human kind, the sentence-level
@@ -123,6 +141,7 @@ class Benchmark:
     reference_free: bool = False
     criteria: Mapping[str, CriterionFacets] | None = None
     human_table: Callable[[], Sequence[HumanCell]] | None = None
+    source_set: SourceSet | None = None
 
     def __post_init__(self) -> None:
         if not self.corpus_label:

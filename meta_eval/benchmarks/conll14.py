@@ -43,7 +43,15 @@ from gecmetrics.m2 import read_m2
 from gecmetrics.readers import read_lines
 
 from ..human import RankingItem, expected_wins, read_judgments
-from .base import Benchmark, Judgments, LazyHuman, description, require_files
+from .base import (
+    CONLL14_TEST,
+    Benchmark,
+    Judgments,
+    LazyHuman,
+    SourceSet,
+    description,
+    require_files,
+)
 
 NAME = "conll14"
 
@@ -88,6 +96,7 @@ def load(root: Path, references: tuple[str, ...] | None = None, **_: object) -> 
         setting=setting + ")",
         corpus_label=label,
         judgments=Judgments(items, "gjg15"),
+        source_set=SourceSet(CONLL14_TEST, range(len(sources))),
     )
 
 

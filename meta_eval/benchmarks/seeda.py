@@ -30,7 +30,7 @@ from gecmetrics.m2 import M2File, read_m2
 from gecmetrics.readers import read_lines
 
 from ..human import read_judgments, read_score_lines
-from .base import Benchmark, Judgments, description, require_files
+from .base import CONLL14_TEST, Benchmark, Judgments, SourceSet, description, require_files
 
 CORPORA = ("subset", "all")
 DEFAULT_CORPUS = "subset"
@@ -117,4 +117,5 @@ def load(root: Path, name: str = "seeda-s", seeda_corpus: str | None = None,
         corpus_label=which,
         judgments=Judgments(items, kind),
         sentence_positions=corpus_positions(root.resolve(), which),
+        source_set=SourceSet(CONLL14_TEST, corpus_positions(root.resolve(), which)),
     )
