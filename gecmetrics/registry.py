@@ -93,7 +93,8 @@ DESCRIPTIONS: dict[str, str] = {
                  "checks, reference-free (Islam and Magnani 2021; neural extra)",
     "ptm2": "PT-M2: M2 edits weighted by BERTScore (Gong et al. 2022; needs --m2 and the "
             "neural extra); model (bert-base-uncased), layer, beta (0.5), device, batch_size, "
-            "cache; --level mean is the authors' recommended sentm2",
+            "cache, edits (m2|neutral: gold edits from -r in any language, with a BERT for it); "
+            "--level mean is the authors' recommended sentm2",
     "pterrant": "PT-ERRANT: ERRANT edits weighted by BERTScore (Gong et al. 2022; needs the "
                 "errant and neural extras); model (bert-base-uncased), layer, beta (0.5), "
                 "spacy, device, batch_size, cache; --level mean is the authors' senterrant",

@@ -224,7 +224,7 @@ def test_m2_to_text_output_is_atomic(tmp_path, monkeypatch):
     assert CliRunner().invoke(main, ["m2-to-text", str(m2), "--source", "-o",
                                      str(out)]).exit_code == 0
     assert out.read_text(encoding="utf-8") == "A b c .\n"
-    from gecmetrics.commands import m2_to_text
+    from gecmetrics.commands import common  # where command outputs are written
 
     class Full:
         """A file that takes three characters, then finds the disk full."""
@@ -243,7 +243,7 @@ def test_m2_to_text_output_is_atomic(tmp_path, monkeypatch):
         def __exit__(self, *exc):
             self.file.close()
 
-    monkeypatch.setattr(m2_to_text, "open", Full, raising=False)
+    monkeypatch.setattr(common, "open", Full, raising=False)
     res = CliRunner().invoke(main, ["m2-to-text", str(m2), "--annotator", "0", "-o",
                                     str(out)])
     assert res.exit_code == 2 and "No space left on device" in res.output
