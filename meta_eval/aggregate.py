@@ -36,7 +36,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -46,15 +46,14 @@ from gecmetrics.stats.resampling import permutations
 
 from .defaults import AGGREGATE_ITEMS, DEFAULT_TRUESKILL_RUNS
 from .levels import AGGREGATION_LEVELS
-from .results import MetaResult
-from .rows import num, num_list
+from .result_rows import Aggregation, MetaResult
 from .score_files import ScoresMetric
 from .trueskill import draw_margin, two_player
 
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
-    from .options import MetaEvalOptions
+    from .run_options import RunOptions
     from .selection import Selection
 
 AGGREGATION_TIES = ("seeda", "neutral", "exclude")
@@ -219,49 +218,6 @@ def trueskill_orders(n: int, runs: int, seed: int) -> list[np.ndarray]:
 
 
 @dataclass(frozen=True)
-class Aggregation:
-    """How a ``--level ew``/``trueskill`` row's system scores were made, and their spread.
-
-    ``scores``: the aggregated system scores (selection order; TrueSkill: the mean
-    over runs of the final means); ``runs``/``seed``: TrueSkill only (``runs`` 0:
-    one run in the data's order); ``*_range``: the lowest and highest correlation
-    of a single run's scores; ``mu_sd_max``: the largest standard deviation of a
-    system's mean across runs.
-    """
-
-    method: str
-    items: str
-    ties: str
-    n_comparisons: int
-    n_items: int
-    scores: tuple[float, ...]
-    runs: int | None = None
-    seed: int | None = None
-    pearson_range: tuple[float, float] | None = None
-    spearman_range: tuple[float, float] | None = None
-    kendall_range: tuple[float, float] | None = None
-    mu_sd_max: float | None = None
-
-    def signature_fields(self) -> dict[str, Any]:
-        fields: dict[str, Any] = {"items": self.items, "ties": self.ties}
-        if self.method == "trueskill":
-            fields.update(ts_runs=self.runs, ts_seed=self.seed)
-        return fields
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"aggregate_items": self.items, "ties": self.ties,
-                               "n_comparisons": self.n_comparisons,
-                               "n_items": self.n_items}
-        if self.method == "trueskill":
-            out.update(trueskill_runs=self.runs, trueskill_seed=self.seed,
-                       mu_sd_max=num(self.mu_sd_max))
-            for name in ("pearson", "spearman", "kendall"):
-                values = getattr(self, f"{name}_range")
-                out[f"{name}_runs_range"] = None if values is None else num_list(values)
-        return out
-
-
-@dataclass(frozen=True)
 class AggregateSettings:
     """The options of the aggregation levels (``--aggregate-items``, ``--ties``,
     ``--trueskill-runs``, ``--seed``)."""
@@ -272,7 +228,7 @@ class AggregateSettings:
     seed: int = 12345
 
     @classmethod
-    def of(cls, options: MetaEvalOptions) -> AggregateSettings:
+    def of(cls, options: RunOptions) -> AggregateSettings:
         """The settings of ``options`` (``ties``: as given, else ``neutral``)."""
         # A metric tie is a draw unless --ties says otherwise: the seeda rule (a loss for
         # the alphabetically earlier system) would rank systems by name wherever outputs

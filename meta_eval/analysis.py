@@ -42,19 +42,21 @@ from gecmetrics.errors import ConfigError
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
-    from .options import MetaEvalOptions
     from .pair_stats import Resampling
+    from .run_options import RunOptions
     from .selection import Selection
 
 
 @dataclass(frozen=True)
 class Context:
-    """What a registered analysis runs on: the options, the benchmarks' selections
+    """What a registered analysis runs on: the options (as the values
+    :class:`~.run_options.RunOptions` names, so analyses need not import
+    :mod:`.options`, which imports them), the benchmarks' selections
     (loaded once), the metrics (their statistics cached on the corpora), the rows
     computed before the registered analyses, the notes for stderr, and the resampled
     scores the analyses that draw at random share (same seed, same draws)."""
 
-    options: MetaEvalOptions
+    options: RunOptions
     selections: tuple[Selection, ...]
     metrics: tuple[Metric, ...]
     rows: tuple[Any, ...] = ()  # the correlation (or sentence-level) rows of the run
@@ -75,9 +77,9 @@ class Analysis:
     settings: type
     enabled: Callable[[Any], bool]
     run: Callable[[Context, Any], Sequence[Any]]
-    title: Callable[[Any, Sequence[Any], MetaEvalOptions], str] | None = None
+    title: Callable[[Any, Sequence[Any], RunOptions], str] | None = None
     table: Callable[[Sequence[Any], str], str] | None = None  # None: no section
-    check: Callable[[Any, MetaEvalOptions], None] | None = None
+    check: Callable[[Any, RunOptions], None] | None = None
     figure: Callable[[Sequence[Any], str], str] | None = None
     plot: str | None = None  # the settings field holding the figure's path
     help_after: str | None = None  # see the module's docstring
@@ -85,7 +87,7 @@ class Analysis:
     columns: Callable[[Context, Any], Sequence[Any]] | None = None  # see the docstring
 
 
-def refuse_sweep(flag: str, options: MetaEvalOptions) -> None:
+def refuse_sweep(flag: str, options: RunOptions) -> None:
     """Refuse ``flag`` beside a beta sweep: the analyses that resample, compare or
     group systems work at the betas given, not at every beta of a grid."""
     if options.grid is not None:
@@ -93,7 +95,7 @@ def refuse_sweep(flag: str, options: MetaEvalOptions) -> None:
                           "--sweep-beta/--plot")
 
 
-def refuse_aggregation(flag: str, options: MetaEvalOptions) -> None:
+def refuse_aggregation(flag: str, options: RunOptions) -> None:
     """Refuse ``flag`` at a human-like aggregation level (``--level ew/trueskill``),
     where every resample or beta would be aggregated again."""
     aggregated = options.aggregation_levels

@@ -28,12 +28,8 @@ from gecmetrics.metric import Metric
 from gecmetrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 from .defaults import DEFAULT_FOLDS
-from .results import (
-    MetaResult,
-    SentenceAgreement,
-    row_signature,
-)
-from .selection import Selection
+from .result_rows import MetaResult, SentenceAgreement
+from .selection import Selection, row_signature
 from .sentence_agreement import TIE_POLICIES, pairwise_agreement
 
 __all__ = ["DEFAULT_FOLDS", "DEFAULT_RESAMPLES", "DEFAULT_SEED",

@@ -19,6 +19,11 @@ choices (benchmark names, ``--systems``, ``--human``, ``--split``,
 ``--seeda-corpus`` ...) and which benchmarks each option applies to come from
 the benchmarks' data descriptions through :mod:`.benchmarks.registry`, which the
 CLI reads too while building ``--help``.
+
+This module knows the registry of analyses (their flags, settings and checks),
+so it sits above them: the analyses and the modules below see these options as
+:class:`~.run_options.RunOptions`, the Protocol of the values they read, which
+:class:`MetaEvalOptions` matches.
 """
 
 from __future__ import annotations

@@ -47,9 +47,9 @@ from .judgment_arrays import (
     win_matrix,
 )
 from .pair_stats_rows import PairStats, SentenceTies
-from .results import MetaResult, SentenceAgreement, row_signature
+from .result_rows import MetaResult, SentenceAgreement
 from .score_files import ScoresMetric
-from .selection import Selection, system_scores
+from .selection import Selection, row_signature, system_scores
 from .sentence_agreement import TIE_POLICIES
 
 HumanCache = dict[tuple[Any, ...], "HumanSamples"]

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from .analyses.window import WindowResult
+    from .result_rows import WindowResult
     from .sweep import Sweep
 
 FORMATS = (".png", ".svg", ".pdf")

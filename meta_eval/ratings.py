@@ -33,13 +33,13 @@ from gecmetrics.stats.correlation import correlate
 
 from .benchmarks.base import RatedOutputs
 from .human import RankingItem
-from .results import MetaResult, SentenceAgreement, row_signature
+from .result_rows import MetaResult, SentenceAgreement
 from .score_files import ScoresMetric
-from .selection import Selection
+from .selection import Selection, row_signature
 from .sentence_agreement import TIE_POLICIES, pairwise_agreement
 
 if TYPE_CHECKING:
-    from .options import MetaEvalOptions
+    from .run_options import RunOptions
 
 
 def is_rated(selection: Selection) -> bool:
@@ -175,7 +175,7 @@ def pairs(selection: Selection, metrics: Sequence[Metric],
     return out
 
 
-def check_options(options: MetaEvalOptions, benchmark: str) -> None:
+def check_options(options: RunOptions, benchmark: str) -> None:
     """The system-level analyses have no meaning on rated outputs: one line, before work."""
     o = options
     asked = [flag for flag, on in (

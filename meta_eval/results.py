@@ -1,6 +1,6 @@
 """What a meta-evaluation returns: typed rows and one :class:`MetaEvaluation`.
 
-Every number of ``gecmetrics meta-eval`` lives in one of these frozen
+Every number of ``gecmetrics meta-eval`` lives in one of the frozen row
 dataclasses, and every output is rendered from them: ``to_json()`` of each row
 is exactly the object the CLI has always printed (same keys, same order; new
 keys only appended, such as ``signature``), :meth:`MetaEvaluation.to_frame` is a
@@ -8,15 +8,20 @@ long pandas table of the same values, and :mod:`.report` draws the text tables.
 
 * :class:`MetaResult`: one correlation of a metric (at a beta and level) with
   the human scores of a benchmark's system set, with its bootstrap
-  :class:`~.analyses.bootstrap.Intervals` and cross-validated
-  :class:`~.analyses.cv_beta.CVBeta` when asked for;
+  :class:`~.result_rows.Intervals` and cross-validated
+  :class:`~.result_rows.CVBeta` when asked for;
 * :class:`SentenceAgreement`: pairwise sentence-level agreement;
 * :class:`~.sweep.Sweep`: the correlations at every beta of a grid.
 
-Each row carries a signature (:func:`row_signature`): the metric's own
-signature (:mod:`gecmetrics.signature`) extended with what the meta-evaluation
-adds (references and how they were read, level, benchmark, system set, corpus,
-human scores, and seed and resamples where the analysis draws at random).
+The rows are defined in :mod:`.result_rows` (the bottom of the package:
+the analyses that make them import them from there) and the row signatures in
+:mod:`.selection` (:func:`row_signature`: the metric's own signature
+(:mod:`gecmetrics.signature`) extended with what the meta-evaluation adds:
+references and how they were read, level, benchmark, system set, corpus, human
+scores, and seed and resamples where the analysis draws at random); both are
+re-exported here. This module holds the whole result, which keeps the options
+(:class:`~.options.MetaEvalOptions`) it was run with: it sits above the options
+and the analyses, and nothing below it imports it.
 """
 
 from __future__ import annotations
@@ -25,131 +30,22 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .pair_stats_rows import PairStats, SentenceTies
-from .rows import RowIdentity, num, num_list
+from .result_rows import (
+    Aggregation,
+    CVBeta,
+    Intervals,
+    MetaResult,
+    Row,
+    SentenceAgreement,
+)
+from .selection import Selection, refs_from, row_signature
 
 if TYPE_CHECKING:
-    from gecmetrics.metric import Metric
-
-    from .aggregate import Aggregation
-    from .analyses.bootstrap import Intervals
-    from .analyses.cv_beta import CVBeta
     from .options import MetaEvalOptions
-    from .selection import Selection
     from .sweep import Sweep
 
-
-_num, _pair = num, num_list  # the names this module's rows (and aggregate) use
-
-
-# -- signatures ---------------------------------------------------------------------------
-
-
-def refs_from(selection: Selection) -> str:
-    """How the benchmark's references were obtained: from its M2 file (the lenient
-    reading, :meth:`gecmetrics.m2.M2File.references`) or as text files."""
-    return "text" if selection.benchmark.corpus.m2 is None else "m2-lenient"
-
-
-def row_signature(metric: Metric, selection: Selection, level: str,
-                  beta: float | str | None = None, human: str | None = None,
-                  **analysis: Any) -> str:
-    """The signature of one meta-evaluation row.
-
-    ``beta``: the beta used (a sweep gives its grid text); ``human``: the human
-    scores when they are not the selection's system-level kind (sentence-level
-    judgments); ``analysis``: fields of the analysis (resamples, seed, window ...).
-    """
-    from gecmetrics.signature import metric_signature
-
-    sig = metric_signature(metric, selection.benchmark.corpus)
-    if beta is not None:
-        sig = sig.extend(beta=beta if isinstance(beta, str) else float(beta))
-    corpus = selection.benchmark.corpus
-    return str(sig.extend(
-        refs=0 if selection.benchmark.reference_free else len(corpus.references),
-        refs_from=refs_from(selection), level=level,
-        benchmark=selection.benchmark.name, systems=selection.system_set,
-        corpus=selection.benchmark.corpus_label, human=human or selection.human_kind, **analysis))
-
-
-# -- rows -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class MetaResult(RowIdentity):
-    """One (benchmark, metric, beta, level) correlation: a row of the CLI's JSON."""
-
-    n_systems: int
-    pearson: float
-    spearman: float
-    kendall: float
-    intervals: Intervals | None = None
-    cv: CVBeta | None = None
-    signature: str = ""
-    aggregation: Aggregation | None = None  # --level ew / trueskill: how, and the spread
-    pairs: PairStats | None = None  # --pairwise, --tie-calibration, --spa
-
-    def to_json(self) -> dict[str, Any]:
-        out = {
-            **self.identity_json(), "n_systems": self.n_systems,
-            "pearson": _num(self.pearson), "spearman": _num(self.spearman),
-            "kendall": _num(self.kendall),
-        }
-        if self.intervals is not None:
-            out.update(self.intervals.to_json())
-        if self.cv is not None:
-            out.update(self.cv.to_json())
-        if self.aggregation is not None:
-            out.update(self.aggregation.to_json())
-        if self.pairs is not None:
-            out.update(self.pairs.to_json())
-        if self.signature:
-            out["signature"] = self.signature
-        return out
-
-
-@dataclass(frozen=True)
-class SentenceAgreement:
-    """Pairwise agreement of a metric's sentence scores with the raw human rankings."""
-
-    benchmark: str
-    human: str  # the judgments: sent / edit (SEEDA), gjg15, segment (GMEG)
-    systems: str
-    corpus: str
-    metric: str
-    spec: str
-    beta: float | None
-    n_systems: int
-    ties: str
-    accuracy: float
-    kendall_like: float
-    n_pairs: int
-    concordant: int
-    discordant: int
-    metric_ties: int
-    n_items: int
-    signature: str = ""
-    tie_calibration: SentenceTies | None = None  # --tie-calibration
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "analysis": "sentence", "benchmark": self.benchmark, "human": self.human,
-            "systems": self.systems, "corpus": self.corpus, "metric": self.metric,
-            "spec": self.spec, "beta": self.beta, "n_systems": self.n_systems,
-            "ties": self.ties, "accuracy": _num(self.accuracy),
-            "kendall_like": _num(self.kendall_like), "n_pairs": self.n_pairs,
-            "concordant": self.concordant, "discordant": self.discordant,
-            "metric_ties": self.metric_ties, "n_items": self.n_items,
-        }
-        if self.tie_calibration is not None:
-            out.update(self.tie_calibration.to_json())
-        if self.signature:
-            out["signature"] = self.signature
-        return out
-
-
-Row = MetaResult | SentenceAgreement
+__all__ = ["Aggregation", "CVBeta", "Intervals", "MetaEvaluation", "MetaResult", "Row",
+           "SentenceAgreement", "refs_from", "row_signature"]
 
 
 # -- the whole result ---------------------------------------------------------------------

@@ -4,12 +4,20 @@ metric scores.
 System scores come from a metric's cached statistics: ``corpus`` level is the
 metric's corpus score, ``mean`` level the mean of its sentence scores. Betas
 only matter for metrics that have one; for the others ``beta`` is ``None``.
+
+Each meta-evaluation row carries a signature (:func:`row_signature`): the
+metric's own signature (:mod:`gecmetrics.signature`) extended with what the
+meta-evaluation adds (references and how they were read, level, benchmark,
+system set, corpus, human scores, and seed and resamples where the analysis
+draws at random). It lives here, beside the selection it describes, so the
+modules that make rows need not import :mod:`.results` (which re-exports it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -19,7 +27,7 @@ from gecmetrics.stats.correlation import correlate
 
 from .benchmarks import Benchmark
 from .levels import LEVELS as SYSTEM_LEVELS
-from .results import MetaResult
+from .result_rows import MetaResult
 
 
 @dataclass(frozen=True)
@@ -63,6 +71,34 @@ def system_scores(metric: Metric, selection: Selection, beta: float | None,
     idx = selection.indices(stats.systems)
     scores = stats.corpus_scores(beta) if level == "corpus" else stats.mean(beta)
     return np.asarray(scores, dtype=float)[idx]
+
+
+def refs_from(selection: Selection) -> str:
+    """How the benchmark's references were obtained: from its M2 file (the lenient
+    reading, :meth:`gecmetrics.m2.M2File.references`) or as text files."""
+    return "text" if selection.benchmark.corpus.m2 is None else "m2-lenient"
+
+
+def row_signature(metric: Metric, selection: Selection, level: str,
+                  beta: float | str | None = None, human: str | None = None,
+                  **analysis: Any) -> str:
+    """The signature of one meta-evaluation row.
+
+    ``beta``: the beta used (a sweep gives its grid text); ``human``: the human
+    scores when they are not the selection's system-level kind (sentence-level
+    judgments); ``analysis``: fields of the analysis (resamples, seed, window ...).
+    """
+    from gecmetrics.signature import metric_signature
+
+    sig = metric_signature(metric, selection.benchmark.corpus)
+    if beta is not None:
+        sig = sig.extend(beta=beta if isinstance(beta, str) else float(beta))
+    corpus = selection.benchmark.corpus
+    return str(sig.extend(
+        refs=0 if selection.benchmark.reference_free else len(corpus.references),
+        refs_from=refs_from(selection), level=level,
+        benchmark=selection.benchmark.name, systems=selection.system_set,
+        corpus=selection.benchmark.corpus_label, human=human or selection.human_kind, **analysis))
 
 
 def correlate_selection(selection: Selection, metrics: Sequence[Metric],

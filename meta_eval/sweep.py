@@ -18,7 +18,7 @@ from gecmetrics.metric import Metric
 from gecmetrics.stats.correlation import correlation_curves
 from gecmetrics.validate import parse_beta_grid
 
-from .results import MetaResult
+from .result_rows import MetaResult
 from .selection import Selection, system_scores
 
 
@@ -96,7 +96,7 @@ class Sweep:
 
     def results(self, grid: str | None = None) -> list[MetaResult]:
         """One row per beta; ``grid`` (the grid as given) goes into their signature."""
-        from .results import row_signature
+        from .selection import row_signature
 
         sel, m = self.selection, self.metric
         signature = row_signature(m, sel, self.level, grid if m.has_beta else None)

@@ -10,6 +10,7 @@ code as text (``ast``), so they are fast and need nothing installed.
 from __future__ import annotations
 
 import ast
+import functools
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,6 +34,12 @@ def modules() -> Iterator[tuple[str, ast.Module]]:
         yield name, ast.parse(path.read_text(encoding="utf-8"), str(path))
 
 
+@functools.cache
+def parsed() -> tuple[tuple[str, ast.Module], ...]:
+    """:func:`modules`, read once for all the tests of this file."""
+    return tuple(modules())
+
+
 def is_private(name: str) -> bool:
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
@@ -49,9 +56,9 @@ def imported_module(importer: str, node: ast.ImportFrom, is_package: bool) -> st
 
 def private_imports() -> list[str]:
     found = []
-    packages = {name for name, _ in modules() if (PACKAGE.parent / name.replace(".", "/")
+    packages = {name for name, _ in parsed() if (PACKAGE.parent / name.replace(".", "/")
                                                   / "__init__.py").is_file()}
-    for name, tree in modules():
+    for name, tree in parsed():
         for node in ast.walk(tree):
             if not isinstance(node, ast.ImportFrom):
                 continue
@@ -70,7 +77,7 @@ def test_no_module_imports_another_modules_private_name():
 
 def test_no_function_takes_more_than_eight_parameters():
     crowded = []
-    for name, tree in modules():
+    for name, tree in parsed():
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 args = node.args
@@ -79,3 +86,66 @@ def test_no_function_takes_more_than_eight_parameters():
                 if len(params) > MAX_PARAMETERS and f"{name}.{node.name}" not in KERNEL_TWINS:
                     crowded.append(f"{name}.{node.name}:{node.lineno} ({len(params)})")
     assert crowded == []
+
+
+def import_edges() -> dict[str, set[str]]:
+    """Which first-party modules each module imports: every import statement, those
+    under ``if TYPE_CHECKING:`` and those inside functions included (import-linter
+    leaves the first out; a circle through them still ties the modules together)."""
+    trees = dict(parsed())
+    packages = {name for name in trees
+                if (PACKAGE.parent / name.replace(".", "/") / "__init__.py").is_file()}
+    edges: dict[str, set[str]] = {name: set() for name in trees}
+    for name, tree in trees.items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                source = imported_module(name, node, name in packages)
+                targets = [f"{source}.{alias.name}" if f"{source}.{alias.name}" in trees
+                           else source for alias in node.names]
+            else:
+                continue
+            edges[name] |= {t for t in targets if t in trees and t != name}
+    return edges
+
+
+def import_circles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in sorted(edges[node]):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                circles.append(sorted(group))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return circles
+
+
+def test_import_circles_are_found():
+    assert import_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert import_circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_circle_even_through_type_only_imports():
+    assert import_circles(import_edges()) == []

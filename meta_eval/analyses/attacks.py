@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from gecmetrics.corpus import Corpus
 
     from ..benchmarks.base import Benchmark
-    from ..options import MetaEvalOptions
+    from ..run_options import RunOptions
     from ..selection import Selection
 
 NAME = "attacks"
@@ -172,13 +172,13 @@ def attack_lines(root: Path) -> dict[str, tuple[str, ...]]:
     return out
 
 
-def _root(options: MetaEvalOptions) -> Path:
+def _root(options: RunOptions) -> Path:
     from ..benchmarks.base import data_root
 
     return data_root(options.data_dir).resolve()
 
 
-def check(settings: AttacksSettings, options: MetaEvalOptions) -> None:
+def check(settings: AttacksSettings, options: RunOptions) -> None:
     """Refuse what cannot be answered, and read the attack files, before any scoring."""
     from ..score_files import ScoresMetric
 
@@ -241,8 +241,7 @@ def level_scores(stats: Any, beta: float | None, level: str) -> Any:
 def run(context: Context, settings: AttacksSettings) -> list[AttackRow]:
     from gecmetrics.corpus import Corpus
 
-    from ..results import row_signature
-    from ..selection import system_scores
+    from ..selection import row_signature, system_scores
 
     lines = attack_lines(_root(context.options))
     # One attack corpus per distinct corpus: seeda-s and seeda-e share theirs, and conll14
@@ -293,7 +292,7 @@ def run(context: Context, settings: AttacksSettings) -> list[AttackRow]:
 
 
 def title(settings: AttacksSettings, rows: Sequence[AttackRow],
-          options: MetaEvalOptions) -> str:
+          options: RunOptions) -> str:
     return ("Adversarial outputs (Goto et al. 2025) as extra systems: the attack's rank among "
             "the human-ranked systems (1 = best), how many of them the metric puts below it, "
             "and ρ/τ with the attack admitted as the humans' last system")

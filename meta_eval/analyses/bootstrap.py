@@ -20,14 +20,14 @@ from gecmetrics.stats import DEFAULT_RESAMPLES
 
 from ..analysis import Analysis, Context, refuse_aggregation, refuse_sweep
 from ..flags import count, option
-from ..rows import num_list
+from ..result_rows import Intervals  # defined with the rows; this module's name too
 
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
     from ..correlation_analyses import ScoreCache
-    from ..options import MetaEvalOptions
-    from ..results import MetaResult
+    from ..result_rows import MetaResult
+    from ..run_options import RunOptions
     from ..selection import Selection
 
 NAME = "bootstrap"
@@ -44,22 +44,6 @@ class BootstrapSettings:
     def __post_init__(self) -> None:  # True: the flag alone; the API may pass 1000.0
         object.__setattr__(self, "bootstrap",
                            count("--bootstrap", self.bootstrap, DEFAULT_RESAMPLES))
-
-
-@dataclass(frozen=True)
-class Intervals:
-    """95% percentile bootstrap intervals over the test sentences of one row."""
-
-    pearson: tuple[float, float]
-    spearman: tuple[float, float]
-    kendall: tuple[float, float]
-    resamples: int
-    seed: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"pearson_ci": num_list(self.pearson), "spearman_ci": num_list(self.spearman),
-                "kendall_ci": num_list(self.kendall), "bootstrap": self.resamples,
-                "seed": self.seed}
 
 
 def add_bootstrap(results: Sequence[MetaResult], selections: Sequence[Selection],
@@ -100,7 +84,7 @@ def run(context: Context, settings: BootstrapSettings) -> list[Any]:
     return []  # its values are columns of the correlation rows
 
 
-def check(settings: BootstrapSettings, options: MetaEvalOptions) -> None:
+def check(settings: BootstrapSettings, options: RunOptions) -> None:
     from gecmetrics.validate import check_resamples
 
     if settings.bootstrap is None:

@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 
     from gecmetrics.metric import Metric
 
-    from ..options import MetaEvalOptions
     from ..pair_stats import Resampling
-    from ..results import MetaResult
+    from ..result_rows import MetaResult
+    from ..run_options import RunOptions
     from ..selection import Selection
 
 NAME = "clusters"
@@ -117,8 +117,7 @@ def metric_clusters(results: Sequence[MetaResult], selections: Sequence[Selectio
     from gecmetrics.stats.spa import pair_p_values, spa_terms
 
     from ..pair_stats import Resampling, human_samples, metric_samples
-    from ..results import row_signature
-    from ..selection import system_scores
+    from ..selection import row_signature, system_scores
 
     r_ = resampling or Resampling()
     n_resamples, seed, human_unit = r_.n_resamples, r_.seed, r_.human_unit
@@ -190,7 +189,7 @@ def run(context: Context, settings: ClustersSettings) -> list[ClusterRow]:
     return metric_clusters(rows, selections, context.metrics, settings.clusters, resampling)
 
 
-def check(settings: ClustersSettings, options: MetaEvalOptions) -> None:
+def check(settings: ClustersSettings, options: RunOptions) -> None:
     from gecmetrics.validate import check_choice, check_plot_file
 
     if settings.clusters is None:
@@ -210,7 +209,7 @@ def check(settings: ClustersSettings, options: MetaEvalOptions) -> None:
 
 
 def title(settings: ClustersSettings, rows: Sequence[ClusterRow],
-          options: MetaEvalOptions) -> str:
+          options: RunOptions) -> str:
     o = options
     return (f"Metric clusters by {settings.clusters} (paired bootstrap over systems and "
             f"sentences, {o.stat_resamples} resamples, seed {o.seed_value}; a new "

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
     from ..correlation_analyses import ScoreCache
-    from ..options import MetaEvalOptions
+    from ..run_options import RunOptions
     from ..selection import Selection
 
 NAME = "compare"
@@ -103,8 +103,7 @@ def compare_metrics(selection: Selection, metrics: Sequence[Metric],
     from gecmetrics.stats.significance import paired_bootstrap_test, williams_sig_diff
 
     from ..correlation_analyses import score_function
-    from ..results import row_signature
-    from ..selection import system_scores
+    from ..selection import row_signature, system_scores
 
     if len(metrics) < 2:
         raise ConfigError("--compare needs at least two metrics (-m ... -m ...)")
@@ -149,7 +148,7 @@ def run(context: Context, settings: CompareSettings) -> list[Comparison]:
     return out
 
 
-def check(settings: CompareSettings, options: MetaEvalOptions) -> None:
+def check(settings: CompareSettings, options: RunOptions) -> None:
     if not settings.compare:
         return
     refuse_sweep("--compare", options)
@@ -161,7 +160,7 @@ def check(settings: CompareSettings, options: MetaEvalOptions) -> None:
 
 
 def title(settings: CompareSettings, rows: Sequence[Comparison],
-          options: MetaEvalOptions) -> str:
+          options: RunOptions) -> str:
     return (f"Metric pairs: Williams' test on r and paired bootstrap "
             f"({options.compare_resamples} resamples, seed {options.seed_value}); "
             "one-sided p-values")

@@ -20,13 +20,13 @@ from gecmetrics.errors import ConfigError
 from ..analysis import Analysis, Context, refuse_aggregation, refuse_sweep
 from ..defaults import DEFAULT_FOLDS, DEFAULT_GRID
 from ..flags import count, option
-from ..rows import num
+from ..result_rows import CVBeta  # defined with the rows; this module's name too
 
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
-    from ..options import MetaEvalOptions
-    from ..results import MetaResult
+    from ..result_rows import MetaResult
+    from ..run_options import RunOptions
     from ..selection import Selection
 
 NAME = "cv_beta"
@@ -49,35 +49,6 @@ class CVBetaSettings:
     @property
     def grid_text(self) -> str:
         return DEFAULT_GRID if self.cv_grid is None else self.cv_grid
-
-
-@dataclass(frozen=True)
-class CVBeta:
-    """Cross-validated beta* of one correlation row; all None for a metric without beta."""
-
-    folds: int
-    seed: int | None
-    beta_star: float | None = None
-    beta_star_folds: tuple[float, ...] | None = None
-    beta_star_std: float | None = None
-    pearson: float | None = None  # at beta*, on all sentences
-    spearman: float | None = None
-    kendall: float | None = None
-    criterion: str | None = None  # None: the metric has no beta
-    grid: str = ""  # the beta grid as given (START:STOP:STEP), for the signature
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"beta_star": num(self.beta_star),
-               "beta_star_folds": (None if self.beta_star_folds is None
-                                   else list(self.beta_star_folds)),
-               "beta_star_std": num(self.beta_star_std),
-               "pearson_at_beta_star": num(self.pearson),
-               "spearman_at_beta_star": num(self.spearman),
-               "kendall_at_beta_star": num(self.kendall),
-               "cv_folds": self.folds, "cv_seed": self.seed}
-        if self.criterion is not None:
-            out["cv_criterion"] = self.criterion
-        return out
 
 
 def _score_at_beta(metric: Metric, selection: Selection, level: str) -> Any:
@@ -164,7 +135,7 @@ def run(context: Context, settings: CVBetaSettings) -> list[Any]:
     return []  # its values are columns of the correlation rows
 
 
-def check(settings: CVBetaSettings, options: MetaEvalOptions) -> None:
+def check(settings: CVBetaSettings, options: RunOptions) -> None:
     from gecmetrics.validate import check_folds, parse_beta_grid
 
     if settings.cv_folds is None:
@@ -178,7 +149,7 @@ def check(settings: CVBetaSettings, options: MetaEvalOptions) -> None:
 
 
 def title(settings: CVBetaSettings, rows: Sequence[MetaResult],
-          options: MetaEvalOptions) -> str:
+          options: RunOptions) -> str:
     return (f"Cross-validated β* ({settings.cv_folds} folds of test sentences, seed "
             f"{options.seed_value}, grid {settings.grid_text}, optimum of r on each "
             "training part; β* = their mean)")

@@ -28,7 +28,7 @@ from ..rows import num
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from ..options import MetaEvalOptions
+    from ..run_options import RunOptions
 
 NAME = "human_intervals"
 
@@ -114,7 +114,7 @@ def run(context: Context, settings: HumanIntervalsSettings) -> list[HumanInterva
     return out
 
 
-def check(settings: HumanIntervalsSettings, options: MetaEvalOptions) -> None:
+def check(settings: HumanIntervalsSettings, options: RunOptions) -> None:
     from gecmetrics.validate import check_plot_file
 
     if settings.human_intervals and options.sentence_level:
@@ -127,7 +127,7 @@ def check(settings: HumanIntervalsSettings, options: MetaEvalOptions) -> None:
 
 
 def title(settings: HumanIntervalsSettings, rows: Sequence[HumanIntervalRow],
-          options: MetaEvalOptions) -> str:
+          options: RunOptions) -> str:
     o = options
     drawn = "ranking items" if o.human_unit == "items" else "comparisons"
     return (f"Human scores: 95% bootstrap intervals and rank ranges ({o.stat_resamples} "

@@ -22,7 +22,7 @@ from ..flags import option
 from ..rows import num
 
 if TYPE_CHECKING:
-    from ..options import MetaEvalOptions
+    from ..run_options import RunOptions
     from ..selection import Selection
 
 NAME = "human_table"
@@ -91,13 +91,13 @@ def run(context: Context, settings: HumanTableSettings) -> list[HumanTableRow]:
     return out
 
 
-def check(settings: HumanTableSettings, options: MetaEvalOptions) -> None:
+def check(settings: HumanTableSettings, options: RunOptions) -> None:
     if settings.human_table:
         refuse_sweep("--human-table", options)
 
 
 def title(settings: HumanTableSettings, rows: Sequence[HumanTableRow],
-          options: MetaEvalOptions) -> str:
+          options: RunOptions) -> str:
     return ("Human ratings: mean per system and part (ratings 1-4, \"other\" left out; "
             "sv-gec: the paper's Table 4)")
 

@@ -23,8 +23,8 @@ from ..analysis import Analysis, Context
 from ..flags import option
 
 if TYPE_CHECKING:
-    from ..options import MetaEvalOptions
-    from ..results import MetaResult, SentenceAgreement
+    from ..result_rows import MetaResult, SentenceAgreement
+    from ..run_options import RunOptions
 
 NAME = "pair_stats"
 
@@ -68,7 +68,7 @@ def run(context: Context, settings: PairStatsSettings) -> list[Any]:
     return []  # its values are columns of the correlation (or sentence-level) rows
 
 
-def check(settings: PairStatsSettings, options: MetaEvalOptions) -> None:
+def check(settings: PairStatsSettings, options: RunOptions) -> None:
     s = settings
     aggregated = options.aggregation_levels
     if aggregated:
@@ -88,7 +88,7 @@ def check(settings: PairStatsSettings, options: MetaEvalOptions) -> None:
                           "betas; it cannot be combined with --sweep-beta/--plot")
 
 
-def title(settings: PairStatsSettings, rows: Sequence[Any], options: MetaEvalOptions) -> str:
+def title(settings: PairStatsSettings, rows: Sequence[Any], options: RunOptions) -> str:
     if options.mode == "sentence":
         return ("Tie calibration (Deutsch et al. 2023): every pair of outputs in an item, "
                 "human ties included; |Δ| <= ε is a metric tie; accuracy under each --ties "
@@ -113,7 +113,7 @@ def _eps(value: float | None) -> str:
 def table(rows: Sequence[Any], fmt: str) -> str:
     """The statistics of the correlation rows, or the tie calibration of the
     sentence-level rows."""
-    from ..results import SentenceAgreement
+    from ..result_rows import SentenceAgreement
 
     if rows and isinstance(rows[0], SentenceAgreement):
         return sentence_ties_table(rows, fmt)

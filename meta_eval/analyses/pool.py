@@ -40,8 +40,8 @@ from ..flags import option
 from ..rows import num as _num
 
 if TYPE_CHECKING:
-    from ..options import MetaEvalOptions
-    from ..results import MetaResult, SentenceAgreement
+    from ..result_rows import MetaResult, SentenceAgreement
+    from ..run_options import RunOptions
 
 # What each human score kind measures: the columns keep it in their label.
 KIND_TYPES: dict[str, str] = {
@@ -131,7 +131,7 @@ class PoolSettings:
         help="--pool: plot the leaderboard (.png, .svg or .pdf).")
 
 
-def check(settings: PoolSettings, options: MetaEvalOptions) -> None:
+def check(settings: PoolSettings, options: RunOptions) -> None:
     from gecmetrics.validate import check_plot_file
 
     if settings.pool and options.grid is not None:
@@ -149,7 +149,7 @@ def run(context: Context, settings: PoolSettings) -> list[PoolRow]:
     return pool(context.rows, weights, context.notes)
 
 
-def title(settings: PoolSettings, rows: Sequence[PoolRow], options: MetaEvalOptions) -> str:
+def title(settings: PoolSettings, rows: Sequence[PoolRow], options: RunOptions) -> str:
     weights = ", ".join(f"{c.label}={w:.3g}" for c, w in zip(
         rows[0].columns, rows[0].weights, strict=True))
     return (f"Pooled leaderboard (values in %; rank 1 = best, ties share the mean rank; "

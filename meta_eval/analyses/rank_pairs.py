@@ -38,7 +38,7 @@ from ..flags import option
 from ..rows import RowIdentity, num
 
 if TYPE_CHECKING:
-    from ..options import MetaEvalOptions
+    from ..run_options import RunOptions
     from ..selection import Selection
 
 NAME = "rank_pairs"
@@ -153,7 +153,7 @@ def _lookup(matrix: Any, row_of: dict[str, int], columns: dict[int, int]) -> Any
 def run(context: Context, settings: RankPairsSettings) -> list[RankPairRow]:
     import numpy as np
 
-    from ..results import row_signature
+    from ..selection import row_signature
     from ..sentence_agreement import human_pairs
 
     out = []
@@ -196,7 +196,7 @@ def run(context: Context, settings: RankPairsSettings) -> list[RankPairRow]:
     return out
 
 
-def check(settings: RankPairsSettings, options: MetaEvalOptions) -> None:
+def check(settings: RankPairsSettings, options: RunOptions) -> None:
     from gecmetrics.validate import check_plot_file
 
     if settings.rank_pairs:
@@ -206,7 +206,7 @@ def check(settings: RankPairsSettings, options: MetaEvalOptions) -> None:
 
 
 def title(settings: RankPairsSettings, rows: Sequence[RankPairRow],
-          options: MetaEvalOptions) -> str:
+          options: RunOptions) -> str:
     if settings.rank_pairs_by == "judgment":
         return ("Human-rank-pair agreement: outputs an annotator ranked i < j within a "
                 "ranking item (1 = best), their comparisons, and the share the metric "

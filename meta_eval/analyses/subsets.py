@@ -43,8 +43,8 @@ if TYPE_CHECKING:
 
     from gecmetrics.metric import Metric
 
-    from ..options import MetaEvalOptions
-    from ..results import MetaResult
+    from ..result_rows import MetaResult
+    from ..run_options import RunOptions
     from ..selection import Selection
 
 NAME = "subsets"
@@ -152,7 +152,7 @@ def subset_rows(results: Sequence[MetaResult], selections: Sequence[Selection],
     from gecmetrics.stats.correlation import CORRELATIONS, paired_rows
 
     from ..correlation_analyses import metric_for
-    from ..results import row_signature
+    from ..selection import row_signature
 
     by_spec = metric_for(results, metrics)
     out: list[SubsetRow] = []
@@ -264,7 +264,7 @@ def on_load(settings: SubsetsSettings, selection: Selection) -> None:
                           f"{settings.subsets}")
 
 
-def check(settings: SubsetsSettings, options: MetaEvalOptions) -> None:
+def check(settings: SubsetsSettings, options: RunOptions) -> None:
     from gecmetrics.validate import check_int_range, check_plot_file
 
     if settings.subsets is not None:
@@ -280,7 +280,7 @@ def check(settings: SubsetsSettings, options: MetaEvalOptions) -> None:
 
 
 def title(settings: SubsetsSettings, rows: Sequence[SubsetRow],
-          options: MetaEvalOptions) -> str:
+          options: RunOptions) -> str:
     how = ("every subset" if rows[0].exhaustive
            else f"{settings.subsets_max} random subsets (seed {options.seed_value})")
     return (f"System-set robustness: r over {how} of {settings.subsets} systems; "

@@ -23,13 +23,14 @@ from gecmetrics.errors import ConfigError
 from ..analysis import Analysis, Context, refuse_sweep
 from ..defaults import DEFAULT_WINDOW
 from ..flags import count, option
+from ..result_rows import WindowResult  # defined with the rows; this module's name too
 from ..rows import RowIdentity, num
 
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
-    from ..options import MetaEvalOptions
-    from ..results import MetaResult
+    from ..result_rows import MetaResult
+    from ..run_options import RunOptions
     from ..selection import Selection
 
 NAME = "window"
@@ -70,24 +71,6 @@ class WindowRow(RowIdentity):
         if self.signature:
             out["signature"] = self.signature
         return out
-
-
-@dataclass(frozen=True)
-class WindowResult:
-    window_start: int  # 1-based rank of the first (best) system of the window
-    systems_in_window: list[str]  # best first
-    pearson: float  # NaN if the metric (or human) scores in the window are constant
-    spearman: float
-
-    def to_json(self) -> dict[str, Any]:
-        from gecmetrics.formatting import finite_or_none as clean
-
-        return {
-            "window_start": self.window_start,
-            "systems_in_window": list(self.systems_in_window),
-            "pearson": clean(self.pearson),
-            "spearman": clean(self.spearman),
-        }
 
 
 def rank_by_human(human: Mapping[str, float]) -> list[str]:
@@ -136,8 +119,7 @@ def window_rows(results: Sequence[MetaResult], selections: Sequence[Selection],
     import numpy as np
 
     from ..correlation_analyses import metric_for
-    from ..results import row_signature
-    from ..selection import system_scores
+    from ..selection import row_signature, system_scores
 
     by_name = {sel.benchmark.name: sel for sel in selections}
     by_spec = metric_for(results, metrics)
@@ -180,7 +162,7 @@ def on_load(settings: WindowSettings, selection: Selection) -> None:
         check_window(settings.window, len(selection.systems), selection.benchmark.name)
 
 
-def check(settings: WindowSettings, options: MetaEvalOptions) -> None:
+def check(settings: WindowSettings, options: RunOptions) -> None:
     from gecmetrics.validate import check_plot_file, check_window
 
     if settings.window is not None:
@@ -193,7 +175,7 @@ def check(settings: WindowSettings, options: MetaEvalOptions) -> None:
 
 
 def title(settings: WindowSettings, rows: Sequence[WindowRow],
-          options: MetaEvalOptions) -> str:
+          options: RunOptions) -> str:
     return f"Window analysis ({settings.window} consecutive systems by human score)"
 
 
