@@ -36,8 +36,12 @@ def _pair(tmp_path: Path, n: int) -> tuple[Path, Path]:
     return src, hyp
 
 
-@pytest.mark.parametrize("metrics", [["errant"], ["cleme"], ["cleme2"], ["gotoscorer"],
-                                     ["pterrant"], ["errant", "cleme"]])
+@pytest.mark.parametrize("metrics", [
+    ["errant"], ["errant", "cleme"],
+    # the same check through the other ERRANT-based metrics: a CLI start each
+    *(pytest.param(m, marks=pytest.mark.full) for m in (["cleme"], ["cleme2"], ["gotoscorer"],
+                                                         ["pterrant"])),
+])
 def test_cli_refuses_a_1000_token_pair_in_seconds_with_one_line(tmp_path, metrics):
     src, hyp = _pair(tmp_path, 1000)
     args = [a for m in metrics for a in ("-m", m)]

@@ -64,6 +64,7 @@ def test_green_paper_table4(conll):
         assert pct(results[name].score) == f, name
 
 
+@pytest.mark.full  # the fixture scores 14 CoNLL-2014 systems: seconds
 @needs_data
 def test_input_scores_zero_with_precision_one(conll):
     _, results = conll
@@ -71,6 +72,7 @@ def test_input_scores_zero_with_precision_one(conll):
     assert res.score == 0.0 and res.precision == 1.0 and res.recall == 0.0
 
 
+@pytest.mark.full  # the fixture scores 14 CoNLL-2014 systems: seconds
 @needs_data
 def test_counts_equal_the_literal_oracle_on_real_sentences(conll):
     """Every (sentence, annotator) count of two systems on small lattices, vs the oracle."""
