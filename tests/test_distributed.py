@@ -220,7 +220,8 @@ def test_without_the_extra_ci_fails_instead_of_skipping(pytester, tmp_path, monk
     import shutil
     from pathlib import Path
 
-    shutil.copyfile(Path(__file__).with_name("conftest.py"), pytester.path / "conftest.py")
+    for helper in ("conftest.py", "tiers.py"):  # the conftest imports tiers
+        shutil.copyfile(Path(__file__).with_name(helper), pytester.path / helper)
     pytester.makepyfile(test_probe="import pytest\n\n@pytest.mark.dask\ndef test_x():\n    pass\n")
     fake = tmp_path / "fake"
     (fake / "dask").mkdir(parents=True)

@@ -546,10 +546,11 @@ def test_cli_download_check_and_errors(server, tmp_path):
     listed = run_cli("--list", "--data-dir", str(tmp_path))
     assert listed.returncode == 0
     assert listed.stdout.splitlines()[1:] == [
-        f"seeda\t37 files\t4.0 MB\t0 present in {tmp_path}",
+        f"seeda\t637 files\t4.6 MB\t0 present in {tmp_path}",
         f"gmeg\t60 files\t5.9 MB\t60 present in {tmp_path}",
         f"tmu-gfm\t1 file\t1.3 MB\t0 present in {tmp_path}",
         f"sv-gec\t32 files\t1.1 MB\t0 present in {tmp_path}",
+        f"attacks\t4 files\t0.5 MB\t0 present in {tmp_path}",
     ]
     check = run_cli("--check", "gmeg", "--data-dir", str(tmp_path))
     assert check.returncode == 0 and "60/60 files verified" in check.stdout
