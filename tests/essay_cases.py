@@ -39,3 +39,31 @@ def essay_case(references: int = 1, n: int = ESSAY_TOKENS
     src, first = essay_pair(n)
     refs = [first] + [essay_pair(n, seed)[1] for seed in range(9, 8 + references)]
     return src, refs, essay_pair(n, HYPOTHESIS_SEED)[1]
+
+
+#: The bounds the issue sets for one metric on one essay.
+ESSAY_SECONDS = 10
+ESSAY_MEMORY_MB = 500
+#: Address space given to the child: numpy and the BLAS threads map far more than
+#: they touch (a 500 MB cap on address space hangs some BLAS builds at start), so the
+#: memory bound is checked on the peak resident size instead.
+CHILD_ADDRESS_SPACE = (ESSAY_MEMORY_MB + 1500) << 20
+
+
+def run_bounded(args: list[str], timeout: float = 120) -> tuple[str, str, int, float]:
+    """Run ``python args...`` forked from tests/trust_measure.py (a small process,
+    so the peak resident memory is the child's own, not that of the test process
+    it would otherwise inherit through exec): (stdout, stderr, exit code, peak MB)."""
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    measure = Path(__file__).with_name("trust_measure.py")
+    with tempfile.TemporaryDirectory() as folder:
+        result = Path(folder) / "result"
+        proc = subprocess.run([sys.executable, "-I", "-S", str(measure), str(result),
+                               str(CHILD_ADDRESS_SPACE), sys.executable, *args],
+                              capture_output=True, text=True, timeout=timeout)
+        code, peak_kb = result.read_text().split()
+    return proc.stdout, proc.stderr, int(code), int(peak_kb) / 1024
