@@ -13,7 +13,6 @@ Every neutral edit set, applied to the source, must give the target back.
 from __future__ import annotations
 
 import random
-import subprocess
 import sys
 from pathlib import Path
 

@@ -48,6 +48,7 @@ def test_plain():
 @pytest.fixture
 def probe(pytester: pytest.Pytester, monkeypatch, tmp_path):
     shutil.copyfile(CONFTEST, pytester.path / "conftest.py")
+    shutil.copyfile(CONFTEST.with_name("tiers.py"), pytester.path / "tiers.py")  # conftest's
     pytester.makepyfile(test_probe=PROBE)
     monkeypatch.setenv("GECMETRICS_SHARED_DATA", str(tmp_path / "no-data-here"))
     monkeypatch.delenv("GECMETRICS_REQUIRE_DATA", raising=False)
