@@ -64,6 +64,7 @@ def run_bounded(args: list[str], timeout: float = 120) -> tuple[str, str, int, f
         result = Path(folder) / "result"
         proc = subprocess.run([sys.executable, "-I", "-S", str(measure), str(result),
                                str(CHILD_ADDRESS_SPACE), sys.executable, *args],
-                              capture_output=True, text=True, timeout=timeout)
+                              capture_output=True, text=True, timeout=timeout,
+                              cwd=folder)  # not the checkout: import the installed package
         code, peak_kb = result.read_text().split()
     return proc.stdout, proc.stderr, int(code), int(peak_kb) / 1024

@@ -56,9 +56,9 @@ def probe(pytester: pytest.Pytester, monkeypatch, tmp_path):
 
 
 @pytest.mark.full
-def test_without_data_real_data_tests_skip_with_one_reason(probe):
+def test_without_data_real_data_tests_skip_with_one_reason(have_errant, probe):
     result = probe.runpytest_subprocess("-rs", "-p", "no:cacheprovider")
-    result.assert_outcomes(passed=2 if _have_errant() else 1, skipped=3 if _have_errant() else 4)
+    result.assert_outcomes(passed=2 if have_errant else 1, skipped=3 if have_errant else 4)
     text = result.stdout.str()
     assert "real evaluation data not found at" in text
     assert "gecmetrics download --data-dir DIR" in text and "GECMETRICS_SHARED_DATA=DIR" in text
@@ -69,13 +69,13 @@ def test_without_data_real_data_tests_skip_with_one_reason(probe):
 
 
 @pytest.mark.full
-def test_ci_turns_the_skips_into_failures(probe, monkeypatch):
+def test_ci_turns_the_skips_into_failures(have_errant, probe, monkeypatch):
     monkeypatch.setenv("GECMETRICS_REQUIRE_DATA", "1")
     result = probe.runpytest_subprocess("-p", "no:cacheprovider")
     outcomes = result.parseoutcomes()
     assert outcomes.get("skipped", 0) == 0
     failed = outcomes.get("failed", 0) + outcomes.get("errors", outcomes.get("error", 0))
-    assert failed == (3 if _have_errant() else 4)
+    assert failed == (3 if have_errant else 4)
     assert result.ret != 0
     assert "GECMETRICS_REQUIRE_DATA=1: not skipped" in result.stdout.str()
 
@@ -108,6 +108,14 @@ def test_without_errant_the_errant_tests_skip(probe, tmp_path, monkeypatch):
     monkeypatch.setenv("GECMETRICS_REQUIRE_DATA", "1")
     result = probe.runpytest_subprocess("-p", "no:cacheprovider", "-k", "extra")
     assert result.parseoutcomes().get("skipped", 0) == 0 and result.ret != 0
+
+
+@pytest.fixture(scope="module")
+def have_errant() -> bool:
+    """Module-scoped, so that errant and spaCy are imported before a test's pytester
+    snapshots ``sys.modules``: pytester drops at teardown what a test imported, and
+    importing numpy's extension a second time in one process fails."""
+    return _have_errant()
 
 
 def _have_errant() -> bool:
