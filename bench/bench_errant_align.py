@@ -23,7 +23,6 @@ leaves it out for lengths of N and more.
 
 from __future__ import annotations
 
-import statistics
 import time
 
 import harness
@@ -38,16 +37,6 @@ from gecmetrics.registry import get_metric
 def _edits(edits) -> list[tuple]:
     return [(e.o_start, e.o_end, e.c_start, e.c_end, e.c_str, e.type) for e in edits]
 
-
-def _interleaved(routes: dict, repeat: int) -> dict[str, float]:
-    """Median seconds of each route, the routes run in turn ``repeat`` times."""
-    walls: dict[str, list[float]] = {name: [] for name in routes}
-    for _ in range(repeat):
-        for name, func in routes.items():
-            start = time.perf_counter()
-            func()
-            walls[name].append(time.perf_counter() - start)
-    return {name: statistics.median(w) for name, w in walls.items()}
 
 
 def conll_pairs(args, annotator, nlp) -> None:
@@ -66,7 +55,7 @@ def conll_pairs(args, annotator, nlp) -> None:
           f"cached; median of {args.repeat} interleaved runs; edits equal", flush=True)
     from errant.alignment import Alignment
 
-    times = _interleaved({
+    times = harness.interleaved({
         "errant annotate": lambda: [annotator.annotate(o, c) for o, c in docs],
         "kernel annotate": lambda: [errant_align.annotate(annotator, o, c) for o, c in docs],
         "errant Alignment": lambda: [Alignment(o, c) for o, c in docs],

@@ -22,7 +22,6 @@ system output), each in a forked child so that its peak RSS is its own.
 
 from __future__ import annotations
 
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -35,15 +34,6 @@ from gecmetrics.registry import get_metric
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-
-def _interleaved(routes: dict, repeat: int) -> dict[str, float]:
-    walls: dict[str, list[float]] = {name: [] for name in routes}
-    for _ in range(repeat):
-        for name, func in routes.items():
-            start = time.perf_counter()
-            func()
-            walls[name].append(time.perf_counter() - start)
-    return {name: statistics.median(w) for name, w in walls.items()}
 
 
 def conll_pairs(args) -> None:
@@ -61,7 +51,7 @@ def conll_pairs(args) -> None:
     cache = ParseCache(nlp, root=False, progress=False)
     cache.parse_all([t for pair in pairs for t in pair])
     docs = [(cache.get(a), cache.get(b)) for a, b in pairs]
-    times = _interleaved({
+    times = harness.interleaved({
         "errant parsed": lambda: [annotator.annotate(o, c) for o, c in docs],
         "errant parse+annotate": lambda: [annotator.annotate(annotator.parse(a),
                                                              annotator.parse(b))

@@ -144,6 +144,18 @@ class Child:
     stderr: str
 
 
+def interleaved(routes: dict[str, Callable[[], Any]], repeat: int) -> dict[str, float]:
+    """Median wall seconds of each route, the routes run in turn ``repeat`` times (so
+    that a change of machine load falls on every route alike)."""
+    walls: dict[str, list[float]] = {name: [] for name in routes}
+    for _ in range(repeat):
+        for name, func in routes.items():
+            start = time.perf_counter()
+            func()
+            walls[name].append(time.perf_counter() - start)
+    return {name: statistics.median(w) for name, w in walls.items()}
+
+
 def run_child(argv: Sequence[str], stdout: Path | None = None, *,
               env: dict[str, str] | None = None, cwd: Path | None = None,
               limits: Callable[[], None] | None = None, timeout: float | None = None) -> Child:
