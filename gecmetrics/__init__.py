@@ -10,9 +10,18 @@ Heavy modules load on first use, so ``import gecmetrics`` and the CLI stay fast.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from .version import __version__
+
+# metrics/, meta_eval/ and data/ sit at the top of the repository and are linked into
+# this folder. A clone made without symbolic links (Git for Windows by default) has
+# text files in their place; there the repository top is searched too, so Python run
+# from such a checkout still finds gecmetrics.metrics etc. (an install never needs
+# this: setup.py maps the real folders).
+if os.path.isfile(os.path.join(__path__[0], "metrics")):
+    __path__.append(os.path.dirname(__path__[0]))
 
 __all__ = ["Corpus", "get_metric", "list_metrics", "meta_evaluate", "register_metric",
            "__version__"]

@@ -21,15 +21,16 @@ integers.
 from __future__ import annotations
 
 import itertools
-import os
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from . import kernels
 from .corpus import Corpus
 from .errors import ConfigError
+from .kernels import forced_python
 from .tokenizers import (  # noqa: F401  (the names this module has always offered)
     TOKENIZERS,
     WORD_LOCAL,
@@ -78,7 +79,7 @@ def backend_name() -> str:
     The environment variable ``GECMETRICS_KERNEL=python`` forces the pure-Python
     kernel (for benchmarks and debugging); the numbers are the same.
     """
-    if os.environ.get("GECMETRICS_KERNEL") == "python" or _intersect_compiled is None:
+    if forced_python() or _intersect_compiled is None:
         return "python"
     return "compiled"
 
@@ -250,6 +251,8 @@ def _count_chunk(task: tuple) -> Intersections:
     off = np.zeros((num_texts, num_refs, max_n), dtype=np.int64)
     rmax = np.zeros((num_texts, max_n), dtype=np.int64)
     use_compiled = backend == "compiled" or (backend is None and backend_name() == "compiled")
+    if _intersect_compiled is None:
+        kernels.missing("gecmetrics._kernel")
     if use_compiled:
         _intersect_compiled(
             tokens, text_start, group_arr, num_refs, max_n, sr, sc, rc, src, off, rmax

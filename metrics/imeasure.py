@@ -40,6 +40,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from gecmetrics import kernels
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits.metric import checked_m2
 from gecmetrics.errors import ConfigError, InputError
@@ -182,6 +183,8 @@ def imeasure_counts(corpus: Corpus, weight: float = 2.0, mix: bool = True,
 
     ``fast=False`` uses the pure-Python alignment (the oracle of the kernel).
     """
+    if _fast_counts is None:
+        kernels.missing("gecmetrics.metrics._imeasure_kernel")
     count = _fast_counts if (fast and _fast_counts is not None) else _python_counts
     m2 = corpus.m2
     if m2 is None:

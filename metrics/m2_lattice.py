@@ -84,6 +84,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gecmetrics import kernels
 from gecmetrics.errors import GecMetricsError
 
 try:  # the compiled speed path; optional by design
@@ -413,6 +414,8 @@ def build_lattice(src: list[str], hyp: list[str], max_unchanged_words: int = 2,
     """
     if compiled is None:
         compiled = HAVE_KERNEL
+        if not HAVE_KERNEL:
+            kernels.missing("gecmetrics.metrics._m2_kernel")
     elif compiled and not HAVE_KERNEL:
         raise RuntimeError("the compiled M2 kernel (gecmetrics.metrics._m2_kernel) is not built")
     n, m = len(src), len(hyp)

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import kernels
+
 try:  # the compiled speed path; optional by design
     from ._align_kernel import align_seq as _align_compiled
     from ._align_kernel import token_arrays as _token_arrays_compiled
@@ -43,6 +45,8 @@ def align_seq(orig: Any, cor: Any, lev: bool = False, native: bool = True) -> li
     """
     if native and _align_compiled is not None:
         return _align_compiled(*_token_arrays(orig, cor), lev)
+    if _align_compiled is None:
+        kernels.missing("gecmetrics.edits._align_kernel")
     from errant.alignment import Alignment
 
     return list(Alignment(orig, cor, lev).align_seq)

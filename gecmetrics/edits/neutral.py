@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from itertools import groupby
 from typing import Any, Literal
 
+from .. import kernels
 from ..errors import ConfigError, InputError
 from .errant_align import AlignStep
 from .span import SpanEdit
@@ -109,6 +110,8 @@ def align(source: Sequence[str], target: Sequence[str], native: bool = True) -> 
     check_size(len(source), len(target))
     if native and _align_compiled is not None:
         return _align_compiled(*kernel_arrays(source, target), False)
+    if _align_compiled is None:
+        kernels.missing("gecmetrics.edits._align_kernel")
     return align_python(source, target)
 
 
