@@ -12,12 +12,9 @@ these imports catch an extra that is installed but broken.
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 
 from .. import extras
-
-INSTALL = extras.install_command("neural")
 
 
 def _require(module: str, metric: str) -> ModuleType:
@@ -33,13 +30,3 @@ def require_transformers(metric: str) -> ModuleType:
     """The ``transformers`` module (torch checked first), or the same one-line error."""
     require_torch(metric)
     return _require("transformers", metric)
-
-
-def available() -> bool:
-    """True when both torch and transformers import (for tests and ``list``)."""
-    try:
-        importlib.import_module("torch")
-        importlib.import_module("transformers")
-    except ImportError:
-        return False
-    return True
