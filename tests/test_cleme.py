@@ -106,6 +106,7 @@ def test_scores_by_hand_through_errant():
     assert sent.scores == [pytest.approx(0.625 / 0.75, abs=1e-15)]
 
 
+@pytest.mark.errant
 def test_options_are_checked():
     with pytest.raises(ConfigError, match="variant must be dependent or independent"):
         get_metric("cleme", variant="both")
@@ -126,6 +127,7 @@ def test_import_and_list_do_not_import_spacy_or_errant():
     assert run.returncode == 0, run.stderr
 
 
+@pytest.mark.errant
 def test_references_m2_needs_m2():
     corpus = Corpus(["a b ."], [["a b ."]], {"x": ["a b ."]})
     with pytest.raises(InputError, match="references=m2 needs gold edits"):

@@ -130,6 +130,7 @@ def test_missing_model_fails_with_a_one_line_install_hint(tmp_path, monkeypatch)
     assert "no_such_spacy_pipeline_xyz" in run.stderr
 
 
+@pytest.mark.errant
 def test_bad_options():
     with pytest.raises(ConfigError):
         Errant(references="both")

@@ -103,6 +103,7 @@ def test_check_lengths_characters_limit_is_spacys():
     check_lengths([(SRC, ["a"]), (HYP, ["x" * MAX_CHARS])], max_tokens=MAX_TOKENS)
 
 
+@pytest.mark.errant
 def test_every_parsed_text_is_checked_before_spacy_loads(no_spacy):
     long = " ".join(["w"] * 8)
     other = " ".join(["v"] * 7)
@@ -128,6 +129,7 @@ def test_every_parsed_text_is_checked_before_spacy_loads(no_spacy):
     fails("hypothesis", "hypothesis sysB")
 
 
+@pytest.mark.errant
 def test_m2_corrections_are_checked_too(tmp_path, no_spacy):
     # Annotator 1 inserts 6 tokens: its corrected sentence has 3 + 6 = 9 tokens,
     # while the source and the hypothesis have 3.
@@ -150,6 +152,7 @@ def test_m2_corrections_are_checked_too(tmp_path, no_spacy):
         Errant(max_tokens=6).evaluate(corpus)
 
 
+@pytest.mark.errant
 def test_max_tokens_option():
     assert Errant().config.max_tokens == MAX_TOKENS == 300
     assert metric_from_spec("errant:max_tokens=5000").config.max_tokens == 5000
@@ -158,8 +161,8 @@ def test_max_tokens_option():
             Errant(max_tokens=bad)
 
 
+@pytest.mark.errant
 def test_raising_the_limit_scores_as_before(tmp_path, monkeypatch):
-    pytest.importorskip("errant")
     monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path))
     sources = ["He go to school every days .", "This is fine ."]
     corpus = Corpus(sources, [["He goes to school every day .", "This is fine ."]],
@@ -191,6 +194,7 @@ def _run_measured(args):
 
 
 @pytest.mark.parametrize("spaced", [True, False], ids=["words", "one-token"])
+@pytest.mark.errant
 def test_cli_5mb_line_fails_fast_in_little_memory(tmp_path, spaced):
     unit = "word " if spaced else "wordy"
     line = (unit * 1_000_000).strip()  # 5 MB on one line
@@ -209,6 +213,7 @@ def test_cli_5mb_line_fails_fast_in_little_memory(tmp_path, spaced):
     assert res["peak_kib"] < 400_000, res["peak_kib"]
 
 
+@pytest.mark.errant
 def test_cli_token_limit_message(tmp_path):
     src = tmp_path / "src.txt"
     src.write_text("A short line .\n" + " ".join(["w"] * 100_000) + "\n")

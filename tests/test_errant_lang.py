@@ -23,12 +23,14 @@ from gecmetrics.errors import ConfigError
 from gecmetrics.signature import metric_signature
 
 
+@pytest.mark.errant
 def test_lang_must_be_a_language_code():
     with pytest.raises(ConfigError, match="errant option lang must be a language code"):
         get_metric("errant", lang="French")
     get_metric("errant", lang="uk")
 
 
+@pytest.mark.errant
 def test_lang_is_signed_only_when_set():
     default = str(metric_signature(get_metric("errant")))
     assert "lang" not in default

@@ -32,24 +32,31 @@ def _made(name: str, **options):
     return get_metric(name, **{**REQUIRED_OPTIONS.get(name, {}), **options})
 
 
+def _installed_but(*blocked: str):
+    """``extras._found`` as if every extra were installed but the ``blocked`` modules:
+    the check, not this machine's extras, is under test."""
+    return lambda module: module not in blocked
+
+
 def _cases() -> list[tuple[str, str, str]]:
     """(metric, extra, module) for every module of every extra a registered
     metric declares with its default options (class attribute or method)."""
     out = []
-    for name in sorted(BUILTIN):
-        cls = metric_class(name)
-        needed = cls.extras
-        if "required_extras" in vars(cls):  # depends on options: ask a made one
-            try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(extras, "_found", _installed_but())
+        for name in sorted(BUILTIN):
+            cls = metric_class(name)
+            needed = cls.extras
+            if "required_extras" in vars(cls):  # depends on options: ask a made one
                 needed = _made(name).required_extras()
-            except ConfigError:
-                continue
-        for extra in needed:
-            out += [(name, extra, module) for module in extras.EXTRAS[extra]]
+            for extra in needed:
+                out += [(name, extra, module) for module in extras.EXTRAS[extra]]
     return out
 
 
 def _block(monkeypatch, *modules: str) -> None:
+    """These modules missing, every other module of every extra installed."""
+    monkeypatch.setattr(extras, "_found", _installed_but(*modules))
     for module in modules:
         monkeypatch.setitem(sys.modules, module, None)  # import -> ImportError
 
@@ -100,6 +107,7 @@ def test_metrics_without_extras_are_made_and_listed_with_every_extra_missing(
 
 
 def test_llm_judge_extras_follow_its_options(monkeypatch):
+    _block(monkeypatch)
     assert _made("llm-judge").required_extras() == ()
     assert _made("llm-judge", form="edits").required_extras() == ("errant",)
     _block(monkeypatch, "errant")
@@ -109,6 +117,8 @@ def test_llm_judge_extras_follow_its_options(monkeypatch):
 
 CLI = """
 import sys
+import gecmetrics.extras
+gecmetrics.extras._found = lambda module: module not in {blocked!r}
 for name in {blocked!r}:
     sys.modules[name] = None
 sys.argv = ["gecmetrics"] + {argv!r}

@@ -305,6 +305,7 @@ def test_touched_chunks_shortcut_equals_judging_every_chunk(weights, scoring):
     assert stats.counts.transpose(1, 0, 2).tolist() == want
 
 
+@pytest.mark.errant
 def test_input_problems_are_found_before_parsing(tmp_path, monkeypatch):
     """ref_id, references and the weight file are checked before ERRANT runs."""
     from gecmetrics.edits.extraction import Extractor

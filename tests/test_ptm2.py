@@ -58,6 +58,7 @@ def toy_corpus(tmp_path: Path) -> Corpus:
     return Corpus(m2.sources, m2.references(), hyps, m2=m2)
 
 
+@pytest.mark.neural
 def test_weights_and_levels_by_hand(tmp_path):
     """Every number worked out by hand from the PT-M2 definitions.
 
@@ -88,6 +89,7 @@ def test_weights_and_levels_by_hand(tmp_path):
     assert stats.corpus(1.0)[1].score == pytest.approx(2 / 3)
 
 
+@pytest.mark.neural
 def test_pairs_scored_once(tmp_path):
     """Every (candidate, reference) pair is asked for once, whatever the systems share."""
     scorer = FakeScorer()
@@ -105,6 +107,7 @@ def test_apply_edits_and_prf():
     assert prf_of_totals(0.0, 0.0, 0.0 + 0.1, 0.5)[2] == 0.0
 
 
+@pytest.mark.neural
 def test_errors_in_one_line(tmp_path):
     corpus = Corpus(["a b"], [["a b"]], {"s": ["a c"]})
     with pytest.raises(InputError, match="needs gold edits"):
@@ -221,6 +224,7 @@ def test_cached_rerun_makes_no_model_call(shared_data, tiny_model, tmp_path):
     assert (counts1.corpus == counts2.corpus).all() and (counts1.sentence == counts2.sentence).all()
 
 
+@pytest.mark.neural
 def test_neutral_edits_are_m2_of_the_neutral_gold():
     """ptm2:edits=neutral on text references scores the gold M2 that m2:edits=neutral
     (and m2-from-text) derives from them: the same numbers as ptm2 given that M2 file;
