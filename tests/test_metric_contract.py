@@ -139,7 +139,8 @@ def _other_value(field: dataclasses.Field, hint, value):
 
 
 @pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.extra(*metric_class(name).extras)) for name in ALL_METRICS])
+    pytest.param(name, marks=pytest.mark.extra(*metric_class(name).extras))
+    for name in ALL_METRICS])
 def test_every_option_changes_the_cache_key(name, corpus):
     cls = metric_class(name)
     base = cls()
