@@ -217,3 +217,17 @@ def conll(shared_data):
     hyps["INPUT"] = list(sources)
     hyps["NULL"] = [""] * len(sources)
     return sources, m2.references(), hyps
+
+
+@pytest.fixture(autouse=True)
+def _signal_handlers_restored():
+    """Each test leaves SIGINT and SIGTERM as it found them. An in-process CLI run that
+    stops for a signal ignores further ones (``cli._stop``); left so, every later
+    subprocess would inherit the ignored SIGINT and outlive its test's Ctrl-C."""
+    import signal
+
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    for sig, handler in before.items():
+        if signal.getsignal(sig) != handler and handler is not None:
+            signal.signal(sig, handler)

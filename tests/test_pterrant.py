@@ -114,6 +114,7 @@ def test_errors_in_one_line():
 
 
 @pytest.mark.errant
+@pytest.mark.neural
 def test_too_long_sentence_fails_before_any_model(monkeypatch):
     import gecmetrics.metrics.pterrant as mod
 
