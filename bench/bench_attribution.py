@@ -9,7 +9,7 @@ not timed). Baseline ("naive"): every subset sentence and the source scored
 as its own one-sentence corpus through the metric (what a loop over
 gec-attribute's attributor does: one metric call per subset), on the first
 ``--naive`` sentences only, scaled per subset sentence to the whole set.
-Measured: :func:`gecmetrics.attribution.attribute` on all of them (every
+Measured: :func:`gecmetrics.workflows.attribution.attribute` on all of them (every
 distinct candidate scored once, in one corpus pass). Printed: seconds, the
 speed-up over the naive rate, how many subset sentences were asked for and
 how many distinct ones scored, and the load average.
@@ -31,15 +31,15 @@ def main() -> None:
     opts = parser.parse_args()
     data = harness.shared_data(opts.data_dir)
 
-    from gecmetrics.attribution import (
+    from gecmetrics.corpus import Corpus
+    from gecmetrics.registry import metric_from_spec
+    from gecmetrics.workflows.attribution import (
         AttributionOptions,
         apply_edits,
         attribute,
         hypothesis_edits,
         plan_sentence,
     )
-    from gecmetrics.corpus import Corpus
-    from gecmetrics.registry import metric_from_spec
 
     m2, hyps = harness.conll14(data, opts.systems, opts.sentences)
     refs = m2.references()

@@ -1,4 +1,4 @@
-"""Per-core throughput of gecmetrics.distributed (the dask extra), for the
+"""Per-core throughput of gecmetrics.workflows.distributed (the dask extra), for the
 capacity estimate of docs/scale.md ("On a cluster").
 
 Run from the repository root, with the dask extra installed, capped and niced::
@@ -63,7 +63,7 @@ def load_partition(lines: int, start: int, stop: int, with_m2: bool) -> list[dic
 @functools.lru_cache(maxsize=1)
 def all_records(lines: int, with_m2: bool) -> list[dict]:
     """Every record of the corpus (made once per process, before the clock starts)."""
-    from gecmetrics.distributed import records
+    from gecmetrics.workflows.distributed import records
 
     out = records(corpus(lines))
     if not with_m2:
@@ -94,7 +94,7 @@ def _case(kind: str, spec: str, lines: int, partition: int, metric_from_spec) ->
     elif kind == "partition":  # the work of one task: count and score one partition
         import pandas  # noqa: F401  (imported once per worker: not timed)
 
-        from gecmetrics.distributed import count_partition, sentence_scores
+        from gecmetrics.workflows.distributed import count_partition, sentence_scores
 
         recs = load_partition(lines, 0, partition, with_m2)
         start_cpu, start = time.process_time(), time.perf_counter()
@@ -107,7 +107,7 @@ def _case(kind: str, spec: str, lines: int, partition: int, metric_from_spec) ->
         import dask.dataframe  # noqa: F401  (imported once per worker: not timed)
         from distributed import Client, LocalCluster
 
-        from gecmetrics.distributed import score_bag
+        from gecmetrics.workflows.distributed import score_bag
 
         with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                           dashboard_address=None) as cluster, Client(cluster):

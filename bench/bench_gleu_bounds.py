@@ -50,7 +50,7 @@ GLEU_CASE = textwrap.dedent("""
 """)
 
 
-CLI = "import sys; from gecmetrics.cli import run; sys.exit(run())"
+CLI = "import sys; from gecmetrics.interface.cli import run; sys.exit(run())"
 
 
 def build_baseline(rev: str, where: Path) -> str:

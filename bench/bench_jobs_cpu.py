@@ -37,7 +37,7 @@ def child(jobs: int, output: str) -> dict:
     import resource
 
     from gecmetrics import parallel
-    from gecmetrics.cli import main
+    from gecmetrics.interface.cli import main
 
     files = bench_scale.build(200_000)
     args = ["score", *bench_scale.FOUR, "-s", str(files["source"]),

@@ -162,7 +162,7 @@ def child(impl: str, case: str) -> None:
         import contextlib
         import io
 
-        from gecmetrics.cli import main as cli_main
+        from gecmetrics.interface.cli import main as cli_main
         from gecmetrics.metrics import m2 as m2_metric
         if impl != "old":
             assert m2_metric.build_lattice.__module__ == lat_module.__name__

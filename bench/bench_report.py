@@ -45,7 +45,7 @@ def main() -> None:
         with open(m2, encoding="utf-8") as f:
             source.write_text("".join(line[2:] for line in f if line.startswith("S ")),
                               encoding="utf-8")
-        common = [sys.executable, "-m", "gecmetrics.cli"]
+        common = [sys.executable, "-m", "gecmetrics.interface.cli"]
         inputs = [a for m in METRICS for a in ("-m", m)]
         inputs += ["-s", str(source), "--m2", str(m2), "-c", *outputs]
         page = Path(folder, "report.html")

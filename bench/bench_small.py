@@ -30,8 +30,8 @@ SCORE = ["score", "-m", "green", "-m", "green:tokenize=char", "-s",
          str(EXAMPLE / "source.txt"), "-r", str(EXAMPLE / "ref0.txt"),
          str(EXAMPLE / "ref1.txt"), "-c", str(EXAMPLE / "system_a.txt"),
          str(EXAMPLE / "system_b.txt")]
-# the console script's entry (gecmetrics.console:main), on this checkout's code
-CLI = [sys.executable, "-c", "import sys; from gecmetrics.console import main; "
+# the console script's entry (gecmetrics.interface.console:main), on this checkout's code
+CLI = [sys.executable, "-c", "import sys; from gecmetrics.interface.console import main; "
        "sys.argv[0] = 'gecmetrics'; main()"]
 
 
@@ -56,7 +56,7 @@ def report(walls: dict[str, list[float]]) -> None:
 
 
 def in_process(runs: int) -> dict[str, list[float]]:
-    from gecmetrics.cli import main
+    from gecmetrics.interface.cli import main
 
     def once(extra: list[str]) -> float:
         start = time.perf_counter()

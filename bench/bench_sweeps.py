@@ -11,7 +11,7 @@ green:tokenize=char,n=6 -m m2``, then the same with ``--sweep-beta 0:5:0.01``
 job). Case 2 is ``gecmetrics score`` with GREEN word and char on CoNLL-2014
 (13 outputs, 2 references) at beta 2, then at the 501 betas 0.00, ..., 5.00
 (at most 1.3 x one beta). Every process is a fresh ``python -m
-gecmetrics.cli``; the pairs are run interleaved, ``--repeat`` times, and the
+gecmetrics.interface.cli``; the pairs are run interleaved, ``--repeat`` times, and the
 medians and their ratio printed with the load average. ``--tree`` runs the
 same cases on other checkouts (their kernels built in place), e.g. a copy of
 the code before a change, so that before and after share one run. The script
@@ -39,7 +39,7 @@ def child(tree: Path, args: list[str], data: Path) -> harness.Child:
     env = dict(os.environ, PYTHONPATH=str(tree), GECMETRICS_DATA=str(data))
     # run from the data folder: ``python -m`` puts the working directory first on
     # sys.path, which would shadow ``tree`` when run from a checkout
-    proc = harness.run_child([sys.executable, "-m", "gecmetrics.cli", *args], env=env,
+    proc = harness.run_child([sys.executable, "-m", "gecmetrics.interface.cli", *args], env=env,
                              cwd=data)
     if proc.code != 0:
         sys.exit(f"failed ({proc.code}): {' '.join(args[:8])}...: {proc.stderr.strip()[-500:]}")

@@ -138,9 +138,9 @@ def shown(args: list[str]) -> str:
 
 def run(args: list[str], data: str) -> tuple[object, float]:
     """The meta-evaluation of ``gecmetrics meta-eval ARGS`` (figures saved) and its time."""
-    import gecmetrics.cli  # noqa: F401 (the commands import the CLI first)
-    from gecmetrics.commands.meta_eval import meta_eval, options_from_click
+    import gecmetrics.interface.cli  # noqa: F401 (the commands import the CLI first)
     from gecmetrics.errors import GecMetricsError
+    from gecmetrics.interface.commands.meta_eval import meta_eval, options_from_click
     from gecmetrics.meta_eval.api import run as evaluate
     from gecmetrics.meta_eval.figures import save_figures
 

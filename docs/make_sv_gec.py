@@ -42,7 +42,7 @@ def commands() -> list[tuple[str, list[str]]]:
 def run(args: list[str], data: Path) -> str:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, "-c", "from gecmetrics.cli import run; run()", *args,
+        [sys.executable, "-c", "from gecmetrics.interface.cli import run; run()", *args,
          "--data-dir", str(data), "--format", "markdown"],
         capture_output=True, text=True, env=env, check=False)
     if done.returncode != 0:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from . import moved
 from .version import __version__
 
 # metrics/, meta_eval/ and data/ sit at the top of the repository and are linked into
@@ -22,6 +23,7 @@ from .version import __version__
 # this: setup.py maps the real folders).
 if os.path.isfile(os.path.join(__path__[0], "metrics")):
     __path__.append(os.path.dirname(__path__[0]))
+moved.install()  # the old paths of the modules that moved (gecmetrics.cli, ...)
 
 __all__ = ["Corpus", "get_metric", "list_metrics", "meta_evaluate", "register_metric",
            "__version__"]

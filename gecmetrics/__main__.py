@@ -1,7 +1,7 @@
 """``python -m gecmetrics``: the same as the ``gecmetrics`` script, for environments
 whose scripts folder is not on PATH."""
 
-from gecmetrics.console import main
+from gecmetrics.interface.console import main
 
 if __name__ == "__main__":
     main()

@@ -17,7 +17,7 @@ consecutive parts joined in order are the counts of the whole corpus, so
 
 Chunks are counted by :func:`gecmetrics.parallel.map_ordered` (``--jobs``),
 in input order. This module is also the unit the distributed runner
-(:mod:`gecmetrics.distributed`, the dask extra) maps: :func:`count_corpus` is a
+(:mod:`gecmetrics.workflows.distributed`, the dask extra) maps: :func:`count_corpus` is a
 pure function from a part's corpus to its counts, and
 :attr:`~gecmetrics.metric.Counting.join` the reduction.
 """

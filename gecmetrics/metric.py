@@ -435,7 +435,7 @@ class Metric(ABC, Generic[C]):
         """Why this metric's sentence score is not a function of that sentence alone
         (source, references, hypothesis), or None when it is.
 
-        Edit-level attribution (:mod:`gecmetrics.attribution`) scores many
+        Edit-level attribution (:mod:`gecmetrics.workflows.attribution`) scores many
         corrected versions of one sentence as rows of a new corpus; a metric whose
         sentence scores depend on the other systems or sentences scored with it
         overrides this with the reason, and attribution refuses it in one line.
@@ -450,7 +450,7 @@ class Metric(ABC, Generic[C]):
 
         A metric that has it is counted by chunks when ``score`` reads files
         (bounded memory, ``--jobs`` processes) and can be scored on a Dask
-        cluster (:mod:`gecmetrics.distributed`); its counting says whether its
+        cluster (:mod:`gecmetrics.workflows.distributed`); its counting says whether its
         statistics are additive over parts.
         """
         return None

@@ -4,7 +4,7 @@
 CLI builds it from its flags, scripts build it directly); :func:`score`
 returns typed :class:`ScoreResults`, and :func:`stream_sentence_scores` the
 sentence scores of files too large to hold, a chunk at a time. Rendering them
-(tables, TSV, JSON, Markdown, LaTeX) is :mod:`gecmetrics.score_report`'s job.
+(tables, TSV, JSON, Markdown, LaTeX) is :mod:`gecmetrics.interface.score_report`'s job.
 
 How a run is executed is decided in one place, :func:`plan`, from the
 metrics' declared capability (:meth:`~gecmetrics.metric.Metric.counting`) and

@@ -17,7 +17,7 @@ never read whole (:func:`gecmetrics.scoring.plan` makes that choice):
 3. corpus and mean level keep only the counts of each chunk
    (:func:`gecmetrics.chunked.count_chunks`); sentence level scores each
    chunk as it is counted (:func:`gecmetrics.chunked.sentence_chunks`) and
-   its rows are written at once (:mod:`gecmetrics.score_report`), so its
+   its rows are written at once (:mod:`gecmetrics.interface.score_report`), so its
    memory does not grow with the number of lines.
 
 The numbers are those of the in-memory path, bit for bit (tests/test_scale.py).

@@ -18,7 +18,7 @@ reads it as follows, and :func:`read_edit_judgments` counts what it leaves out:
 * every sentence is one of CoNLL-2014's sources (where its references are).
 
 :func:`attribution_auc` then attributes each correction's sentence-score change
-to exactly these edits (:func:`gecmetrics.attribution.attribute`, edits given)
+to exactly these edits (:func:`gecmetrics.workflows.attribution.attribute`, edits given)
 and reports the ROC AUC of the attributions separating accepted from rejected
 edits, over every (annotator, edit) judgment.
 """
@@ -31,7 +31,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..attribution import AttributionOptions, CandidateScorer, EditTuple, attribute
+from gecmetrics.workflows.attribution import (
+    AttributionOptions,
+    CandidateScorer,
+    EditTuple,
+    attribute,
+)
+
 from ..corpus import Corpus
 from ..errors import InputError
 from ..metric import Metric

@@ -207,7 +207,7 @@ def test_equals_gec_metrics_on_seeda(systems):
 def test_cli_json_rows():
     from click.testing import CliRunner
 
-    from gecmetrics.cli import main
+    from gecmetrics.interface.cli import main
 
     res = CliRunner().invoke(main, [
         "meta-eval", "seeda-s", "-m", "green", "--level", "corpus", "--level", "trueskill",

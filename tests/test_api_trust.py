@@ -112,7 +112,7 @@ def test_cli_refuses_huge_orders_before_reading_any_file(tmp_path, spec):
     missing = str(tmp_path / "nothing.txt")
     start = time.monotonic()
     proc = subprocess.run(
-        [sys.executable, "-m", "gecmetrics.cli", "score", "-m", spec, "-s", missing,
+        [sys.executable, "-m", "gecmetrics.interface.cli", "score", "-m", spec, "-s", missing,
          "-r", missing, "-c", missing],
         capture_output=True, text=True, timeout=60, cwd=ROOT,
         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
@@ -244,8 +244,8 @@ def test_same_words_as_the_cli(tmp_path):
     src = tmp_path / "s"
     src.write_text("a b\n")
     proc = subprocess.run(
-        [sys.executable, "-m", "gecmetrics.cli", "score", "-b", "nan", "-s", str(src), "-r",
-         str(src), "-c", str(src)], capture_output=True, text=True, timeout=60, cwd=ROOT,
+        [sys.executable, "-m", "gecmetrics.interface.cli", "score", "-b", "nan", "-s", str(src),
+         "-r", str(src), "-c", str(src)], capture_output=True, text=True, timeout=60, cwd=ROOT,
         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     cli = proc.stderr.strip().removeprefix("error: ")
     with pytest.raises(ConfigError) as err:

@@ -119,7 +119,7 @@ def test_registered_once_and_its_refusals(tmp_path):
 def test_cli_one_line_error(tmp_path):
     from click.testing import CliRunner
 
-    from gecmetrics.cli import main
+    from gecmetrics.interface.cli import main
 
     root = fake_attack_folder(tmp_path, short="Attack-SOME")
     out = CliRunner().invoke(main, ["meta-eval", "conll14", "-m", "green", "--attacks",

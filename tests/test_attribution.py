@@ -1,4 +1,4 @@
-"""Edit-level attribution (gecmetrics.attribution, `gecmetrics attribute`).
+"""Edit-level attribution (gecmetrics.workflows.attribution, `gecmetrics attribute`).
 
 Oracles: every subset sentence scored on its own, as a one-sentence corpus
 (no batching, no deduplication), and the Shapley value as the mean marginal
@@ -17,15 +17,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gecmetrics.attribution import (
+from gecmetrics.corpus import Corpus
+from gecmetrics.errors import ConfigError
+from gecmetrics.interface.cli import main
+from gecmetrics.registry import metric_from_spec
+from gecmetrics.workflows.attribution import (
     AttributionOptions,
     apply_edits,
     attribute,
 )
-from gecmetrics.cli import main
-from gecmetrics.corpus import Corpus
-from gecmetrics.errors import ConfigError
-from gecmetrics.registry import metric_from_spec
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "data" / "example"
 REFERENCE = Path(__file__).with_name("gec_attribute_reference.json")
@@ -151,7 +151,7 @@ def test_worked_example_of_the_docs(green):
 
 
 def test_no_edit_and_zero_sum():
-    from gecmetrics.attribution import normalised
+    from gecmetrics.workflows.attribution import normalised
 
     assert normalised([0.1, -0.1], 0.3) == [0.0, 0.0]
     res = attribute(metric_from_spec("green"), Corpus([SRC], REFS, {"h": [SRC]}),
@@ -315,7 +315,7 @@ def test_seeda_edit_judgments_read(shared_data):
 
 
 def test_too_many_subset_sentences_is_one_line(monkeypatch):
-    import gecmetrics.attribution as attribution
+    import gecmetrics.workflows.attribution as attribution
 
     monkeypatch.setattr(attribution, "MAX_CANDIDATES", 30)
     with pytest.raises(attribution.InputError, match="would build 34 subset sentences"):
@@ -325,7 +325,7 @@ def test_too_many_subset_sentences_is_one_line(monkeypatch):
 
 
 def test_one_scorer_for_several_methods(green):
-    from gecmetrics.attribution import CandidateScorer
+    from gecmetrics.workflows.attribution import CandidateScorer
 
     corpus = corpus_for(EDITS)
     scorer = CandidateScorer(green, corpus)
@@ -337,7 +337,7 @@ def test_one_scorer_for_several_methods(green):
 
 
 def test_language_neutral_edits():
-    from gecmetrics.attribution import hypothesis_edits
+    from gecmetrics.workflows.attribution import hypothesis_edits
 
     corpus = corpus_for(EDITS)
     got = hypothesis_edits(corpus, extractor="neutral")["hyp"][0]

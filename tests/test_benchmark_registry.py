@@ -10,8 +10,8 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from gecmetrics.cli import main
 from gecmetrics.errors import ConfigError
+from gecmetrics.interface.cli import main
 from gecmetrics.meta_eval.benchmarks import load_benchmark, registry
 from gecmetrics.meta_eval.options import MetaEvalOptions
 

@@ -13,7 +13,7 @@ import green_oracle as oracle
 import pytest
 from click.testing import CliRunner
 
-from gecmetrics.cli import main
+from gecmetrics.interface.cli import main
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "data" / "example"
 
@@ -152,7 +152,7 @@ def test_list_and_help():
 
 
 def test_help_does_not_import_heavy_libraries():
-    code = ("import sys; from gecmetrics.cli import main\n"
+    code = ("import sys; from gecmetrics.interface.cli import main\n"
             "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
             "print(sorted(m for m in ('numpy', 'pandas', 'scipy', 'matplotlib', 'torch', "
             "'transformers', 'dask', 'distributed', 'pyarrow', 'pooch', 'requests', 'tqdm') "

@@ -1,5 +1,5 @@
-"""The shared CLI helpers live in gecmetrics/commands/common.py, so commands do not
-import gecmetrics.cli (which imports them: an import cycle)."""
+"""The shared CLI helpers live in gecmetrics/interface/commands/common.py, so commands do not
+import gecmetrics.interface.cli (which imports them: an import cycle)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import gecmetrics.commands as commands_pkg
-from gecmetrics.commands import common
+import gecmetrics.interface.commands as commands_pkg
+from gecmetrics.interface.commands import common
 
 
 def test_no_command_imports_the_cli_module():
@@ -20,22 +20,24 @@ def test_no_command_imports_the_cli_module():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom):
                 target = "." * node.level + (node.module or "")
-                assert target not in ("..cli", "gecmetrics.cli"), f"{path.name} imports {target}"
+                assert target not in ("..cli", "gecmetrics.interface.cli"), \
+                    f"{path.name} imports {target}"
 
 
 def test_a_command_imports_on_its_own():
-    # A fresh interpreter: importing a command must not go through gecmetrics.cli.
-    code = ("import gecmetrics.commands.score as s, gecmetrics.commands.common as c, sys;"
-            "sys.exit(0 if 'gecmetrics.cli' not in sys.modules and s.friendly_errors is "
+    # A fresh interpreter: importing a command must not go through gecmetrics.interface.cli.
+    code = ("import gecmetrics.interface.commands.score as s,"
+            " gecmetrics.interface.commands.common as c, sys;"
+            "sys.exit(0 if 'gecmetrics.interface.cli' not in sys.modules and s.friendly_errors is "
             "c.friendly_errors else 1)")
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
-    from gecmetrics import cli
+    from gecmetrics.interface import cli
 
     assert cli.Stopped is common.Stopped
 
 
 def test_score_level_choices_are_the_metric_levels():
-    from gecmetrics.commands.score import score
+    from gecmetrics.interface.commands.score import score
     from gecmetrics.metric import LEVELS, Metric
 
     level = next(p for p in score.params if p.name == "level")

@@ -262,7 +262,7 @@ def test_signal_exit_codes(shared_data, sig, code, word):
 def test_a_signal_inside_an_extension_import_is_still_the_signal(monkeypatch, capsys):
     """Ctrl-C while a C extension initialises arrives as ImportError chained to the
     KeyboardInterrupt (seen with scipy under load): exit 130, one line, no traceback."""
-    from gecmetrics import cli
+    from gecmetrics.interface import cli
 
     def interrupted_import(*args, **kwargs):
         try:
@@ -281,7 +281,7 @@ def test_a_signal_inside_an_extension_import_is_still_the_signal(monkeypatch, ca
 
 
 def test_an_unrelated_exception_is_not_taken_for_a_signal(monkeypatch):
-    from gecmetrics import cli
+    from gecmetrics.interface import cli
 
     def broken(*args, **kwargs):
         raise ImportError("a real bug")

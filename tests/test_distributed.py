@@ -1,4 +1,4 @@
-"""gecmetrics.distributed (the dask extra) on a dask.distributed LocalCluster in
+"""gecmetrics.workflows.distributed (the dask extra) on a dask.distributed LocalCluster in
 this process: bit-identical to the single-process path on real CoNLL-2014 data.
 
 The oracle is the single-process path itself (``metric.evaluate`` on the whole
@@ -68,7 +68,7 @@ def _single(metrics, corpus, level, betas=None):
 def test_bag_bit_identical_to_single_process(client, corpus, metrics, partitions):
     import dask.bag as db
 
-    from gecmetrics.distributed import records, score_bag, signed_json
+    from gecmetrics.workflows.distributed import records, score_bag, signed_json
 
     bag = db.from_sequence(records(corpus), npartitions=partitions)
     frame, corpus_results = score_bag(bag, metrics, SYSTEMS).compute()
@@ -104,9 +104,9 @@ def test_m2_partitions_lacking_an_annotator_are_aligned(client, corpus):
     import dask.bag as db
 
     from gecmetrics.corpus import Corpus
-    from gecmetrics.distributed import count_partition, records, score_bag
     from gecmetrics.m2 import M2File
     from gecmetrics.registry import metric_from_spec
+    from gecmetrics.workflows.distributed import count_partition, records, score_bag
 
     sentences = [dataclasses.replace(s, edits=tuple(e for e in s.edits if e.annotator == 0))
                  if d < 300 else s for d, s in enumerate(corpus.m2.sentences)]
@@ -130,7 +130,7 @@ def test_dataframe_keeps_index_and_several_betas(client, corpus, metrics):
     import pandas as pd
     from conftest import CONLL_M2
 
-    from gecmetrics.distributed import score_dataframe
+    from gecmetrics.workflows.distributed import score_dataframe
 
     n = len(corpus.sources)
     blocks = [b for b in CONLL_M2.read_text(encoding="utf-8").split("\n\n") if b.strip()]
@@ -161,8 +161,8 @@ def test_sum_reduction_equals_corpus_scores(client, corpus):
     """corpus='sum': integer sums of each partition's chosen statistics, one formula."""
     import dask.bag as db
 
-    from gecmetrics.distributed import records, score_bag
     from gecmetrics.registry import metric_from_spec
+    from gecmetrics.workflows.distributed import records, score_bag
 
     summable = [metric_from_spec(s) for s in ("green", "green:tokenize=char", "gleu:mode=max",
                                               "chrf")]
@@ -179,9 +179,9 @@ def test_sum_reduction_equals_corpus_scores(client, corpus):
 def test_refusals_are_one_line(corpus):
     import dask.bag as db
 
-    from gecmetrics.distributed import records, score_bag
     from gecmetrics.errors import ConfigError, InputError
     from gecmetrics.registry import metric_from_spec
+    from gecmetrics.workflows.distributed import records, score_bag
 
     bag = db.from_sequence(records(corpus)[:20], npartitions=2)
     cases = [(["m2"], "sum", "running corpus totals"), (["gleu"], "sum", "sampling"),
@@ -203,7 +203,7 @@ def test_core_paths_never_import_dask(tmp_path):
     src.write_text("a b c\n" * 30)
     hyp = tmp_path / "hyp"
     hyp.write_text("a b d\n" * 30)
-    code = ("import sys\nfrom gecmetrics.cli import main\ntry:\n"
+    code = ("import sys\nfrom gecmetrics.interface.cli import main\ntry:\n"
             f"    main(['score', '-m', 'green', '-m', 'chrf', '-s', {str(src)!r}, '-r', "
             f"{str(src)!r}, '-c', {str(hyp)!r}, '--jobs', '2', '--chunk-size', '7'])\n"
             "except SystemExit:\n    pass\n"
@@ -239,13 +239,14 @@ def test_without_the_extra_ci_fails_instead_of_skipping(pytester, tmp_path, monk
 
 
 def test_without_dask_the_api_says_how_to_install(monkeypatch):
-    from gecmetrics.distributed import score_bag
     from gecmetrics.errors import ConfigError
     from gecmetrics.registry import metric_from_spec
+    from gecmetrics.workflows.distributed import score_bag
 
     monkeypatch.setitem(sys.modules, "dask", None)  # import dask -> ImportError
-    with pytest.raises(ConfigError, match=r'^gecmetrics.distributed needs the dask extra: '
-                                          r'pip install "\.\[dask\]" in the gecmetrics checkout'):
+    with pytest.raises(ConfigError,
+                       match=r'^gecmetrics.workflows.distributed needs the dask extra: '
+                             r'pip install "\.\[dask\]" in the gecmetrics checkout'):
         score_bag(object(), [metric_from_spec("green")], ["AMU"])
 
 
@@ -256,7 +257,8 @@ def test_engine_agnostic_pieces_as_in_the_spark_sketch(corpus):
     import pickle
 
     from gecmetrics.corpus import Corpus
-    from gecmetrics.distributed import (
+    from gecmetrics.registry import metric_from_spec
+    from gecmetrics.workflows.distributed import (
         add_sums,
         corpus_from_sums,
         count_partition,
@@ -264,7 +266,6 @@ def test_engine_agnostic_pieces_as_in_the_spark_sketch(corpus):
         records,
         sentence_scores,
     )
-    from gecmetrics.registry import metric_from_spec
 
     metrics, systems = [metric_from_spec("green"), metric_from_spec("chrf")], ["AMU"]
     one = Corpus(corpus.sources, corpus.references, {"AMU": corpus.hypotheses["AMU"]})

@@ -199,7 +199,7 @@ def test_unlabelled_blocks_hold_no_command():
 
 def parse(command: DocCommand) -> None:
     """Parse ``command`` as the CLI would, without running it."""
-    from gecmetrics.cli import main
+    from gecmetrics.interface.cli import main
 
     name, *rest = command.args[1:]
     ctx = click.Context(main, info_name="gecmetrics")
@@ -289,7 +289,8 @@ def _environment(tmp: Path, data: Path | None) -> dict[str, str]:
     bin_dir = tmp / "bin"
     bin_dir.mkdir(exist_ok=True)
     shim = bin_dir / "gecmetrics"
-    shim.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m gecmetrics.cli "$@"\n')
+    shim.write_text(
+        f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m gecmetrics.interface.cli "$@"\n')
     shim.chmod(0o755)
     env = dict(os.environ)
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
@@ -374,8 +375,8 @@ NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"
 
 def test_download_figures_match_the_registry():
     """docs/downloads.md's table and totals and the README's are the manifest's."""
-    from gecmetrics.commands.download import megabytes
     from gecmetrics.download import benchmark_files, download_names, download_totals, load_manifest
+    from gecmetrics.interface.commands.download import megabytes
 
     page = (ROOT / "docs" / "downloads.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| `([\w-]+)` \| (.*?) \| (\d+) \| ([\d.]+) MB \|", page, re.M)
@@ -397,7 +398,7 @@ def test_download_figures_match_the_registry():
 def _help(*args: str) -> str:
     from click.testing import CliRunner
 
-    from gecmetrics.cli import main
+    from gecmetrics.interface.cli import main
 
     result = CliRunner().invoke(main, [*args, "--help"], terminal_width=200)
     assert result.exit_code == 0, result.output
@@ -407,7 +408,7 @@ def _help(*args: str) -> str:
 def test_download_help_lists_the_registry(monkeypatch):
     """The help's list is generated: a benchmark added to the manifest is listed."""
     from gecmetrics import download
-    from gecmetrics.commands.download import megabytes
+    from gecmetrics.interface.commands.download import megabytes
 
     manifest = download.load_manifest()
     out = _help("download")
@@ -483,7 +484,7 @@ def test_without_matplotlib_the_plot_hint_installs_from_the_checkout(monkeypatch
 
 def _help_examples() -> list[DocCommand]:
     """The ``gecmetrics`` examples of every command's ``--help``."""
-    from gecmetrics.cli import main
+    from gecmetrics.interface.cli import main
 
     out = []
     for name in ["", *sorted(main.commands)]:

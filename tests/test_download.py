@@ -30,10 +30,10 @@ from conftest import SHARED_DATA as SHARED
 from gecmetrics import download as dl
 from gecmetrics.errors import ConfigError, GecMetricsError, InputError
 
-# the CLI in a fresh interpreter (`python -m gecmetrics.cli` would import cli.py twice)
+# the CLI in a fresh interpreter (`python -m gecmetrics.interface.cli` would import cli.py twice)
 # -P: do not put the working directory (the repository root, holding the source
 # folder gecmetrics/) before the installed package on sys.path.
-GECMETRICS = [sys.executable, "-P", "-c", "from gecmetrics.cli import run; run()"]
+GECMETRICS = [sys.executable, "-P", "-c", "from gecmetrics.interface.cli import run; run()"]
 
 needs_shared = pytest.mark.real_data  # skips without the real data (conftest)
 
@@ -581,7 +581,7 @@ def test_time_limits_must_be_finite_seconds(tmp_path, option, value):
     """NaN was a ValueError traceback from the socket; infinity waited for ever."""
     from click.testing import CliRunner
 
-    from gecmetrics.cli import main
+    from gecmetrics.interface.cli import main
 
     root = tmp_path / "d"
     res = CliRunner().invoke(main, ["download", "gmeg", option, value, "--data-dir", str(root),

@@ -22,8 +22,8 @@ from conftest import CONLL_M2, SUBMISSIONS
 
 from gecmetrics.breakdown import category
 from gecmetrics.edits.extraction import MODEL_CANDIDATES
+from gecmetrics.interface.score_report import render_scores
 from gecmetrics.metrics.errant import compare, match_keys
-from gecmetrics.score_report import render_scores
 from gecmetrics.scoring import ScoreOptions, score
 
 pytestmark = pytest.mark.errant  # skips without the errant extra (conftest)

@@ -122,7 +122,7 @@ gecmetrics.extras._found = lambda module: module not in {blocked!r}
 for name in {blocked!r}:
     sys.modules[name] = None
 sys.argv = ["gecmetrics"] + {argv!r}
-from gecmetrics.cli import run
+from gecmetrics.interface.cli import run
 run()
 """
 

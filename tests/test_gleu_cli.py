@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gecmetrics.cli import main
 from gecmetrics.corpus import Corpus
+from gecmetrics.interface.cli import main
 from gecmetrics.metrics.chrf import Chrf
 from gecmetrics.metrics.gleu import Gleu
 from gecmetrics.readers import read_lines

@@ -19,9 +19,9 @@ import pytest
 from click.testing import CliRunner
 from conftest import CONLL_M2, SUBMISSIONS, TEAMS
 
-from gecmetrics.cli import main
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
+from gecmetrics.interface.cli import main
 from gecmetrics.m2 import M2File, read_m2
 from gecmetrics.metrics import imeasure_align
 from gecmetrics.metrics.imeasure import Imeasure, imeasure_counts, improvement, wacc

@@ -18,9 +18,9 @@ import pytest
 from click.testing import CliRunner
 from llm_stub import Stub, rule
 
-from gecmetrics.cli import main
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, GecMetricsError
+from gecmetrics.interface.cli import main
 from gecmetrics.metrics.llm_backends import EndpointError
 from gecmetrics.metrics.llm_judge import LlmJudge
 from gecmetrics.metrics.llm_prompts import UnparsableAnswer, build_prompt, parse_answer
@@ -358,7 +358,7 @@ def test_help_and_list_import_neither_torch_nor_the_judge():
     import subprocess
     import sys
 
-    code = ("import sys; from gecmetrics.cli import main\n"
+    code = ("import sys; from gecmetrics.interface.cli import main\n"
             "for args in (['--help'], ['list']):\n"
             "    try:\n        main(args)\n    except SystemExit:\n        pass\n"
             "print(sorted(m for m in ('torch', 'transformers', 'urllib.request') "

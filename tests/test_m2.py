@@ -11,9 +11,9 @@ from conftest import CONLL_M2, SUBMISSIONS
 from m2_oracle import corpus_prf, read_gold
 from m2_oracle import sentence_counts as oracle_counts
 
-from gecmetrics.cli import main
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.interface.cli import main
 from gecmetrics.m2 import read_m2
 from gecmetrics.metrics.m2 import M2, m2_counts
 from gecmetrics.metrics.m2_lattice import GoldEdit, build_lattice, sentence_counts

@@ -16,9 +16,9 @@ from conftest import CONLL_M2, SUBMISSIONS
 from gecmetrics.breakdown import Breakdown, breakdowns, to_frame
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
+from gecmetrics.interface.score_report import render_scores
 from gecmetrics.m2 import read_m2
 from gecmetrics.metrics.m2 import M2
-from gecmetrics.score_report import render_scores
 from gecmetrics.scoring import ScoreOptions, score
 
 SCRIPT = str(Path(sys.executable).with_name("gecmetrics"))

@@ -15,8 +15,8 @@ import m2_oracle
 import pytest
 from click.testing import CliRunner
 
-from gecmetrics.cli import main
 from gecmetrics.errors import InputError
+from gecmetrics.interface.cli import main
 from gecmetrics.m2 import Edit, M2Sentence, read_m2
 
 GOOD_EDIT = "A 1 2|||Nn|||cats|||REQUIRED|||-NONE-|||0"

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gecmetrics.cli import main
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import InputError
+from gecmetrics.interface.cli import main
 from gecmetrics.m2 import read_m2
 from gecmetrics.metrics.m2 import M2
 from gecmetrics.metrics.m2_lattice import (
@@ -62,7 +62,7 @@ def run_cli(args: list[str], timeout: float = 60) -> tuple[subprocess.CompletedP
 
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     start = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "gecmetrics.cli", "score", *args],
+    done = subprocess.run([sys.executable, "-m", "gecmetrics.interface.cli", "score", *args],
                           capture_output=True, text=True, timeout=timeout, env=env,
                           preexec_fn=cap)
     return done, time.monotonic() - start
@@ -244,7 +244,7 @@ def test_sigterm_acts_inside_the_m2_kernel(tmp_path):
     args = write_set(tmp_path, "one", src, hyp, [f"A {k} {k + 1}|||R|||{hyp[k]}|||REQUIRED|||"
                                                  "-NONE-|||0" for k in range(0, n, 20)])
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "gecmetrics.cli", "score", "-m",
+    proc = subprocess.Popen([sys.executable, "-m", "gecmetrics.interface.cli", "score", "-m",
                              "m2:max_lattice_edges=1000000000000", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     time.sleep(3)  # imports, reading, the base lattice: then the kernel's count

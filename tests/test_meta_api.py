@@ -15,8 +15,8 @@ from snapshot import TOLERANCE, assert_matches
 
 import gecmetrics
 from gecmetrics import __version__
-from gecmetrics.cli import main
 from gecmetrics.errors import ConfigError
+from gecmetrics.interface.cli import main
 from gecmetrics.meta_eval.analyses.compare import Comparison
 from gecmetrics.meta_eval.analyses.window import WindowRow
 from gecmetrics.meta_eval.options import MetaEvalOptions
@@ -274,7 +274,7 @@ def test_options_checks_for_python_callers():
 
 def test_library_import_stays_light():
     code = ("import sys, gecmetrics; gecmetrics.meta_evaluate; "
-            "import gecmetrics.meta_eval.options, gecmetrics.cli; "
+            "import gecmetrics.meta_eval.options, gecmetrics.interface.cli; "
             "print(sorted(m for m in ('pandas', 'scipy', 'matplotlib') if m in sys.modules))")
     proc = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True)
     assert proc.stdout.strip().endswith("[]"), proc.stdout + proc.stderr

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 from meta_data import shared_data
 
-from gecmetrics.cli import main
+from gecmetrics.interface.cli import main
 
 KEYS = {"benchmark", "human", "systems", "metric", "spec", "beta", "level", "n_systems",
         "pearson", "spearman", "kendall"}

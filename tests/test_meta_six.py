@@ -19,8 +19,8 @@ from meta_data import benchmark, shared_data
 from scipy import stats
 from test_pairwise import SEEDA_SYSTEMS, corr_sentence_reference
 
-from gecmetrics.cli import main
 from gecmetrics.corpus import Corpus
+from gecmetrics.interface.cli import main
 from gecmetrics.meta_eval.benchmarks import load_benchmark
 from gecmetrics.meta_eval.benchmarks.gmeg import segment_items
 from gecmetrics.registry import metric_from_spec

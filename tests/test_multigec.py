@@ -24,8 +24,8 @@ from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.essays import essay_corpus, read_essays
 from gecmetrics.formatting import percent
 from gecmetrics.metric import PARTIAL_REFERENCE_METRICS
-from gecmetrics.multigec import NEUTRAL_SPEC, MultigecOptions, run
 from gecmetrics.registry import BUILTIN, metric_class, metric_from_spec
+from gecmetrics.workflows.multigec import NEUTRAL_SPEC, MultigecOptions, run
 
 DATA = Path(__file__).parent / "data" / "multigec"
 REFERENCE = json.loads((DATA / "reference.json").read_text(encoding="utf-8"))
@@ -193,7 +193,7 @@ def test_options_fail_before_reading():
 def test_cli_one_line_error(tmp_path):
     orig = write(tmp_path / "orig.md", ORIG)
     dup = write(tmp_path / "dup.md", "### essay_id = 1\nx\n\n### essay_id = 1\ny\n")
-    proc = subprocess.run([sys.executable, "-m", "gecmetrics.cli", "multigec", "-s", orig,
+    proc = subprocess.run([sys.executable, "-m", "gecmetrics.interface.cli", "multigec", "-s", orig,
                            "-r", dup, "-c", orig, "--lang", "uk", "--tokenize", "whitespace"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2

@@ -16,9 +16,9 @@ import builtins
 import pytest
 from click.testing import CliRunner
 
-from gecmetrics.cli import main
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
+from gecmetrics.interface.cli import main
 from gecmetrics.registry import metric_from_spec
 
 # Ukrainian: a learner sentence, two corrections, two systems

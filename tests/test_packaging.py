@@ -189,7 +189,7 @@ KERNEL_SOURCES = ("gecmetrics/_kernel.pyx", "gecmetrics/edits/_align_kernel.pyx"
 INSTALLED_PROBE = (
     "import gecmetrics, gecmetrics.ngrams as n, gecmetrics.metrics.m2_lattice as l,"
     " gecmetrics.edits.errant_align as a, gecmetrics.meta_eval.benchmarks.conll14,"
-    " gecmetrics.commands.meta_eval\n"
+    " gecmetrics.interface.commands.meta_eval\n"
     "from importlib.resources import files\n"
     "print(gecmetrics.__file__, n.backend_name(), l.HAVE_KERNEL, a.compiled(),"
     " (files('gecmetrics.data') / 'downloads.json').is_file(),"

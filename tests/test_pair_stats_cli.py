@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 import gecmetrics
-from gecmetrics.cli import main
 from gecmetrics.errors import ConfigError
+from gecmetrics.interface.cli import main
 from gecmetrics.meta_eval.human import expected_wins, read_judgments
 from gecmetrics.meta_eval.report import render_evaluation
 from gecmetrics.meta_eval.score_files import scores_metric

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gecmetrics.cli import main
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.formatting import plural
+from gecmetrics.interface.cli import main
 from gecmetrics.meta_eval.score_files import (
     MAX_ABS_SCORE,
     check_scores_stdin,
@@ -54,7 +54,7 @@ def bounded() -> None:
 
 
 def cli(*args: str) -> list[str]:
-    return [sys.executable, "-m", "gecmetrics.cli", *args]
+    return [sys.executable, "-m", "gecmetrics.interface.cli", *args]
 
 
 def child_env(**extra: str) -> dict[str, str]:

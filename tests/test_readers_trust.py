@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from gecmetrics.alignment import Shift, find_shift, token_sets
-from gecmetrics.cli import main
 from gecmetrics.errors import InputError
+from gecmetrics.interface.cli import main
 from gecmetrics.readers import read_lines
 from gecmetrics.scoring import MisalignmentWarning, load_corpus
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gecmetrics.cli import main
+from gecmetrics.interface.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 

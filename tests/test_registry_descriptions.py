@@ -29,7 +29,7 @@ import sys
 for name in {blocked!r}:
     sys.modules[name] = None
 sys.argv = ["gecmetrics", "list"]
-from gecmetrics.console import main
+from gecmetrics.interface.console import main
 try:
     main()
 except SystemExit:

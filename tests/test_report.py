@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gecmetrics.cli import main
-from gecmetrics.report_data import ReportData, report_json, token_diff
+from gecmetrics.interface.cli import main
+from gecmetrics.workflows.report_data import ReportData, report_json, token_diff
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "data" / "example"
@@ -127,8 +127,8 @@ def test_attributions_of_the_shown_edits() -> None:
     the sentence's score change as the report's own sentence scores give it (the
     source as a system scores M(S, S)); the page gets the colour choice and legend."""
     from gecmetrics.errors import ConfigError
-    from gecmetrics.html_report import render_report
-    from gecmetrics.report_data import ReportOptions, gather
+    from gecmetrics.interface.html_report import render_report
+    from gecmetrics.workflows.report_data import ReportOptions, gather
 
     files = [str(EXAMPLE / f"{name}.txt") for name in ("system_a", "system_b", "source")]
     options = ReportOptions(str(EXAMPLE / "source.txt"),
@@ -185,7 +185,7 @@ def test_report_needs_an_html_name_and_a_system(tmp_path: Path) -> None:
 def test_figures_fall_back_to_tables_without_matplotlib(monkeypatch) -> None:
     import importlib.util
 
-    from gecmetrics.html_report import svg_figures
+    from gecmetrics.interface.html_report import svg_figures
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",
@@ -216,7 +216,7 @@ def conll14_report(data: Path, out: Path, edits: str = "diff", sentences: int | 
         lines = (folder / name).read_text(encoding="utf-8").splitlines(keepends=True)
         path.write_text("".join(lines[:len(blocks)]), encoding="utf-8")
         outputs.append(str(path))
-    command = [sys.executable, "-m", "gecmetrics.cli", "report", "-m", "m2", "-m", "gleu",
+    command = [sys.executable, "-m", "gecmetrics.interface.cli", "report", "-m", "m2", "-m", "gleu",
                "-m", "green", "-m", "chrf", "-s", str(source), "--m2", str(gold),
                "-c", *outputs, "-o", str(out), "--edits", edits, "--attribution", attribution]
     done = subprocess.run(command, capture_output=True, text=True, timeout=900,
@@ -395,7 +395,7 @@ def test_meta_eval_html_in_chromium(run: list[str], tmp_path: Path) -> None:
     data = require_shared_data()
     out = tmp_path / "meta.html"
     done = subprocess.run(
-        [sys.executable, "-m", "gecmetrics.cli", "meta-eval", *run, "-m", "green",
+        [sys.executable, "-m", "gecmetrics.interface.cli", "meta-eval", *run, "-m", "green",
          "-m", "chrf", "--data-dir", str(data), "--html", str(out)],
         capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr

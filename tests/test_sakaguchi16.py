@@ -19,8 +19,8 @@ import pytest
 from click.testing import CliRunner
 from scipy.stats import spearmanr
 
-from gecmetrics.cli import main
 from gecmetrics.errors import ConfigError
+from gecmetrics.interface.cli import main
 from gecmetrics.meta_eval.benchmarks import load_benchmark
 from gecmetrics.meta_eval.options import MetaEvalOptions
 from gecmetrics.registry import metric_from_spec

@@ -19,10 +19,10 @@ import pytest
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.interface.score_report import render_scores, write_sentence_stream
 from gecmetrics.ngrams import compact_dtype, compute_intersections
 from gecmetrics.parallel import chunk_bounds, execution
 from gecmetrics.registry import metric_from_spec
-from gecmetrics.score_report import render_scores, write_sentence_stream
 from gecmetrics.scoring import ScoreOptions, score, stream_sentence_scores
 
 SCRIPT = str(Path(sys.executable).with_name("gecmetrics"))

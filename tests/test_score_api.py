@@ -11,10 +11,10 @@ import pytest
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
+from gecmetrics.interface.score_report import render_scores, write_sentence_stream
 from gecmetrics.metric import SentenceCounts
 from gecmetrics.paired import PairedOptions
 from gecmetrics.registry import get_metric
-from gecmetrics.score_report import render_scores, write_sentence_stream
 from gecmetrics.scoring import ScoreOptions, load_corpus, plan, score, stream_sentence_scores
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "data" / "example"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from gecmetrics.cli import main
+from gecmetrics.interface.cli import main
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "data" / "example"
 

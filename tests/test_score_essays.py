@@ -16,11 +16,11 @@ import pytest
 from click.testing import CliRunner
 
 from gecmetrics import essays
-from gecmetrics.cli import main
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.formatting import percent
-from gecmetrics.multigec import MultigecOptions, run
+from gecmetrics.interface.cli import main
 from gecmetrics.scoring import ScoreOptions, load_corpus, plan, score
+from gecmetrics.workflows.multigec import MultigecOptions, run
 
 DATA = Path(__file__).parent / "data" / "multigec" / "tokenized"
 UK_SRC = str(DATA / "ref" / "uk-ua_gec-orig-dev.md")

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from gecmetrics.cli import main
 from gecmetrics.errors import GecMetricsError
+from gecmetrics.interface.cli import main
 from gecmetrics.meta_eval.report import render_evaluation
 
 TOL = 1e-9

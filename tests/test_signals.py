@@ -27,7 +27,7 @@ from gecmetrics.paths import PARTIAL_SUFFIX, atomic_output
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "data" / "example"
 # the CLI in a fresh interpreter, as the console script runs it
-CLI = [sys.executable, "-c", "import sys; from gecmetrics.cli import run; "
+CLI = [sys.executable, "-c", "import sys; from gecmetrics.interface.cli import run; "
        "sys.argv[0] = 'gecmetrics'; run()"]
 SCORE = ["score", "-s", str(EXAMPLE / "source.txt"), "-r", str(EXAMPLE / "ref0.txt"),
          str(EXAMPLE / "ref1.txt"), "-c", str(EXAMPLE / "system_a.txt")]
@@ -141,7 +141,8 @@ def test_one_chunk_makes_no_pool():
 def test_jobs_1000_on_three_lines_forks_nothing():
     """`-j 1000` on a 3-line file forked about 860 processes (19.8 s instead of 0.7 s):
     no pool now, and a note that the machine has fewer cores."""
-    code = ("import sys; from gecmetrics.cli import main; from gecmetrics import parallel\n"
+    code = ("import sys; from gecmetrics.interface.cli import main;"
+            " from gecmetrics import parallel\n"
             "try:\n    main.main(sys.argv[1:], standalone_mode=False)\n"
             "finally:\n    print('pools', len(parallel._pools), file=sys.stderr)\n")
     start = time.monotonic()
@@ -216,7 +217,7 @@ def test_m2_to_text_output_is_atomic(tmp_path, monkeypatch):
     """A write that fails half-way leaves neither a partial file nor a temporary one."""
     from click.testing import CliRunner
 
-    from gecmetrics.cli import main
+    from gecmetrics.interface.cli import main
 
     m2 = tmp_path / "g.m2"
     m2.write_text("S A b c .\nA 1 2|||R:NOUN|||B|||REQUIRED|||-NONE-|||0\n\n", encoding="utf-8")
@@ -224,7 +225,7 @@ def test_m2_to_text_output_is_atomic(tmp_path, monkeypatch):
     assert CliRunner().invoke(main, ["m2-to-text", str(m2), "--source", "-o",
                                      str(out)]).exit_code == 0
     assert out.read_text(encoding="utf-8") == "A b c .\n"
-    from gecmetrics.commands import common  # where command outputs are written
+    from gecmetrics.interface.commands import common  # where command outputs are written
 
     class Full:
         """A file that takes three characters, then finds the disk full."""
@@ -252,10 +253,11 @@ def test_m2_to_text_output_is_atomic(tmp_path, monkeypatch):
 
 
 def test_ctrl_c_while_the_cli_is_imported_is_one_line(monkeypatch, capsys):
-    """The console script imports the CLI inside the signal handling (gecmetrics.console)."""
+    """The console script imports the CLI inside the signal handling
+    (gecmetrics.interface.console)."""
     import builtins
 
-    from gecmetrics import console
+    from gecmetrics.interface import console
 
     real_import = builtins.__import__
 

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from gecmetrics import __version__
-from gecmetrics.cli import main
+from gecmetrics.interface.cli import main
 from gecmetrics.registry import metric_from_spec
 from gecmetrics.signature import Signature, metric_signature, score_signature
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from gecmetrics import parallel
-from gecmetrics.cli import main
+from gecmetrics.interface.cli import main
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "data" / "example"
 SCORE = ["score", "-m", "green", "-m", "green:tokenize=char", "-s",

@@ -219,7 +219,7 @@ def test_bad_files_are_one_line_errors(copy):
 def invoke(*args: str):
     from click.testing import CliRunner
 
-    from gecmetrics.cli import main
+    from gecmetrics.interface.cli import main
 
     return CliRunner().invoke(main, ["meta-eval", *args])
 

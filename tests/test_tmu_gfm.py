@@ -15,8 +15,8 @@ import pytest
 import scipy.stats
 from click.testing import CliRunner
 
-from gecmetrics.cli import main
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.interface.cli import main
 from gecmetrics.meta_eval import meta_evaluate
 from gecmetrics.meta_eval.benchmarks import load_benchmark
 from gecmetrics.meta_eval.score_files import scores_metric

@@ -94,7 +94,7 @@ def test_unknown_tokenizer_or_normal_form_is_one_line_listing_the_known_ones():
 def test_cli_unknown_tokenizer_exits_2_before_reading_files(tmp_path):
     from click.testing import CliRunner
 
-    from gecmetrics.cli import main
+    from gecmetrics.interface.cli import main
 
     out = CliRunner().invoke(main, ["score", "-m", "green:tokenize=xx", "-s", "/no/such",
                                     "-c", "/no/such"])
@@ -375,7 +375,7 @@ def test_cli_missing_tokenizer_extra_exits_2_before_reading_files():
 
     code = ("import sys; sys.modules['jieba'] = None; "
             "sys.argv = ['gecmetrics', 'score', '-m', 'gleu:tokenize=zh', '-s', '/no/such', "
-            "'-c', '/no/such']; from gecmetrics.cli import run; run()")
+            "'-c', '/no/such']; from gecmetrics.interface.cli import run; run()")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60)
     assert run.returncode == 2

@@ -38,7 +38,7 @@ SENTENCES = 0
 #: Stream of the system resamples (significance clusters).
 SYSTEMS = 1
 #: Stream of the random orders of a sentence's edits (permutation-sampled Shapley
-#: values, :mod:`gecmetrics.attribution`); each sentence has its own sequence.
+#: values, :mod:`gecmetrics.workflows.attribution`); each sentence has its own sequence.
 EDIT_ORDERS = 2
 #: Elements of one block of a resample-by-sentence matrix (32 MiB of float64).
 BLOCK_ELEMENTS = 1 << 22

@@ -51,10 +51,10 @@ def export(path: str) -> None:
     import os
     from pathlib import Path
 
-    from gecmetrics.attribution import hypothesis_edits
     from gecmetrics.corpus import Corpus
     from gecmetrics.m2 import read_m2
     from gecmetrics.readers import read_lines
+    from gecmetrics.workflows.attribution import hypothesis_edits
 
     data = Path(os.environ.get("GECMETRICS_SHARED_DATA", "../shared/data"))
     m2 = read_m2(data / "conll14st-test-data" / "noalt" / "official-2014.combined.m2")

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from .errors import ConfigError, InputError
+from gecmetrics.errors import ConfigError, InputError
 
 #: The GLEU of MultiGEC's scorer: Koyama's ``gleu -n 4 -f -t word`` (500 rounds).
 GLEU_SPEC = "gleu:tokenize=word,n=4,variant=official,mode=sampling,iterations=500,seed=official"
@@ -95,7 +95,7 @@ class MultigecOptions:
     max_tokens: int = ERRANT_MAX_TOKENS
 
     def __post_init__(self) -> None:
-        from .essays import TOKENIZATIONS
+        from gecmetrics.essays import TOKENIZATIONS
 
         object.__setattr__(self, "references", tuple(self.references))
         object.__setattr__(self, "hypotheses", tuple(self.hypotheses))
@@ -216,8 +216,8 @@ def corpora_of(options: MultigecOptions) -> list[CorpusFiles]:
 
 def run(options: MultigecOptions) -> MultigecResults:
     """Score every subcorpus of ``options``; every file is read and checked first."""
-    from .essays import essay_corpus
-    from .registry import metric_from_spec
+    from gecmetrics.essays import essay_corpus
+    from gecmetrics.registry import metric_from_spec
 
     gleu = metric_from_spec(GLEU_SPEC)
     errant = None

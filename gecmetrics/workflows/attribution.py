@@ -44,14 +44,14 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from .corpus import Corpus
-from .errors import ConfigError, InputError
-from .formatting import plural
+from gecmetrics.corpus import Corpus
+from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.formatting import plural
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .metric import Metric
+    from gecmetrics.metric import Metric
 
 #: The attribution methods (``--method``).
 Method = Literal["shapley", "sampling", "add", "remove"]
@@ -287,7 +287,7 @@ def orders(n: int, samples: int, seed: int, key: tuple[int, ...]) -> list[tuple[
     (:func:`gecmetrics.stats.resampling.edit_orders`)."""
     if math.factorial(n) <= samples:
         return list(permutations(range(n)))
-    from .stats.resampling import edit_orders
+    from gecmetrics.stats.resampling import edit_orders
 
     return edit_orders(n, samples, seed, key)
 
@@ -398,7 +398,7 @@ def score_rows(metric: Metric, corpus: Corpus, rows: Sequence[tuple[int, str]]) 
     idx = [d for d, _ in rows]
     m2 = corpus.m2
     if m2 is not None:
-        from .m2 import M2File
+        from gecmetrics.m2 import M2File
 
         m2 = M2File(m2.path, [m2.sentences[d] for d in idx])
     sub = Corpus([corpus.sources[d] for d in idx],
@@ -456,7 +456,7 @@ EXTRACTORS: tuple[str, ...] = ("errant", "neutral")
 
 #: What the signature's ``edits:`` field may say: an extractor (:data:`EXTRACTORS`),
 #: ``m2`` (an M2 file's edits, ``attribute --edits``), ``diff`` (the report's token
-#: diff, :func:`gecmetrics.report_data.token_diff`) or ``given`` (edits passed to
+#: diff, :func:`gecmetrics.workflows.report_data.token_diff`) or ``given`` (edits passed to
 #: :func:`attribute` without naming their source).
 EDIT_ORIGINS: tuple[str, ...] = (*EXTRACTORS, "m2", "diff", "given")
 
@@ -470,13 +470,13 @@ def hypothesis_edits(corpus: Corpus, model: str = "", extractor: str = "errant"
         raise ConfigError(f"unknown edit extractor {extractor!r}; choose "
                           f"{' or '.join(EXTRACTORS)}")
     if extractor == "neutral":
-        from .edits.neutral import neutral_edits
+        from gecmetrics.edits.neutral import neutral_edits
 
         return {name: [[(e.start, e.end, e.correction, e.type)
                         for e in neutral_edits(corpus.sources[d].split(), line.split())]
                        for d, line in enumerate(lines)]
                 for name, lines in corpus.hypotheses.items()}
-    from .edits.extraction import Extractor, hypothesis_pairs, pair_edits
+    from gecmetrics.edits.extraction import Extractor, hypothesis_pairs, pair_edits
 
     with Extractor(model) as errant:
         found = errant.extract(hypothesis_pairs(corpus), [])

@@ -12,7 +12,7 @@ the sentence level costs a gather, not a second count), each result's
 signature, the paired comparison of every system with every other one as
 baseline (one resampling per metric and baseline; the reader picks the baseline
 in the page), and the edits of every system output and reference against the
-source. Rendering it is :mod:`gecmetrics.html_report`'s job, which this module
+source. Rendering it is :mod:`gecmetrics.interface.html_report`'s job, which this module
 never imports.
 
 Edits: ERRANT's (:mod:`gecmetrics.edits.extraction`, with its disk cache) when
@@ -25,7 +25,7 @@ the M2 file's own.
 Attributions (``attribution``, one of :data:`ATTRIBUTIONS`; default ``none``):
 :attr:`ReportData.attributions` holds, per metric spec, one value per edit (per
 system and sentence, in the order of :attr:`ReportData.system_edits`), computed
-by :func:`gecmetrics.attribution.attribute` on exactly the edits the page
+by :func:`gecmetrics.workflows.attribution.attribute` on exactly the edits the page
 highlights (they are passed to it, so the spans cannot differ); the page colours
 edits by it. Every metric with sentence scores of the sentence alone is
 attributed; the others are left out with a note. The attribution module's
@@ -44,15 +44,15 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
-from .errors import ConfigError
-from .metric import Metric, SystemResult
-from .validate import check_output_file
+from gecmetrics.errors import ConfigError
+from gecmetrics.metric import Metric, SystemResult
+from gecmetrics.validate import check_output_file
 
 if TYPE_CHECKING:
-    from .corpus import Corpus
-    from .paired import PairedOptions
-    from .paired_result import PairedResult
-    from .scoring import ScoreOptions
+    from gecmetrics.corpus import Corpus
+    from gecmetrics.paired import PairedOptions
+    from gecmetrics.paired_result import PairedResult
+    from gecmetrics.scoring import ScoreOptions
 
 #: Which edits the sentence explorer shows: ``auto`` (ERRANT's when the errant
 #: extra is installed, else the token diff), ``errant`` or ``diff``.
@@ -63,7 +63,7 @@ EDIT_SOURCES: tuple[str, ...] = ("auto", "errant", "diff")
 #: for p-values to two digits, and about a second for 13 systems and 4 metrics.
 REPORT_RESAMPLES = 1000
 
-#: ``--attribution``: none, or a method of :mod:`gecmetrics.attribution`.
+#: ``--attribution``: none, or a method of :mod:`gecmetrics.workflows.attribution`.
 ATTRIBUTIONS: tuple[str, ...] = ("none", "shapley", "sampling", "add", "remove")
 
 #: The suffixes a report file may have.
@@ -101,7 +101,7 @@ class ReportOptions:
     score_options: ScoreOptions = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        from .scoring import ScoreOptions
+        from gecmetrics.scoring import ScoreOptions
 
         if self.edits not in EDIT_SOURCES:
             raise ConfigError(f"--edits {self.edits!r} is not one of "
@@ -115,14 +115,14 @@ class ReportOptions:
             raise ConfigError("a report needs at least one system output: give -c FILE...")
         paired = self.paired
         if paired is None and self.significance and len(self.hypotheses) >= 2:
-            from .paired import PairedOptions
+            from gecmetrics.paired import PairedOptions
 
             paired = PairedOptions("bs", REPORT_RESAMPLES)
         options = ScoreOptions(self.source, self.references, self.hypotheses, self.metrics,
                                self.m2, self.betas, "corpus", None, paired, self.jobs)
         object.__setattr__(self, "score_options", options)
         if self.edits == "errant":
-            from . import extras
+            from gecmetrics import extras
 
             extras.check("--edits errant", "errant")
 
@@ -171,8 +171,8 @@ class ReportData:
 
 def gather(options: ReportOptions, warn: Callable[[str], None] | None = None) -> ReportData:
     """Read, score and extract everything ``options`` asks for (see the module)."""
-    from .parallel import execution
-    from .scoring import load_corpus
+    from gecmetrics.parallel import execution
+    from gecmetrics.scoring import load_corpus
 
     so = options.score_options
     notes = list(so.notes)
@@ -218,7 +218,7 @@ def _attributions(corpus: Corpus, so: ScoreOptions, method: str, kind: str,
     themselves, so each value belongs to the span the page highlights."""
     if method == "none":
         return {}, {}
-    from .attribution import AttributionOptions, attribute
+    from gecmetrics.workflows.attribution import AttributionOptions, attribute
 
     options = AttributionOptions(method)
     edits = {name: [list(per) for per in system_edits[k]]
@@ -256,9 +256,9 @@ def _columns(corpus: Corpus, so: ScoreOptions, default_test: bool, notes: list[s
     """
     import math
 
-    from .paired import compare_with_baselines
-    from .scoring import references_field, score_corpus
-    from .signature import score_signature
+    from gecmetrics.paired import compare_with_baselines
+    from gecmetrics.scoring import references_field, score_corpus
+    from gecmetrics.signature import score_signature
 
     refs_from = "text" if so.references else "m2-lenient"
     extra = so.paired.signature_fields() if so.paired is not None else {}
@@ -295,9 +295,9 @@ def _edit_kind(asked: str, notes: list[str]) -> str:
     """``errant`` or ``diff``: what ``asked`` (one of :data:`EDIT_SOURCES`) resolves to."""
     if asked != "auto":
         return asked
-    from . import extras
-    from .edits.edit_cache import tool_identity
-    from .edits.extraction import MODEL_CANDIDATES
+    from gecmetrics import extras
+    from gecmetrics.edits.edit_cache import tool_identity
+    from gecmetrics.edits.extraction import MODEL_CANDIDATES
 
     try:
         extras.check("ERRANT edits", "errant")
@@ -327,7 +327,7 @@ def _edits(sources: Sequence[str], others: Sequence[Sequence[str]], kind: str
 
         return [tuple(diff(s, o) for s, o in zip(sources, lines, strict=True))
                 for lines in others]
-    from .edits.extraction import Extractor, pair_key
+    from gecmetrics.edits.extraction import Extractor, pair_key
 
     pairs = [(s, o) for lines in others for s, o in zip(sources, lines, strict=True)]
     with Extractor() as extractor:

@@ -1,6 +1,6 @@
 """The HTML report: one self-contained page renders a report's typed data.
 
-``gecmetrics report`` renders a :class:`~gecmetrics.report_data.ReportData`
+``gecmetrics report`` renders a :class:`~gecmetrics.workflows.report_data.ReportData`
 (:func:`render_report`) and ``gecmetrics meta-eval --html`` a
 :class:`~gecmetrics.meta_eval.results.MetaEvaluation` (:func:`render_meta_eval`).
 The page needs no network when it is viewed: its style sheet and script
@@ -20,13 +20,13 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from .paths import atomic_output
-from .report_data import ReportData, report_json
-from .score_report import column_label
-from .version import __version__
+from gecmetrics.interface.score_report import column_label
+from gecmetrics.paths import atomic_output
+from gecmetrics.version import __version__
+from gecmetrics.workflows.report_data import ReportData, report_json
 
 if TYPE_CHECKING:
-    from .meta_eval.results import MetaEvaluation
+    from gecmetrics.meta_eval.results import MetaEvaluation
 
 #: What the explorer can sort sentences by (value, label), the first the default.
 SORTS: tuple[tuple[str, str], ...] = (
@@ -41,7 +41,8 @@ SORTS: tuple[tuple[str, str], ...] = (
 
 def asset(name: str) -> str:
     """The text of ``report_assets/NAME`` (installed with the package)."""
-    return (resources.files("gecmetrics") / "report_assets" / name).read_text(encoding="utf-8")
+    folder = resources.files("gecmetrics.interface") / "report_assets"
+    return (folder / name).read_text(encoding="utf-8")
 
 
 def embed_json(value: Any) -> str:
@@ -183,7 +184,7 @@ def render_meta_eval(result: MetaEvaluation, title: str = "gecmetrics meta-evalu
     """The page of ``meta-eval --html``: correlation tables (sortable), the text
     tables of every analysis run, and its figures as inline SVG (tables only,
     with a note, without matplotlib)."""
-    from .meta_eval.report import render_evaluation
+    from gecmetrics.meta_eval.report import render_evaluation
 
     rows, _ = render_evaluation(result, "json")
     objects = json.loads(rows)
@@ -231,8 +232,8 @@ def svg_figures(result: MetaEvaluation) -> tuple[list[tuple[str, str]], str]:
     matplotlib is missing (then none)."""
     import importlib.util
 
-    from .meta_eval.analyses import ANALYSES
-    from .meta_eval.plot import plot_sweeps
+    from gecmetrics.meta_eval.analyses import ANALYSES
+    from gecmetrics.meta_eval.plot import plot_sweeps
 
     if importlib.util.find_spec("matplotlib") is None:
         return [], ('matplotlib is not installed: figures are left out, the tables above '

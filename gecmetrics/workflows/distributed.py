@@ -44,11 +44,11 @@ from typing import Any, Literal
 
 import numpy as np
 
-from . import extras
-from .chunked import count_corpus, counting_of, statistics_of
-from .corpus import Corpus
-from .errors import ConfigError, InputError
-from .metric import Metric, SentenceCounts, Statistics, SystemResult
+from gecmetrics import extras
+from gecmetrics.chunked import count_corpus, counting_of, statistics_of
+from gecmetrics.corpus import Corpus
+from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.metric import Metric, SentenceCounts, Statistics, SystemResult
 
 #: The two corpus reductions (see the module docstring).
 CorpusReduction = Literal["gather", "sum"]
@@ -56,7 +56,7 @@ CorpusReduction = Literal["gather", "sum"]
 def _require_dask() -> None:
     """A one-line error instead of an ImportError traceback without the extra."""
     for module in extras.EXTRAS["dask"]:
-        extras.require("gecmetrics.distributed", "dask", module)
+        extras.require("gecmetrics.workflows.distributed", "dask", module)
 
 
 def check_metrics(metrics: Sequence[Metric], corpus: CorpusReduction = "gather") -> None:
@@ -70,7 +70,7 @@ def check_metrics(metrics: Sequence[Metric], corpus: CorpusReduction = "gather")
         counting = metric.counting()
         if counting is None:
             raise ConfigError(
-                f"metric {metric.spec!r} cannot be scored by gecmetrics.distributed: its "
+                f"metric {metric.spec!r} cannot be scored by gecmetrics.workflows.distributed: its "
                 "statistics are not per-sentence counts; use green, gleu, chrf or m2, or "
                 "score it in one process (gecmetrics score)")
         if corpus == "sum" and counting.not_additive is not None:
@@ -95,7 +95,7 @@ class PartitionCounts:
 def _corpus(records: Sequence[Mapping[str, Any]], systems: Sequence[str],
             needs_m2: bool) -> Corpus:
     """The partition's records as a :class:`Corpus` (with its M2 sentences for M2)."""
-    from .m2 import M2File
+    from gecmetrics.m2 import M2File
 
     sources = [r["source"] for r in records]
     num_refs = len(records[0]["references"]) if records else 0
@@ -107,7 +107,7 @@ def _corpus(records: Sequence[Mapping[str, Any]], systems: Sequence[str],
             raise InputError("an M2 metric needs the gold edits of every sentence: give each "
                              "record an 'm2' field (its M2 block as text, or a "
                              "gecmetrics.m2.M2Sentence), e.g. from "
-                             "gecmetrics.distributed.records(corpus)")
+                             "gecmetrics.workflows.distributed.records(corpus)")
         m2 = M2File("<partition>", [m2_sentence(r["m2"]) for r in records])
     return Corpus(sources, references, hypotheses, m2=m2)
 
@@ -116,7 +116,7 @@ def m2_sentence(value: Any) -> Any:
     """An :class:`~gecmetrics.m2.M2Sentence` from one sentence's M2 block (its ``S``
     line and ``A`` lines, as text: what a dataframe or Parquet column holds), each
     ``A`` line checked by the M2 reader's own parser; an M2Sentence as it is."""
-    from .m2 import M2Sentence, parse_edit
+    from gecmetrics.m2 import M2Sentence, parse_edit
 
     if isinstance(value, M2Sentence):
         return value
@@ -445,7 +445,7 @@ def signed_json(results: Sequence[SystemResult], metrics: Sequence[Metric], refe
     """The JSON objects of ``results`` as ``gecmetrics score --format json`` writes
     them, each with its ``signature`` (options, beta, number of reference sets,
     where the references came from: ``text``, ``m2-lenient`` or ``m2-strict``)."""
-    from .signature import score_signature
+    from gecmetrics.signature import score_signature
 
     by_spec = {metric.spec: metric for metric in metrics}
     return [{**r.to_json(), "signature": str(score_signature(

@@ -15,7 +15,7 @@ import click
 
 # The helpers every command shares live in commands/common.py: commands import
 # them from there, not from here, which imports the commands.
-from .commands.common import (
+from gecmetrics.interface.commands.common import (
     INTERRUPTED,
     TERMINATED,
     Stopped,
@@ -40,17 +40,17 @@ def main() -> None:
     """
 
 
-# Each subcommand lives in its own module under gecmetrics/commands/; a new
+# Each subcommand lives in its own module under gecmetrics/interface/commands/; a new
 # command is one module plus one line here.
-from .commands.attribute import attribute_cmd  # noqa: E402
-from .commands.download import download_cmd  # noqa: E402
-from .commands.list_metrics import list_cmd  # noqa: E402
-from .commands.m2_from_text import m2_from_text  # noqa: E402
-from .commands.m2_to_text import m2_to_text  # noqa: E402
-from .commands.meta_eval import meta_eval  # noqa: E402
-from .commands.multigec import multigec  # noqa: E402
-from .commands.report import report  # noqa: E402
-from .commands.score import score  # noqa: E402
+from gecmetrics.interface.commands.attribute import attribute_cmd  # noqa: E402
+from gecmetrics.interface.commands.download import download_cmd  # noqa: E402
+from gecmetrics.interface.commands.list_metrics import list_cmd  # noqa: E402
+from gecmetrics.interface.commands.m2_from_text import m2_from_text  # noqa: E402
+from gecmetrics.interface.commands.m2_to_text import m2_to_text  # noqa: E402
+from gecmetrics.interface.commands.meta_eval import meta_eval  # noqa: E402
+from gecmetrics.interface.commands.multigec import multigec  # noqa: E402
+from gecmetrics.interface.commands.report import report  # noqa: E402
+from gecmetrics.interface.commands.score import score  # noqa: E402
 
 main.add_command(list_cmd, "list")
 main.add_command(score, "score")

@@ -6,8 +6,8 @@ from typing import Any
 
 import click
 
-from .common import friendly_errors
-from .score import (
+from gecmetrics.interface.commands.common import friendly_errors
+from gecmetrics.interface.commands.score import (
     INPUT_OPTIONS,
     JOBS_OPTION,
     PAIRED_OPTIONS,
@@ -55,9 +55,9 @@ def report(ctx: click.Context, specs: tuple[str, ...], source: str,
       gecmetrics report -m m2 -m gleu -m green -s src.txt --m2 gold.m2 \\
           -c sysA.txt sysB.txt -o report.html
     """
-    from ..errors import ConfigError
-    from ..html_report import render_report, size_note, write_html
-    from ..report_data import ReportOptions, gather
+    from gecmetrics.errors import ConfigError
+    from gecmetrics.interface.html_report import render_report, size_note, write_html
+    from gecmetrics.workflows.report_data import ReportOptions, gather
 
     paired = paired_options(flags)
     if flags["no_significance"] and paired is not None:

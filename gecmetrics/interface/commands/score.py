@@ -8,11 +8,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..validate import LEVELS
-from .common import friendly_errors, out, refuse_digits_with_json, writing_stdout
+from gecmetrics.interface.commands.common import (
+    friendly_errors,
+    out,
+    refuse_digits_with_json,
+    writing_stdout,
+)
+from gecmetrics.validate import LEVELS
 
 if TYPE_CHECKING:
-    from ..paired import PairedOptions
+    from gecmetrics.paired import PairedOptions
 
 LEVEL_HELP = (
     "corpus: one score from summed statistics; sentence: one per line; "
@@ -143,9 +148,9 @@ def score(ctx: click.Context, specs: tuple[str, ...], source: str,
           -c data/example/system_a.txt data/example/system_b.txt
       gecmetrics score -m m2 -m green -s src.txt --m2 gold.m2 -c sysA.txt sysB.txt
     """
-    from ..errors import ConfigError
-    from ..score_report import render_scores, write_sentence_stream
-    from ..scoring import ScoreOptions, score, stream_sentence_scores
+    from gecmetrics.errors import ConfigError
+    from gecmetrics.interface.score_report import render_scores, write_sentence_stream
+    from gecmetrics.scoring import ScoreOptions, score, stream_sentence_scores
 
     fmt, digits, verbose, level = flags["fmt"], flags["digits"], flags["verbose"], flags["level"]
     paired = paired_options(flags)
@@ -172,7 +177,7 @@ def score(ctx: click.Context, specs: tuple[str, ...], source: str,
 
 def paired_options(flags: dict[str, Any]) -> PairedOptions | None:
     """The paired test asked for by ``--paired-bootstrap/--paired-ar/--seed``, or None."""
-    from ..validate import check_paired_request, needs
+    from gecmetrics.validate import check_paired_request, needs
 
     request = check_paired_request(flags["paired_bs"], flags["paired_ar"])
     seed = flags["seed"]
@@ -180,7 +185,7 @@ def paired_options(flags: dict[str, Any]) -> PairedOptions | None:
         if seed is not None:
             needs("--seed", "--paired-bootstrap or --paired-ar", False)
         return None
-    from ..paired import PairedOptions
-    from ..stats import DEFAULT_SEED
+    from gecmetrics.paired import PairedOptions
+    from gecmetrics.stats import DEFAULT_SEED
 
     return PairedOptions(request[0], request[1], DEFAULT_SEED if seed is None else seed)

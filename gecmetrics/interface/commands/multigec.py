@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from .common import friendly_errors, out
+from gecmetrics.interface.commands.common import friendly_errors, out
 
 HEADERS = ("language", "corpus", "hypothesis", "essays", "refs", "GLEU", "P", "R", "F0.5",
            "edits")
@@ -53,8 +53,8 @@ def multigec(fmt: str, digits: int, max_tokens: int | None, **inputs: Any) -> No
     See docs/multigec.md for the essay format, references per essay and the equality
     with the official scorer.
     """
-    from ..formatting import percent, render, to_json
-    from ..multigec import ERRANT_MAX_TOKENS, MultigecOptions, run
+    from gecmetrics.formatting import percent, render, to_json
+    from gecmetrics.workflows.multigec import ERRANT_MAX_TOKENS, MultigecOptions, run
 
     options = MultigecOptions(
         **inputs, max_tokens=ERRANT_MAX_TOKENS if max_tokens is None else max_tokens)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import friendly_errors, out
+from gecmetrics.interface.commands.common import friendly_errors, out
 
 
 class DownloadCommand(click.Command):
@@ -14,7 +14,12 @@ class DownloadCommand(click.Command):
 
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         super().format_help_text(ctx, formatter)
-        from ..download import benchmark_files, download_names, download_totals, load_manifest
+        from gecmetrics.download import (
+            benchmark_files,
+            download_names,
+            download_totals,
+            load_manifest,
+        )
 
         manifest = load_manifest()
         rows = []
@@ -83,7 +88,7 @@ def download_cmd(benchmarks, data_dir, mirror, timeout, stall_timeout, check, li
       gecmetrics download --mirror http://127.0.0.1:8000 seeda-s
       gecmetrics download --check
     """
-    from ..download import (
+    from gecmetrics.download import (
         benchmark_files,
         download,
         download_names,
@@ -91,8 +96,8 @@ def download_cmd(benchmarks, data_dir, mirror, timeout, stall_timeout, check, li
         resolve_benchmark,
         resolve_data_dir,
     )
-    from ..formatting import plural
-    from ..validate import check_seconds
+    from gecmetrics.formatting import plural
+    from gecmetrics.validate import check_seconds
 
     check_seconds(timeout, "--timeout")  # before anything is read or made
     check_seconds(stall_timeout, "--stall-timeout")

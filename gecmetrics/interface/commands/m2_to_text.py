@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import friendly_errors, write_text
+from gecmetrics.interface.commands.common import friendly_errors, write_text
 
 
 @click.command("m2-to-text")
@@ -27,10 +27,10 @@ def m2_to_text(m2_file, want_source, annotator, strict, output) -> None:
     line may be at most 8 MiB long; set GECMETRICS_MAX_LINE_BYTES (bytes) to allow
     longer ones.
     """
-    from ..errors import ConfigError, InputError
-    from ..m2 import read_m2
-    from ..readers import display_name
-    from ..validate import check_output_file
+    from gecmetrics.errors import ConfigError, InputError
+    from gecmetrics.m2 import read_m2
+    from gecmetrics.readers import display_name
+    from gecmetrics.validate import check_output_file
 
     if want_source == (annotator is not None):
         raise ConfigError("give exactly one of --source or --annotator K")

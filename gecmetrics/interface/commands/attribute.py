@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .common import friendly_errors, out, refuse_digits_with_json
-from .score import GreedyCommand
+from gecmetrics.interface.commands.common import friendly_errors, out, refuse_digits_with_json
+from gecmetrics.interface.commands.score import GreedyCommand
 
 if TYPE_CHECKING:
-    from ..attribution import AttributionOptions, AttributionResult, EditTuple
-    from ..corpus import Corpus
+    from gecmetrics.corpus import Corpus
+    from gecmetrics.workflows.attribution import AttributionOptions, AttributionResult, EditTuple
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def attribute_cmd(ctx: click.Context, spec: str, source: str, references: tuple[
       gecmetrics attribute -m green -s data/example/source.txt \\
           -r data/example/ref0.txt data/example/ref1.txt -c data/example/system_a.txt
     """
-    from ..attribution import DEFAULT_SAMPLES, DEFAULT_SEED, AttributionOptions
+    from gecmetrics.workflows.attribution import DEFAULT_SAMPLES, DEFAULT_SEED, AttributionOptions
 
     refuse_digits_with_json(ctx, flags["fmt"])
     samples, seed = flags["samples"], flags["seed"]
@@ -95,10 +95,10 @@ def attribute_cmd(ctx: click.Context, spec: str, source: str, references: tuple[
 
 def run(options: AttributeOptions, warn: Any = None) -> AttributionResult:
     """Read the files, check them, attribute (the command without its output)."""
-    from ..attribution import attribute, check_metric
-    from ..errors import ConfigError
-    from ..registry import metric_from_spec
-    from ..scoring import load_corpus
+    from gecmetrics.errors import ConfigError
+    from gecmetrics.registry import metric_from_spec
+    from gecmetrics.scoring import load_corpus
+    from gecmetrics.workflows.attribution import attribute, check_metric
 
     metric = metric_from_spec(options.spec)
     check_metric(metric)  # before any file is read
@@ -113,7 +113,7 @@ def run(options: AttributeOptions, warn: Any = None) -> AttributionResult:
         edits = {options.hypotheses[0]: m2_edits(options.edits_m2, corpus,
                                                  options.hypotheses[0])}
     elif options.extractor == "neutral":
-        from ..attribution import hypothesis_edits
+        from gecmetrics.workflows.attribution import hypothesis_edits
 
         edits = hypothesis_edits(corpus, extractor="neutral")
     else:
@@ -125,10 +125,10 @@ def run(options: AttributeOptions, warn: Any = None) -> AttributionResult:
 def m2_edits(path: str, corpus: Corpus, name: str) -> list[list[EditTuple]]:
     """Annotator 0's edits of the M2 file ``path``, checked against the sources and
     the hypothesis ``name`` (its edits applied must give the hypothesis's tokens)."""
-    from ..attribution import apply_edits
-    from ..errors import InputError
-    from ..m2 import read_m2
-    from ..readers import describe
+    from gecmetrics.errors import InputError
+    from gecmetrics.m2 import read_m2
+    from gecmetrics.readers import describe
+    from gecmetrics.workflows.attribution import apply_edits
 
     gold = read_m2(path)
     where = describe(path, "--edits M2")
@@ -153,8 +153,8 @@ def m2_edits(path: str, corpus: Corpus, name: str) -> list[list[EditTuple]]:
 
 def render(result: AttributionResult, fmt: str, digits: int) -> str:
     """The attributions as a table, TSV (percentage points) or JSON (0-1)."""
-    from ..formatting import percent, signature_lines, to_json
-    from ..formatting import render as render_table
+    from gecmetrics.formatting import percent, signature_lines, to_json
+    from gecmetrics.formatting import render as render_table
 
     if fmt == "json":
         return to_json(result.to_json())

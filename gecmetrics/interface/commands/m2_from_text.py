@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import click
 
-from .common import friendly_errors, write_text
+from gecmetrics.interface.commands.common import friendly_errors, write_text
 
 #: The ISO 639-1 language codes ``--lang`` accepts (any language: the
 #: language-neutral extractor reads no model; the code is checked so that a typo
@@ -34,8 +34,8 @@ class M2FromTextOptions:
 
     def check(self) -> None:
         """ConfigError / InputError for what needs no file read."""
-        from ..errors import ConfigError
-        from ..readers import check_one_stdin
+        from gecmetrics.errors import ConfigError
+        from gecmetrics.readers import check_one_stdin
 
         if not self.references:
             raise ConfigError("no reference given; pass one or more with -r/--reference")
@@ -51,7 +51,7 @@ def tokenised(lines: Sequence[str], tokens: Callable[[str], list[str]], name: st
     """Each line's tokens; InputError for an empty source line (M2 has no empty
     sentence) or a token M2 cannot hold. An empty reference line is a correction
     that deletes the whole sentence (CoNLL-2014 has one), not an error."""
-    from ..errors import InputError
+    from gecmetrics.errors import InputError
 
     out_: list[list[str]] = []
     for number, line in enumerate(lines, start=1):
@@ -69,9 +69,9 @@ def tokenised(lines: Sequence[str], tokens: Callable[[str], list[str]], name: st
 
 def m2_from_text_lines(options: M2FromTextOptions) -> list[str]:
     """The M2 file's lines: one block per source line, then a blank line."""
-    from ..edits import neutral
-    from ..readers import check_same_length, display_name, read_lines
-    from ..tokenizers import tokenizer
+    from gecmetrics.edits import neutral
+    from gecmetrics.readers import check_same_length, display_name, read_lines
+    from gecmetrics.tokenizers import tokenizer
 
     tokens = tokenizer(options.tokenize) if options.tokenize else str.split
     src_lines = read_lines(options.source, "source")
@@ -114,14 +114,14 @@ def m2_from_text(source, references, lang, tokenize, output) -> None:
     reference's edits against the source, typed M, U, R or W
     (docs/edits-neutral.md).
     """
-    from ..validate import check_output_file
+    from gecmetrics.validate import check_output_file
 
     if output == "-":
         output = None
     options = M2FromTextOptions(source, tuple(references), lang, tokenize, output)
     options.check()
     if tokenize is not None:
-        from ..tokenizers import check
+        from gecmetrics.tokenizers import check
 
         check(tokenize, "m2-from-text --tokenize")  # unknown or its extra missing: one line
     if output:

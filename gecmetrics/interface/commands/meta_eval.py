@@ -7,14 +7,15 @@ from typing import Any
 
 import click
 
+from gecmetrics.interface.commands.common import explicit, friendly_errors, out
+
 # The flags come from the options' field metadata and the choices from the
 # benchmark registry (the data descriptions, read with json only): light to
 # import, --help must stay fast.
-from ..meta_eval.analyses import ANALYSES
-from ..meta_eval.benchmarks import registry
-from ..meta_eval.flags import Flag, default_of, flagged
-from ..meta_eval.options import MetaEvalOptions
-from .common import explicit, friendly_errors, out
+from gecmetrics.meta_eval.analyses import ANALYSES
+from gecmetrics.meta_eval.benchmarks import registry
+from gecmetrics.meta_eval.flags import Flag, default_of, flagged
+from gecmetrics.meta_eval.options import MetaEvalOptions
 
 
 class RegistryChoice(click.Choice):
@@ -99,8 +100,8 @@ class MetaEvalCommand(click.Command):
             formatter.write_dl(rows)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        from ..errors import ConfigError
-        from ..validate import check_folds, check_resamples, check_window, parse_beta_grid
+        from gecmetrics.errors import ConfigError
+        from gecmetrics.validate import check_folds, check_resamples, check_window, parse_beta_grid
 
         checks: dict[str, Callable[..., Any]] = {
             "--bootstrap": check_resamples, "--window": check_window,
@@ -118,7 +119,7 @@ class MetaEvalCommand(click.Command):
 
 
 def _int(text: str, option: str) -> int:
-    from ..errors import ConfigError
+    from gecmetrics.errors import ConfigError
 
     try:
         return int(text)
@@ -174,9 +175,9 @@ def meta_eval(ctx, fmt, **params) -> None:
           --clusters spa --human-intervals
       gecmetrics meta-eval conll14 seeda-s gmeg-fce -m green -m gleu --pool
     """
-    from ..meta_eval.api import run
-    from ..meta_eval.figures import save_figures
-    from ..meta_eval.report import render_evaluation
+    from gecmetrics.meta_eval.api import run
+    from gecmetrics.meta_eval.figures import save_figures
+    from gecmetrics.meta_eval.report import render_evaluation
 
     options = options_from_click(ctx)
     for note in options.notes:  # before the work: seen even if reading the data fails
@@ -187,12 +188,12 @@ def meta_eval(ctx, fmt, **params) -> None:
     # the results be printed (PartialOutputError carries them).
     notes += save_figures(result, output, notes)
     if options.html is not None:
-        from ..html_report import render_meta_eval, size_note, write_html
+        from gecmetrics.interface.html_report import render_meta_eval, size_note, write_html
 
         try:
             notes.append(size_note(write_html(render_meta_eval(result), options.html)))
         except OSError as err:
-            from ..errors import PartialOutputError
+            from gecmetrics.errors import PartialOutputError
 
             raise PartialOutputError(f"--html {options.html} could not be written "
                                      f"({err.strerror or err}); the results are above",

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import click
 
-from .common import friendly_errors, out
+from gecmetrics.interface.commands.common import friendly_errors, out
 
 
 @click.command("list")
 @friendly_errors
 def list_cmd() -> None:
     """List every available metric (built-in and plug-in) with one line about it."""
-    from ..registry import list_metrics
+    from gecmetrics.registry import list_metrics
 
     metrics = list_metrics()
     width = max(map(len, metrics)) if metrics else 0
