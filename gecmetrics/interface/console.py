@@ -14,10 +14,10 @@ import sys
 
 def main() -> None:
     try:
-        from gecmetrics.interface.cli import run
+        from .cli import run
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        from gecmetrics.interface.commands.common import INTERRUPTED
+        from .commands.common import INTERRUPTED
 
         print(f"error: {INTERRUPTED.message}", file=sys.stderr)
         sys.exit(INTERRUPTED.code)
