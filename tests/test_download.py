@@ -365,9 +365,10 @@ def test_lock_file_is_gone_after_a_run_and_a_user_one_stays(tmp_path):
 def test_signal_mid_transfer_cleans_up_like_ctrl_c(server, tmp_path, sig, code):
     server.trickle = "body"
     root = tmp_path / "new" / "data"
+    parent = (signal.getsignal(signal.SIGINT), signal.pthread_sigmask(signal.SIG_BLOCK, []))
     proc = subprocess.Popen([*GECMETRICS, "download", "gmeg", "-q", "--data-dir", str(root),
                              "--mirror", server.url], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_as_a_terminal_would)
     try:
         deadline = time.monotonic() + 60
         while not leftovers(tmp_path):  # wait until a transfer is under way
@@ -377,9 +378,18 @@ def test_signal_mid_transfer_cleans_up_like_ctrl_c(server, tmp_path, sig, code):
         _, err = proc.communicate(timeout=30)
     finally:
         proc.kill()
-    assert proc.returncode == code, err
+    assert proc.returncode == code, f"{err} (this test process's SIGINT handler, mask: {parent})"
     assert "Traceback" not in err
     assert not (tmp_path / "new").exists()  # no .part, no lock, no empty folders
+
+
+def _as_a_terminal_would() -> None:
+    """The child starts with Ctrl-C and SIGTERM at their defaults and unblocked, as from
+    a shell, whatever this test process's own state (a disposition to ignore SIGINT is
+    inherited by a child, and Python then keeps it)."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
 
 
 @needs_shared
