@@ -18,8 +18,8 @@ import sys
 import pytest
 
 from gecmetrics import extras, registry
-from gecmetrics.metric import Metric
 from gecmetrics.descriptions import read_description
+from gecmetrics.metric import Metric
 from gecmetrics.registry import BUILTIN, list_metrics, metric_class
 
 ALL_EXTRA_MODULES = sorted({m for modules in extras.EXTRAS.values() for m in modules})
