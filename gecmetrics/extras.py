@@ -32,7 +32,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "neural": ("torch", "transformers"),
     "dask": ("dask", "dask.dataframe"),
     "plot": ("matplotlib",),
-    # the optional tokenizers (gecmetrics/tokenizers.py, docs/tokenizers.md)
+    # the optional tokenizers (gecmetrics/tokenizers/, docs/tokenizers.md)
     "intl": ("regex",),
     "ja": ("fugashi", "unidic_lite"),
     "ko": ("kiwipiepy",),

@@ -292,11 +292,11 @@ def encode(texts: Sequence[str], tokenize: str) -> tuple[np.ndarray, np.ndarray]
         joined = "".join(texts)
         tokens = np.frombuffer(joined.encode("utf-32-le"), dtype="<u4").astype(np.int64)
         lengths = [len(text) for text in texts]
-    elif tokenize in WORD_LOCAL:
-        tokens, lengths = _encode_word_local(texts, *WORD_LOCAL[tokenize])
+    elif (entry := spec(tokenize)).word_local is not None:
+        tokens, lengths = _encode_word_local(texts, *entry.word_local)
     else:
         split = tokenizer(tokenize)
-        if spec(tokenize).load is not None:  # an optional, slow tokenizer: each text once
+        if entry.load is not None:  # an optional, slow tokenizer: each text once
             distinct = {text: split(text) for text in dict.fromkeys(texts)}
             split = distinct.__getitem__
         words = [split(text) for text in texts]
@@ -312,7 +312,7 @@ def encode(texts: Sequence[str], tokenize: str) -> tuple[np.ndarray, np.ndarray]
 def _encode_word_local(texts: Sequence[str],
                        words_of: Callable[[Sequence[str]], list[list[str]]],
                        split: Callable[[str], list[str]]) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`encode` for a :data:`WORD_LOCAL` tokenizer: each distinct word split once.
+    """:func:`encode` for a tokenizer with a ``word_local`` form: each distinct word split once.
 
     Equal tokens get equal ids (one vocabulary, as for the other tokenizers); the
     loops over all words run in C (``dict.fromkeys``, ``map``, ``np.fromiter``) and

@@ -42,21 +42,35 @@ from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import SIGNED_WHEN_SET, Metric, MetricConfig, Score, Statistics
 from gecmetrics.ngrams import check_order, intersections
-from gecmetrics.tokenizers import Normalize, check_normalize, required_extras
+from gecmetrics.tokenizers import (
+    Normalize,
+    Tokenize,
+    bleu_tokenizers,
+    check_normalize,
+    required_extras,
+    tokenize_choices,
+    tokenize_option,
+)
 
-BleuTokenize = Literal["13a", "none", "intl", "char", "ja", "ko", "zh", "zh-char"]
+#: A BLEU tokenizer's name: one of :func:`gecmetrics.tokenizers.bleu_tokenizers`.
+BleuTokenize = Tokenize
 Smooth = Literal["exp", "floor", "add-k", "none"]
 SMOOTH_METHODS: tuple[Smooth, ...] = get_args(Smooth)
 #: sacrebleu's defaults (from Chen & Cherry 2014): floor 0.1, add-k 1.
 SMOOTH_DEFAULTS: dict[str, float | None] = {"exp": None, "floor": 0.1, "add-k": 1, "none": None}
 #: sacrebleu's ``my_log(0)``: log of a zero precision.
 LOG_ZERO = -9999999999
-#: The registry tokenizer (:data:`gecmetrics.tokenizers.REGISTRY`) of each BLEU
-#: tokenizer: sacrebleu's ``none`` is whitespace words, and its ``char`` joins the
-#: characters with spaces that BLEU splits on again, so whitespace is no token.
-NGRAM_TOKENIZER = {"13a": "13a", "none": "word", "intl": "intl", "char": "char-nospace",
-                   "ja": "ja", "ko": "ko", "zh": "zh", "zh-char": "zh-char"}
-assert tuple(NGRAM_TOKENIZER) == get_args(BleuTokenize)
+
+
+def __getattr__(name: str) -> Any:
+    """``NGRAM_TOKENIZER``: the registry tokenizer of each BLEU tokenizer, read from
+    the registry when asked (:func:`gecmetrics.tokenizers.bleu_tokenizers`): sacrebleu's
+    ``none`` is whitespace words, and its ``char`` joins the characters with spaces
+    that BLEU splits on again, so whitespace is no token."""
+    if name == "NGRAM_TOKENIZER":  # in the order of the choices: the default first
+        offered = bleu_tokenizers()
+        return {key: offered[key] for key in tokenize_choices(BleuConfig.tokenize, bleu=True)}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -73,8 +87,9 @@ class BleuConfig(MetricConfig):
     normalize: Normalize = field(default="none", metadata=SIGNED_WHEN_SET)
 
     def validate(self) -> None:
-        if self.tokenize not in NGRAM_TOKENIZER:
-            raise ConfigError(f"bleu option tokenize must be one of: {', '.join(NGRAM_TOKENIZER)} "
+        if self.tokenize not in bleu_tokenizers():
+            choices = ", ".join(tokenize_choices(BleuConfig.tokenize, bleu=True))
+            raise ConfigError(f"bleu option tokenize must be one of: {choices} "
                               f"(got {self.tokenize!r})")
         if self.smooth_method not in SMOOTH_METHODS:
             raise ConfigError(f"bleu option smooth_method must be one of: "
@@ -194,7 +209,7 @@ def bleu_statistics(corpus: Corpus, config: BleuConfig) -> np.ndarray:
     if config.lowercase:  # shared with chrF's lowercase option
         corpus = corpus.lowercased()
     N = config.max_ngram_order
-    x = intersections(corpus, NGRAM_TOKENIZER[config.tokenize], N, config.normalize)
+    x = intersections(corpus, bleu_tokenizers()[config.tokenize], N, config.normalize)
     # int64: the kernel's arrays are compact (int16 for short texts), and the
     # tie-breaking key below multiplies lengths.
     hyp_len = x.hyp_len[..., 0].astype(np.int64)  # (H, D) tokens
@@ -215,7 +230,7 @@ class Bleu(Metric[BleuConfig]):
     name: ClassVar[str] = "bleu"
     description: ClassVar[str] = (
         "BLEU (Papineni et al. 2002) as sacrebleu computes it; "
-        "tokenize=13a|none|intl|char|ja|ko|zh|zh-char (docs/tokenizers.md), "
+        + tokenize_option(BleuConfig.tokenize, bleu=True) + " (docs/tokenizers.md), "
         "smooth_method=exp|floor|add-k|none, smooth_value, lowercase, max_ngram_order (4), "
         "effective_order (corpus no, sentence yes), normalize=none|nfc|nfkc"
     )
@@ -228,7 +243,7 @@ class Bleu(Metric[BleuConfig]):
 
     def required_extras(self) -> tuple[str, ...]:
         """The optional extra of the tokenizer (``tokenize=ja`` needs ``ja``)."""
-        return required_extras(NGRAM_TOKENIZER[self.config.tokenize])
+        return required_extras(bleu_tokenizers()[self.config.tokenize])
 
     def statistics(self, corpus: Corpus) -> BleuStatistics:
         c = self.config

@@ -55,7 +55,14 @@ from gecmetrics.metric import (
     Statistics,
 )
 from gecmetrics.ngrams import Intersections, check_order, intersections
-from gecmetrics.tokenizers import Normalize, Tokenize, check_normalize, required_extras, spec
+from gecmetrics.tokenizers import (
+    Normalize,
+    Tokenize,
+    check_normalize,
+    required_extras,
+    spec,
+    tokenize_option,
+)
 from gecmetrics.validate import check_int_option
 
 Variant = Literal["official", "paper"]
@@ -442,7 +449,7 @@ class Gleu(Metric[GleuConfig]):
     partial_references: ClassVar[bool] = True
     description: ClassVar[str] = (
         "GLEU n-gram precision with source penalty (Napoles et al. 2015/2016); "
-        "tokenize=word|char|13a|intl|ja|ko|zh|zh-char (docs/tokenizers.md), n (4), "
+        + tokenize_option(GleuConfig.tokenize) + " (docs/tokenizers.md), n (4), "
         "variant=official|paper, mode=sampling|max, iterations (500), seed (official), "
         "normalize=none|nfc|nfkc"
     )

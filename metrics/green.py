@@ -51,7 +51,14 @@ from gecmetrics.metric import (
     check_beta,
 )
 from gecmetrics.ngrams import Intersections, check_order, intersections
-from gecmetrics.tokenizers import Normalize, Tokenize, check_normalize, required_extras, spec
+from gecmetrics.tokenizers import (
+    Normalize,
+    Tokenize,
+    check_normalize,
+    required_extras,
+    spec,
+    tokenize_option,
+)
 
 REGIONS = ("TD", "TI", "TK", "OD", "OI", "UD", "UI")
 
@@ -466,8 +473,8 @@ class Green(Metric[GreenConfig]):
 
     name: ClassVar[str] = "green"
     description: ClassVar[str] = (
-        "GREEN n-gram F-score (Koyama et al. 2024); tokenize=word|char|13a|intl|ja|ko|zh|zh-char "
-        "(docs/tokenizers.md), n (4), beta (2.0), normalize=none|nfc|nfkc"
+        "GREEN n-gram F-score (Koyama et al. 2024); " + tokenize_option(GreenConfig.tokenize)
+        + " (docs/tokenizers.md), n (4), beta (2.0), normalize=none|nfc|nfkc"
     )
     Config = GreenConfig
     has_beta: ClassVar[bool] = True

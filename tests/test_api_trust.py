@@ -149,14 +149,15 @@ def _model_statistics(name: str, corpus: Corpus) -> Statistics:
     return metric.cached_statistics(corpus, make)
 
 
+#: The metrics stubbed above (each needs its own fake statistics); every other
+#: registered metric computes its own, so a new metric needs no line here.
 MODEL_METRICS = ("some", "impara", "scribendi", "llm-judge", "ptm2", "pterrant")
-ERRANT_METRICS = ("errant", "cleme", "cleme2", "gotoscorer")
 
 
 def _statistics(name: str, corpus: Corpus) -> Statistics:
     if name in MODEL_METRICS:
         return _model_statistics(name, corpus)
-    if name in ERRANT_METRICS:
+    if "errant" in metric_class(name).extras:
         require_errant()
     return get_metric(name).statistics(corpus)
 
@@ -175,8 +176,9 @@ BAD_SENTENCES = [(np.array([0.0, 1.0]), "whole-number sentence indices"),
 
 
 def test_every_registered_metric_is_covered():
-    assert set(list_metrics()) == {"green", "gleu", "chrf", "bleu", "m2", "imeasure",
-                                   *ERRANT_METRICS, *MODEL_METRICS}
+    """The tests below run over the registry (:func:`list_metrics`); the stubs must
+    name registered metrics, so that none is stubbed under a stale name."""
+    assert set(MODEL_METRICS) <= set(list_metrics())
 
 
 def _subclasses(cls: type) -> list[type]:
@@ -228,7 +230,8 @@ def test_statistics_refuse_bad_sentence_indices(name, corpus):
                 call(sentences)
 
 
-@pytest.mark.parametrize("name", ["green", "gleu", "chrf", "bleu", "m2", "imeasure"])
+@pytest.mark.parametrize("name", [name for name in sorted(list_metrics())
+                                  if not metric_class(name).extras and name not in MODEL_METRICS])
 def test_evaluate_checks_betas_for_every_metric(name, corpus):
     """With a beta or without one: a NaN beta is a mistake (the CLI's -b refuses it too)."""
     metric = get_metric(name)

@@ -22,11 +22,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tiers import examples
 
-from gecmetrics import tokenizers
+from gecmetrics import extras, tokenizers
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.ngrams import encode, intersections
 from gecmetrics.registry import get_metric, metric_from_spec
+from gecmetrics.tokenizers import registry
 
 sacrebleu = pytest.importorskip("sacrebleu")
 from sacrebleu.metrics import BLEU, CHRF  # noqa: E402
@@ -64,8 +65,13 @@ def same_partition(texts: list[str], name: str, oracle) -> None:
 
 # ----------------------------------------------------------------------------- registry
 
-def test_every_registered_tokenizer_is_accepted_by_the_word_level_metrics():
-    assert set(tokenizers.REGISTRY) == set(tokenizers.Tokenize.__args__)
+def test_every_registered_tokenizer_is_accepted_by_the_word_level_metrics(monkeypatch):
+    """Declarations, not this machine's extras, are under test: every extra counts as
+    installed (making a metric only looks its modules up)."""
+    from gecmetrics import extras
+
+    monkeypatch.setattr(extras, "_found", lambda module: True)
+    assert list(tokenizers.REGISTRY) == list(registry.TABLE)
     for name, entry in tokenizers.REGISTRY.items():
         assert entry.description and (entry.split is None) != (entry.load is None), name
         assert entry.load is None or entry.extra is not None, name  # loaded: an extra
@@ -73,6 +79,30 @@ def test_every_registered_tokenizer_is_accepted_by_the_word_level_metrics():
             made = get_metric(metric, tokenize=name)
             assert made.required_extras() == tokenizers.required_extras(name)
             assert f"|tokenize:{name}|" in made.signature()
+
+
+def test_the_docs_table_names_every_registered_tokenizer():
+    """docs/tokenizers.md's table has a row for each tokenizer of the registry, and
+    names no other."""
+    page = DOCS.read_text(encoding="utf-8")
+    table = page[page.index("| name | tokens |"):]
+    rows = table[:table.index("\n\n")].splitlines()[2:]
+    named = [name for row in rows for name in re.findall(r"`([^`]+)`", row.split("|")[1])]
+    assert sorted(named) == sorted(tokenizers.REGISTRY)
+
+
+def test_bleu_choices_come_from_the_registry():
+    """BLEU offers each tokenizer under sacrebleu's name for it, 13a (its default) first."""
+    offered = tokenizers.bleu_tokenizers()
+    assert offered["none"] == "word" and offered["char"] == "char-nospace"
+    assert all(tokenizers.REGISTRY[name].bleu is not False for name in offered.values())
+    assert tokenizers.tokenize_choices("13a", bleu=True)[0] == "13a"
+    assert "tokenize=" + "|".join(tokenizers.tokenize_choices("13a", bleu=True)) in \
+        get_metric("bleu").description
+    for name in offered:
+        needed = tokenizers.required_extras(offered[name])
+        if all(importlib.util.find_spec(m) for e in needed for m in extras.EXTRAS[e]):
+            assert get_metric("bleu", tokenize=name).required_extras() == needed
 
 
 def test_unknown_tokenizer_or_normal_form_is_one_line_listing_the_known_ones():

@@ -1,0 +1,40 @@
+"""What one tokenizer declares about itself: :class:`TokenizerSpec`.
+
+Each tokenizer module of this package ends with one ``TOKENIZER = TokenizerSpec(...)``,
+so everything that is said about a tokenizer (what it does, the extra it needs,
+its fast form, which metrics name it and under what name) lives beside its code,
+and the metrics' option checks, descriptions and the docs read it from there
+(:mod:`gecmetrics.tokenizers.lookup`) instead of keeping lists of their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+#: A tokenizer: one line in, its list of tokens out.
+Split = Callable[[str], list[str]]
+
+
+@dataclass(frozen=True)
+class TokenizerSpec:
+    """One tokenizer: ``split`` (or ``load``, which returns it, for one that needs
+    an ``extra``), its ``description``, and its fast form for the n-gram counting,
+    ``word_local``: whitespace words are tokenized one by one, so each distinct
+    word of a corpus is tokenized once (the words of each line, one word's tokens).
+    (``char`` has its own fast form in :func:`gecmetrics.ngrams.encode`: code points.)
+
+    Which metrics offer it: GREEN and GLEU accept every registered tokenizer and
+    name the ``listed`` ones in their descriptions (an internal one, such as
+    ``char-nospace``, is accepted but not advertised); BLEU offers it under its
+    own name (``bleu=True``), under sacrebleu's name for it (a string: ``word`` is
+    BLEU's ``none``), or not at all (``False``).
+    """
+
+    description: str
+    split: Split | None = None
+    load: Callable[[], Split] | None = None
+    extra: str | None = None
+    word_local: tuple[Callable[[Sequence[str]], list[list[str]]], Split] | None = None
+    listed: bool = True
+    bleu: str | bool = True
