@@ -29,10 +29,6 @@ class PairedResult:
     seed: int
     confidence: float = CONFIDENCE
 
-    @property
-    def is_baseline(self) -> bool:
-        return self.hypothesis == self.baseline
-
     def to_json(self) -> dict[str, Any]:
         """The keys added to the system's JSON object (null on the baseline's, and
         for an undefined value: JSON never holds NaN)."""
