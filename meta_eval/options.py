@@ -162,8 +162,8 @@ class MetaEvalOptions:
              "nucle]")
     seed: int | None = option(
         None, "--seed", kind="int", metavar="S",
-        requires=(f"{either([*_flags('random'), '--level trueskill'])} (the analyses "
-                  "that draw at random)",
+        requires=(lambda: f"{either([*_flags('random'), '--level trueskill'])} (the "
+                  "analyses that draw at random)",
                   lambda o: _given(o, "random") or "trueskill" in o.levels),
         help="Seed of the bootstrap resamples and CV folds, 0 to 2**32-1 (recorded). "
              "[default: 12345]")
@@ -181,8 +181,8 @@ class MetaEvalOptions:
              "corr_sentence.py; neutral: a draw, the default at ew/trueskill).")
     human_unit: HumanUnit = option(
         "items", "--human-unit", kind="choice", choices=HUMAN_UNITS, show_default=True,
-        requires=(f"{either(_flags('resamples_humans'))} (the analyses that resample "
-                  "the human judgments)", lambda o: _given(o, "resamples_humans")),
+        requires=(lambda: f"{either(_flags('resamples_humans'))} (the analyses that "
+                  "resample the human judgments)", lambda o: _given(o, "resamples_humans")),
         help="What the human bootstrap draws: ranking items, or single pairwise "
              "comparisons (as GJG15 did; reproduces their Table 3b).")
     data_dir: str | None = option(
@@ -331,7 +331,9 @@ class MetaEvalOptions:
                 continue
             value = getattr(owner, f.name)
             if f.name in self.explicit or (f.default is None and value is not None):
-                needs(flag.name, flag.requires[0], flag.requires[1](owner))
+                other = flag.requires[0]
+                needs(flag.name, other() if callable(other) else other,
+                      flag.requires[1](owner))
 
     def benchmark_options(self, name: str) -> dict[str, Any]:
         """The options benchmark ``name`` takes, as its loader's keywords."""
