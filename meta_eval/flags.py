@@ -28,7 +28,8 @@ class Flag:
     to write, a folder, a choice of ``choices`` (a tuple, or a function read when
     the CLI is used, for choices from the benchmark registry) ...); ``alone``: the
     value of the flag given without one (``--bootstrap`` alone: 1000);
-    ``requires``: ``(other, present)``: the flag only means something together with
+    ``requires``: ``(other, present)`` (``other`` may be a function giving the text,
+    read from a registry when checked): the flag only means something together with
     ``other`` (its spelling in the message), ``present(options)`` says whether it was
     given: checked when the option differs from its default.
     """
@@ -41,7 +42,7 @@ class Flag:
     multiple: bool = False
     alone: Any = None
     show_default: bool = False
-    requires: tuple[str, Callable[[Any], bool]] | None = None
+    requires: tuple[str | Callable[[], str], Callable[[Any], bool]] | None = None
     trailing: bool = False  # --help lists it after the analyses' flags (--data-dir)
 
     @property

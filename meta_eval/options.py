@@ -37,6 +37,7 @@ from gecmetrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 from gecmetrics.validate import check_betas, check_choice
 
 from .analyses import ANALYSES
+from .analysis import either
 from .benchmarks import registry
 from .defaults import (
     AGGREGATE_ITEMS,
@@ -51,16 +52,6 @@ from .sentence_agreement import TIE_POLICIES
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
-# Benchmark names, system sets, human score kinds and the benchmark-specific
-# options (--split, --seeda-corpus ...) are declared by each benchmark's data
-# description and read through :mod:`.benchmarks.registry` (light: json only), so
-# they are plain ``str`` here, checked at run time against the registry (a
-# hand-written Literal would have to be edited for every new benchmark).
-BenchmarkName = str
-SystemSet = str
-HumanKind = str
-SeedaCorpus = str
-Split = str
 AggregateItems = Literal["judged", "all"]
 Ties = Literal["seeda", "discordant", "neutral", "exclude"]
 HumanUnit = Literal["items", "comparisons"]
@@ -68,6 +59,17 @@ HumanUnit = Literal["items", "comparisons"]
 TIES: tuple[str, ...] = TIE_POLICIES
 HUMAN_UNITS: tuple[str, ...] = get_args(HumanUnit)
 
+
+
+def _flags(use: str) -> list[str]:
+    """The flags of the registered analyses that declare ``use`` (``random`` ...)."""
+    return [getattr(a, use)[0] for a in ANALYSES if getattr(a, use) is not None]
+
+
+def _given(options: MetaEvalOptions, use: str) -> bool:
+    """Whether an analysis that declares ``use`` is asked for by ``options``."""
+    return any(getattr(a, use)[1](options.settings[a.name]) for a in ANALYSES
+               if getattr(a, use) is not None)
 
 
 #: How each list option is written from Python, for the message of a lone value.
@@ -88,7 +90,7 @@ class MetaEvalOptions:
     flat keywords). After construction, :attr:`metric_objects` holds the metrics.
     """
 
-    benchmarks: tuple[str, ...]  # BenchmarkName values (checked: one of BENCHMARKS)
+    benchmarks: tuple[str, ...]  # names of registry.benchmark_names() (checked)
     metrics: tuple[str | Metric, ...] = option(
         (), "-m", "--metric", multiple=True, metavar="SPEC",
         help="Metric as name[:key=value,...]; repeat for several, e.g. "
@@ -160,17 +162,9 @@ class MetaEvalOptions:
              "nucle]")
     seed: int | None = option(
         None, "--seed", kind="int", metavar="S",
-        requires=("--bootstrap, --compare, --cv-beta, --spa, --clusters, "
-                  "--human-intervals, --level trueskill or --subsets (the analyses that draw "
-                  "at random)",
-                  lambda o: (o.settings["bootstrap"].bootstrap is not None
-                             or o.settings["compare"].compare
-                             or o.settings["cv_beta"].cv_folds is not None
-                             or o.settings["pair_stats"].spa
-                             or o.settings["clusters"].clusters is not None
-                             or o.settings["human_intervals"].human_intervals
-                             or "trueskill" in o.levels
-                             or o.settings["subsets"].subsets is not None)),
+        requires=(lambda: f"{either([*_flags('random'), '--level trueskill'])} (the "
+                  "analyses that draw at random)",
+                  lambda o: _given(o, "random") or "trueskill" in o.levels),
         help="Seed of the bootstrap resamples and CV folds, 0 to 2**32-1 (recorded). "
              "[default: 12345]")
     sentence_level: bool = option(
@@ -187,11 +181,8 @@ class MetaEvalOptions:
              "corr_sentence.py; neutral: a draw, the default at ew/trueskill).")
     human_unit: HumanUnit = option(
         "items", "--human-unit", kind="choice", choices=HUMAN_UNITS, show_default=True,
-        requires=("--spa, --clusters spa or --human-intervals (the analyses that resample "
-                  "the human judgments)",
-                  lambda o: (o.settings["pair_stats"].spa
-                             or o.settings["clusters"].clusters == "spa"
-                             or o.settings["human_intervals"].human_intervals)),
+        requires=(lambda: f"{either(_flags('resamples_humans'))} (the analyses that "
+                  "resample the human judgments)", lambda o: _given(o, "resamples_humans")),
         help="What the human bootstrap draws: ranking items, or single pairwise "
              "comparisons (as GJG15 did; reproduces their Table 3b).")
     data_dir: str | None = option(
@@ -340,7 +331,9 @@ class MetaEvalOptions:
                 continue
             value = getattr(owner, f.name)
             if f.name in self.explicit or (f.default is None and value is not None):
-                needs(flag.name, flag.requires[0], flag.requires[1](owner))
+                other = flag.requires[0]
+                needs(flag.name, other() if callable(other) else other,
+                      flag.requires[1](owner))
 
     def benchmark_options(self, name: str) -> dict[str, Any]:
         """The options benchmark ``name`` takes, as its loader's keywords."""
@@ -383,9 +376,9 @@ class MetaEvalOptions:
         if self.betas and self.grid is not None:
             raise ConfigError("give either -b/--beta or --sweep-beta/--plot, not both")
         beta_options_apply(metrics, notes, **{"-b/--beta": bool(self.betas),
-                                              "--sweep-beta/--plot": self.grid is not None,
-                                              "--cv-beta": (self.settings["cv_beta"].cv_folds
-                                                            is not None)})
+                                              "--sweep-beta/--plot": self.grid is not None},
+                           **{a.beta[0]: a.beta[1](self.settings[a.name])
+                              for a in ANALYSES if a.beta is not None})
         if self.sentence_level and self.grid is not None:
             raise ConfigError("--sentence-level cannot be combined with --sweep-beta/--plot")
         if self.seed is not None:
@@ -427,13 +420,14 @@ class MetaEvalOptions:
     @property
     def compare_resamples(self) -> int:
         """Resamples of ``--compare``: those of ``--bootstrap``, else the default."""
-        return self.settings["bootstrap"].bootstrap or DEFAULT_RESAMPLES
+        return self.stat_resamples
 
     @property
     def stat_resamples(self) -> int:
         """Resamples of --spa, --clusters and --human-intervals: those of --bootstrap,
-        else the default (1000)."""
-        return self.settings["bootstrap"].bootstrap or DEFAULT_RESAMPLES
+        else the default (1000): the count of the analysis that declares ``resamples``."""
+        counts = [a.resamples(self.settings[a.name]) for a in ANALYSES if a.resamples]
+        return next((n for n in counts if n), DEFAULT_RESAMPLES)
 
     @property
     def mode(self) -> Literal["sentence", "sweep", "system"]:

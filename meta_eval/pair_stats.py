@@ -182,7 +182,7 @@ def add_pair_stats(results: Sequence[MetaResult], selections: Sequence[Selection
             r = dataclasses.replace(r, signature=row_signature(
                 metric, sel, r.level, r.beta, **extra,
                 human_resample="sentences" if human.resampled == "sentences" else human_unit))
-        out.append(dataclasses.replace(r, pairs=PairStats(n_pairs, **fields)))
+        out.append(r.with_column(PairStats(n_pairs, **fields)))
     return out
 
 

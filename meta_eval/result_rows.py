@@ -18,8 +18,8 @@ by :mod:`.results`, which holds the whole :class:`~.results.MetaEvaluation`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, TypeVar
 
 from .pair_stats_rows import PairStats, SentenceTies
 from .rows import RowIdentity, num, num_list
@@ -140,19 +140,52 @@ class WindowResult:
 # -- the rows -----------------------------------------------------------------------------------
 
 
+class Column(Protocol):
+    """A value an analysis adds to a correlation row: its JSON keys, appended."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+C = TypeVar("C", bound=Column)
+
+
 @dataclass(frozen=True)
 class MetaResult(RowIdentity):
-    """One (benchmark, metric, beta, level) correlation: a row of the CLI's JSON."""
+    """One (benchmark, metric, beta, level) correlation: a row of the CLI's JSON.
+
+    ``columns``: what the column analyses added (their :class:`Column` values, in
+    registry order, one per type): a new analysis adds a column without a field here.
+    ``intervals``, ``cv`` and ``pairs`` are views of it, kept for the Python API.
+    """
 
     n_systems: int
     pearson: float
     spearman: float
     kendall: float
-    intervals: Intervals | None = None
-    cv: CVBeta | None = None
     signature: str = ""
     aggregation: Aggregation | None = None  # --level ew / trueskill: how, and the spread
-    pairs: PairStats | None = None  # --pairwise, --tie-calibration, --spa
+    columns: tuple[Column, ...] = ()
+
+    def column(self, kind: type[C]) -> C | None:
+        """The column of type ``kind`` (None: its analysis did not run)."""
+        return next((c for c in self.columns if isinstance(c, kind)), None)
+
+    def with_column(self, value: Column) -> MetaResult:
+        """This row with ``value`` added (replacing a column of its type)."""
+        kept = tuple(c for c in self.columns if type(c) is not type(value))
+        return replace(self, columns=(*kept, value))
+
+    @property
+    def intervals(self) -> Intervals | None:  # --bootstrap
+        return self.column(Intervals)
+
+    @property
+    def cv(self) -> CVBeta | None:  # --cv-beta
+        return self.column(CVBeta)
+
+    @property
+    def pairs(self) -> PairStats | None:  # --pairwise, --tie-calibration, --spa
+        return self.column(PairStats)
 
     def to_json(self) -> dict[str, Any]:
         out = {
@@ -160,14 +193,11 @@ class MetaResult(RowIdentity):
             "pearson": num(self.pearson), "spearman": num(self.spearman),
             "kendall": num(self.kendall),
         }
-        if self.intervals is not None:
-            out.update(self.intervals.to_json())
-        if self.cv is not None:
-            out.update(self.cv.to_json())
+        # An aggregated row has no intervals or CV (refused): its keys come first.
         if self.aggregation is not None:
             out.update(self.aggregation.to_json())
-        if self.pairs is not None:
-            out.update(self.pairs.to_json())
+        for value in self.columns:
+            out.update(value.to_json())
         if self.signature:
             out["signature"] = self.signature
         return out

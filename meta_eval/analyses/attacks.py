@@ -316,4 +316,5 @@ def table(rows: Sequence[AttackRow], fmt: str) -> str:
 
 
 ATTACKS = Analysis(NAME, AttacksSettings, lambda s: s.attacks, run, title, table,
-                   check=check, on_load=on_load)
+                   check=check, on_load=on_load,
+    row=AttackRow)

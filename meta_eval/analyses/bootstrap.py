@@ -12,7 +12,7 @@ and the sentence draws are shared with them through the run's score cache.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError
@@ -20,13 +20,12 @@ from gecmetrics.stats import DEFAULT_RESAMPLES
 
 from ..analysis import Analysis, Context, refuse_aggregation, refuse_sweep
 from ..flags import count, option
-from ..result_rows import Intervals  # defined with the rows; this module's name too
+from ..result_rows import Intervals, MetaResult  # defined with the rows
 
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
     from ..correlation_analyses import ScoreCache
-    from ..result_rows import MetaResult
     from ..run_options import RunOptions
     from ..selection import Selection
 
@@ -63,7 +62,7 @@ def add_bootstrap(results: Sequence[MetaResult], selections: Sequence[Selection]
         metric.statistics(sel.benchmark.corpus).precompute([r.beta])
         ci = bootstrap_ci(score_function(metric, sel, r.beta, r.level, cache), sel.human,
                           sel.benchmark.corpus.num_sentences, n_resamples, seed)
-        out.append(replace(r, intervals=Intervals(
+        out.append(r.with_column(Intervals(
             ci.pearson_ci, ci.spearman_ci, ci.kendall_ci, ci.n_resamples, ci.seed)))
     return out
 
@@ -97,4 +96,8 @@ def check(settings: BootstrapSettings, options: RunOptions) -> None:
 
 
 BOOTSTRAP = Analysis(NAME, BootstrapSettings, lambda s: s.bootstrap is not None, run,
-                     check=check, columns=columns, help_after="references")
+                     check=check, columns=columns, help_after="references",
+    row=MetaResult,
+    random=("--bootstrap", lambda s: s.bootstrap is not None),
+    resamples=lambda s: s.bootstrap,
+    column=Intervals)

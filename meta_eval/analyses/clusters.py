@@ -282,4 +282,7 @@ def figure(rows: Sequence[ClusterRow], path: str | os.PathLike[str]) -> str:
 
 CLUSTERS = Analysis(NAME, ClustersSettings, lambda s: s.clusters is not None, run, title,
                     table, check=check, figure=figure, plot="clusters_plot",
-                    help_after="spa")
+                    help_after="spa",
+    row=ClusterRow,
+    random=("--clusters", lambda s: s.clusters is not None),
+    resamples_humans=("--clusters spa", lambda s: s.clusters == "spa"))

@@ -185,4 +185,6 @@ def table(rows: Sequence[Comparison], fmt: str) -> str:
 
 
 COMPARE = Analysis(NAME, CompareSettings, lambda s: s.compare, run, title, table,
-                   check=check, help_after="seed")
+                   check=check, help_after="seed",
+    row=Comparison,
+    random=("--compare", lambda s: s.compare))

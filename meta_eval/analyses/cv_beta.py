@@ -12,7 +12,7 @@ its section summarises them, one line per (benchmark, metric, level).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError
@@ -20,12 +20,11 @@ from gecmetrics.errors import ConfigError
 from ..analysis import Analysis, Context, refuse_aggregation, refuse_sweep
 from ..defaults import DEFAULT_FOLDS, DEFAULT_GRID
 from ..flags import count, option
-from ..result_rows import CVBeta  # defined with the rows; this module's name too
+from ..result_rows import CVBeta, MetaResult  # defined with the rows
 
 if TYPE_CHECKING:
     from gecmetrics.metric import Metric
 
-    from ..result_rows import MetaResult
     from ..run_options import RunOptions
     from ..selection import Selection
 
@@ -90,7 +89,7 @@ def add_cv_beta(results: Sequence[MetaResult], selections: Sequence[Selection],
                                     tuple(res.beta_star_folds), res.beta_star_std,
                                     res.pearson, res.spearman, res.kendall, res.criterion,
                                     grid=grid_text)
-        out.append(replace(r, cv=cache[key]))
+        out.append(r.with_column(cache[key]))
     return out
 
 
@@ -179,4 +178,8 @@ def table(rows: Sequence[MetaResult], fmt: str) -> str:
 
 
 CV_BETA = Analysis(NAME, CVBetaSettings, lambda s: s.cv_folds is not None, run, title, table,
-                   check=check, columns=columns, help_after="window_plot")
+                   check=check, columns=columns, help_after="window_plot",
+    row=MetaResult,
+    random=("--cv-beta", lambda s: s.cv_folds is not None),
+    beta=("--cv-beta", lambda s: s.cv_folds is not None),
+    column=CVBeta)

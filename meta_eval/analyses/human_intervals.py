@@ -193,4 +193,7 @@ def figure(rows: Sequence[HumanIntervalRow], path: str | os.PathLike[str]) -> st
 
 HUMAN_INTERVALS = Analysis(NAME, HumanIntervalsSettings, lambda s: s.human_intervals, run,
                            title, table, check=check, figure=figure, plot="human_plot",
-                           help_after="clusters_plot")
+                           help_after="clusters_plot",
+    row=HumanIntervalRow,
+    random=("--human-intervals", lambda s: s.human_intervals),
+    resamples_humans=("--human-intervals", lambda s: s.human_intervals))

@@ -121,4 +121,5 @@ def table(rows: Sequence[HumanTableRow], fmt: str) -> str:
 
 
 HUMAN_TABLE = Analysis(NAME, HumanTableSettings, lambda s: s.human_table, run, title, table,
-                       check=check, help_after="human_plot", on_load=on_load)
+                       check=check, help_after="human_plot", on_load=on_load,
+    row=HumanTableRow)

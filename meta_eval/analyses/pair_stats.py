@@ -21,9 +21,11 @@ from gecmetrics.errors import ConfigError
 
 from ..analysis import Analysis, Context
 from ..flags import option
+from ..pair_stats_rows import PairStats
+from ..result_rows import MetaResult
 
 if TYPE_CHECKING:
-    from ..result_rows import MetaResult, SentenceAgreement
+    from ..result_rows import SentenceAgreement
     from ..run_options import RunOptions
 
 NAME = "pair_stats"
@@ -168,4 +170,8 @@ def sentence_ties_table(rows: Sequence[SentenceAgreement], fmt: str) -> str:
 
 PAIR_STATS = Analysis(NAME, PairStatsSettings,
                       lambda s: s.pairwise or s.tie_calibration or s.spa, run, title, table,
-                      check=check, columns=columns, help_after="subsets_plot")
+                      check=check, columns=columns, help_after="subsets_plot",
+    row=MetaResult,
+    random=("--spa", lambda s: s.spa),
+    resamples_humans=("--spa", lambda s: s.spa),
+    column=PairStats)

@@ -320,4 +320,5 @@ def plot_pool(rows: Sequence[PoolRow], path: str) -> str:
 
 
 POOL = Analysis("pool", PoolSettings, lambda s: s.pool, run, title, pool_table, check=check,
-                figure=plot_pool, plot="pool_plot")
+                figure=plot_pool, plot="pool_plot",
+    row=PoolRow)

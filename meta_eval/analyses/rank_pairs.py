@@ -271,4 +271,5 @@ def figure(rows: Sequence[RankPairRow], path: str) -> str:
 
 
 RANK_PAIRS = Analysis(NAME, RankPairsSettings, lambda s: s.rank_pairs, run, title, table,
-                      check=check, figure=figure, plot="rank_pairs_plot")
+                      check=check, figure=figure, plot="rank_pairs_plot",
+    row=RankPairRow)

@@ -301,4 +301,6 @@ def table(rows: Sequence[SubsetRow], fmt: str) -> str:
 
 SUBSETS = Analysis(NAME, SubsetsSettings, lambda s: s.subsets is not None, run, title, table,
                    check=check, figure=figure, plot="subsets_plot", on_load=on_load,
-                   help_after="cv_grid")
+                   help_after="cv_grid",
+    row=SubsetRow,
+    random=("--subsets", lambda s: s.subsets is not None))

@@ -212,4 +212,5 @@ def figure(rows: Sequence[WindowRow], path: str) -> str:
 
 WINDOW = Analysis(NAME, WindowSettings, lambda s: s.window is not None, run, title, table,
                   check=check, figure=figure, plot="window_plot", on_load=on_load,
-                  help_after="ties")
+                  help_after="ties",
+    row=WindowRow)

@@ -178,8 +178,3 @@ def human_kinds() -> tuple[str, ...]:
     """Every human score kind any benchmark offers (``--human``)."""
     return tuple(dict.fromkeys(k for s in specs().values() for k in s.human))
 
-
-def human_of() -> dict[str, tuple[str, ...]]:
-    """Human score kind -> the benchmarks that offer it."""
-    return {kind: tuple(n for n, s in specs().items() if kind in s.human)
-            for kind in human_kinds()}

@@ -115,6 +115,7 @@ class MetaEvalCommand(click.Command):
                     checks[option](value if option == "--sweep-beta" else _int(value, option))
                 except ConfigError as err:
                     raise click.UsageError(str(err), ctx) from None
+        ctx.meta["meta_eval.args"] = list(args)  # --run checks it is given alone
         return super().parse_args(ctx, args)
 
 
@@ -135,10 +136,11 @@ def options_from_click(ctx: click.Context) -> MetaEvalOptions:
     :mod:`gecmetrics.meta_eval.options`). ``docs/make_results.py`` builds its runs
     through this too, so the commands printed on the results page are what ran.
     """
+    own = ("fmt", "save_run")  # the command's own flags, not options of the run
     values = {name: tuple(value) if isinstance(value, list | tuple) else value
-              for name, value in ctx.params.items() if name != "fmt"}
+              for name, value in ctx.params.items() if name not in own}
     return MetaEvalOptions.from_keywords(
-        **values, explicit=frozenset(n for n in explicit(ctx) if n != "fmt"))
+        **values, explicit=frozenset(n for n in explicit(ctx) if n not in own))
 
 
 @click.command(cls=MetaEvalCommand)
@@ -150,9 +152,15 @@ def options_from_click(ctx: click.Context) -> MetaEvalOptions:
               help="JSON: one object per (benchmark, metric, beta, level), full precision, "
                    "each with its reproducibility signature; tables: one signature line per "
                    "distinct signature under the output (CSV: on stderr).")
+@click.option("--save-run", "save_run", type=click.Path(dir_okay=False), metavar="FILE.json",
+              help="Also save this run (benchmarks, metrics, analyses, options, format) as "
+                   "JSON, to run it again with --run (docs/meta-eval.md).")
+@click.option("--run", "run_file", type=click.Path(dir_okay=False), metavar="FILE.json",
+              is_eager=True, expose_value=False, callback=lambda ctx, _, path: _replay(ctx, path),
+              help="Run a run saved with --save-run again (give it alone).")
 @click.pass_context
 @friendly_errors
-def meta_eval(ctx, fmt, **params) -> None:
+def meta_eval(ctx, fmt, save_run, **params) -> None:
     """Correlate metrics with human rankings (Pearson r, Spearman ρ, Kendall τ).
 
     Each system of a benchmark is scored by each metric; the system scores are
@@ -175,11 +183,29 @@ def meta_eval(ctx, fmt, **params) -> None:
           --clusters spa --human-intervals
       gecmetrics meta-eval conll14 seeda-s gmeg-fce -m green -m gleu --pool
     """
+    options = options_from_click(ctx)
+    if save_run is not None:
+        from gecmetrics.meta_eval.saved_run import MetaEvalRun
+        from gecmetrics.validate import check_output_file
+
+        check_output_file(save_run, "--save-run", (".json",))
+        run_value = MetaEvalRun.of(options, fmt)
+        try:
+            run_value.save(save_run)
+        except OSError as err:
+            from gecmetrics.errors import ConfigError
+
+            raise ConfigError(f"--save-run {save_run} could not be written "
+                              f"({err.strerror or err})") from None
+    _run_and_print(options, fmt)
+
+
+def _run_and_print(options: MetaEvalOptions, fmt: str) -> None:
+    """Run ``options`` and print the results, notes, figures and HTML report."""
     from gecmetrics.meta_eval.api import run
     from gecmetrics.meta_eval.figures import save_figures
     from gecmetrics.meta_eval.report import render_evaluation
 
-    options = options_from_click(ctx)
     for note in options.notes:  # before the work: seen even if reading the data fails
         click.echo(note, err=True)
     result = run(options)
@@ -201,3 +227,21 @@ def meta_eval(ctx, fmt, **params) -> None:
     out(output)
     for note in notes:
         click.echo(note, err=True)
+
+
+@friendly_errors
+def _replay(ctx: click.Context, path: str | None) -> None:
+    """``--run FILE``: run a saved run (eager: before the arguments are checked, as it
+    brings its own), then stop."""
+    if path is None:
+        return
+    from gecmetrics.errors import ConfigError
+    from gecmetrics.meta_eval.saved_run import MetaEvalRun
+
+    given = ctx.meta.get("meta_eval.args", [])
+    if [a for a in given if a not in ("--run", path, f"--run={path}")]:
+        raise ConfigError("--run replays a saved run as it was saved: give it alone "
+                          "(the file holds the benchmarks, metrics, options and format)")
+    saved = MetaEvalRun.load(path)
+    _run_and_print(saved.meta_eval_options(), saved.format)
+    ctx.exit(0)

@@ -1,0 +1,121 @@
+"""The meta-evaluation as typed data: a toy analysis and a toy benchmark, each one module
+plus one registry line, run end to end; a run saved to JSON and run again."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+
+import pytest
+from click.testing import CliRunner
+
+import gecmetrics
+from gecmetrics.errors import ConfigError
+from gecmetrics.meta_eval import analyses
+from gecmetrics.meta_eval.analysis import Analysis
+from gecmetrics.meta_eval.benchmarks import registry
+from gecmetrics.meta_eval.saved_run import MetaEvalRun
+
+
+@pytest.fixture
+def toy_registries(monkeypatch):
+    """The toy analysis added to the analyses' registry (as one line in
+    meta_eval/analyses/__init__.py would) and the toy benchmark's description to the
+    benchmarks' (as data/toybench.json would)."""
+    from toy_meta.toy_analysis import TOY
+
+    import gecmetrics.interface.cli
+    import gecmetrics.interface.html_report
+    import gecmetrics.meta_eval.api  # noqa: F401  (the entry points load every reader)
+
+    original = analyses.ANALYSES
+    extended = (*original, TOY)
+    for module in list(sys.modules.values()):  # every module that reads the registry
+        if getattr(module, "ANALYSES", None) is original:
+            monkeypatch.setattr(module, "ANALYSES", extended)
+    monkeypatch.setattr(registry, "PACKAGES", [*registry.PACKAGES, "toy_meta"])
+    registry.reset()
+    yield TOY
+    registry.reset()
+
+
+def test_toy_analysis_and_benchmark_end_to_end(toy_registries, tmp_path):
+    result = gecmetrics.meta_evaluate("toybench", ["gleu"], toy=True, seed=7,
+                                      data_dir=str(tmp_path))
+    (row,) = result.correlations
+    assert row.benchmark == "toybench" and row.n_systems == 4
+    assert row.pearson == pytest.approx(1.0, abs=0.2)
+    obj = row.to_json()
+    assert list(obj)[-2:] == ["lucky", "signature"]  # the column, before the signature
+    assert result.analysis_rows("toy") == ()  # a column analysis: no rows of its own
+    assert f"gleu {obj['lucky']:.3f}" in result.render("table")[0]
+    assert json.loads(result.render("json")[0])[0]["lucky"] == obj["lucky"]
+    assert result.to_frame()["lucky"].tolist() == [obj["lucky"]]
+    with pytest.raises(ConfigError, match="--toy"):  # its randomness is declared
+        gecmetrics.meta_evaluate("toybench", ["gleu"], seed=7, data_dir=str(tmp_path))
+
+
+def test_a_row_without_signature_fails_at_registration():
+    @dataclass(frozen=True)
+    class BestRow:
+        spec: str
+
+        def to_json(self) -> dict[str, str]:
+            return {"spec": self.spec}
+
+    @dataclass(frozen=True)
+    class BestSettings:
+        best: bool = False
+
+    with pytest.raises(ConfigError, match="'best'.*signature"):
+        Analysis("best", BestSettings, lambda s: s.best, lambda c, s: [],  # type: ignore[misc]
+                 row=BestRow)  # type: ignore[arg-type]
+
+
+def test_run_round_trips_through_json(toy_registries, tmp_path):
+    options = gecmetrics.meta_eval.options.MetaEvalOptions.from_keywords(
+        benchmarks=("toybench",), metrics=("gleu", "green"), toy=True, seed=3,
+        levels=("corpus", "mean"), data_dir=str(tmp_path),
+        explicit=frozenset({"toy", "seed", "levels", "data_dir"}))
+    saved = MetaEvalRun.of(options, "json")
+    again = MetaEvalRun.from_json(json.loads(json.dumps(saved.to_json())))
+    assert again == saved
+    assert again.meta_eval_options() == options
+    assert again.execute().to_json() == saved.execute().to_json()
+
+
+def test_save_run_then_run_gives_the_same_output(tmp_path):
+    from meta_data import shared_data
+
+    from gecmetrics.interface.cli import main
+
+    path = tmp_path / "run.json"
+    args = ["meta-eval", "seeda-s", "-m", "green", "-m", "gleu", "--bootstrap", "100",
+            "--seed", "5", "--window", "--data-dir", str(shared_data())]
+    first = CliRunner().invoke(main, [*args, "--save-run", str(path)])
+    assert first.exit_code == 0, first.output
+    assert json.loads(path.read_text())["analyses"]["window"] == {"window": 4}
+    second = CliRunner().invoke(main, ["meta-eval", "--run", str(path)])
+    assert second.exit_code == 0, second.output
+    assert second.output == first.output
+    alone = CliRunner().invoke(main, ["meta-eval", "--run", str(path), "-m", "m2"])
+    assert alone.exit_code == 2 and "give it alone" in alone.output
+
+
+@pytest.mark.parametrize("obj, message", [
+    ({"benchmarks": []}, "not a saved meta-evaluation run"),
+    ({"meta_eval_run": 1, "benchmarks": ["seeda-s"]}, "missing or malformed"),
+])
+def test_bad_run_files_are_one_line(obj, message):
+    with pytest.raises(ConfigError, match=message):
+        MetaEvalRun.from_json(obj)
+
+
+def test_a_run_with_metric_objects_cannot_be_saved():
+    from gecmetrics.registry import metric_from_spec
+
+    options = gecmetrics.meta_eval.options.MetaEvalOptions(
+        benchmarks=("seeda-s",), metrics=(metric_from_spec("gleu"),))
+    with pytest.raises(ConfigError, match="spec string"):
+        MetaEvalRun.of(options)
