@@ -125,6 +125,11 @@ def test_metrics_without_beta_ignore_it(corpus):
 
 def _other_value(field: dataclasses.Field, hint, value):
     """A valid value of ``field`` other than ``value``."""
+    if field.name == "tokenize":  # any registered name (no Literal): another, needing no extra
+        from gecmetrics import tokenizers
+
+        return next(name for name in tokenizers.REGISTRY
+                    if name != value and not tokenizers.required_extras(name))
     if typing.get_origin(hint) is typing.Literal:
         return next(v for v in typing.get_args(hint) if v != value)
     if isinstance(value, str) and int in typing.get_args(hint):  # e.g. gleu seed="official"
