@@ -42,7 +42,7 @@ METRICS = {"word GREEN": "green", "GLEU": "gleu", "chrF": "chrf", "M2": "m2"}
 @functools.lru_cache(maxsize=1)
 def corpus(lines: int):
     from gecmetrics.corpus import Corpus
-    from gecmetrics.m2 import M2File
+    from gecmetrics.m2_format import M2File
 
     m2, hyps = harness.conll14(harness.shared_data(), ["AMU"])
     hyp = hyps["AMU"]

@@ -31,7 +31,7 @@ import errant_oracle  # noqa: E402
 
 from gecmetrics.corpus import Corpus  # noqa: E402
 from gecmetrics.edits.extraction import MODEL_CANDIDATES  # noqa: E402
-from gecmetrics.m2 import read_m2  # noqa: E402
+from gecmetrics.m2_format import read_m2  # noqa: E402
 from gecmetrics.metrics.errant import Errant  # noqa: E402
 from gecmetrics.readers import read_lines  # noqa: E402
 

@@ -114,7 +114,7 @@ def main() -> None:
     if args.only != "long":
         conll_pairs(args, annotator, nlp)
     if args.only != "conll":
-        from gecmetrics.m2 import read_m2
+        from gecmetrics.m2_format import read_m2
 
         m2 = read_m2(harness.shared_data(args.data_dir) / harness.CONLL_M2)
         long_pairs(args, [t for s in m2.sources for t in s.split()])

@@ -30,7 +30,7 @@ sys.path.insert(0, str(harness.ROOT / "tests"))
 
 from gecmetrics.corpus import Corpus  # noqa: E402
 from gecmetrics.edits.extraction import MAX_TOKENS, load_annotator  # noqa: E402
-from gecmetrics.m2 import read_m2  # noqa: E402
+from gecmetrics.m2_format import read_m2  # noqa: E402
 from gecmetrics.registry import get_metric  # noqa: E402
 
 

@@ -34,7 +34,7 @@ import harness
 GLEU_CASE = textwrap.dedent("""
     import json, sys, time
     from gecmetrics.corpus import Corpus
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
     from gecmetrics.metrics.gleu import Gleu
     m2_path, subs, iterations, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
     teams = sys.argv[5].split(",")

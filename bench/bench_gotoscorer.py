@@ -38,7 +38,7 @@ sys.path.insert(0, str(harness.ROOT / "tests" / "reference"))
 
 from gecmetrics.corpus import Corpus  # noqa: E402
 from gecmetrics.edits.extraction import Extractor, pair_edits  # noqa: E402
-from gecmetrics.m2 import M2File  # noqa: E402
+from gecmetrics.m2_format import M2File  # noqa: E402
 from gecmetrics.metrics.gotoscorer import (  # noqa: E402
     SKIPPED_TYPES,
     GoToScorer,

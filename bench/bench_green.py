@@ -27,7 +27,7 @@ import harness
 
 def prepare(data: Path, tmp: Path) -> tuple[list[str], list[str]]:
     """Write source, both references and INPUT from the M2 file; return -r and -c paths."""
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
 
     m2 = read_m2(data / harness.CONLL_M2)
     (tmp / "source").write_text("\n".join(m2.sources) + "\n")

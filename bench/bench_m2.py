@@ -16,7 +16,7 @@ from pathlib import Path
 import harness
 
 from gecmetrics.corpus import Corpus
-from gecmetrics.m2 import M2Sentence
+from gecmetrics.m2_format import M2Sentence
 from gecmetrics.metrics.m2 import M2
 from gecmetrics.metrics.m2_lattice import HAVE_KERNEL, GoldEdit, build_lattice, sentence_counts
 

@@ -39,7 +39,7 @@ def main() -> None:
     data = harness.shared_data(args.data_dir)
     n = args.resamples
 
-    from gecmetrics.meta_eval import pair_stats
+    from gecmetrics.meta_eval import pair_scoring
     from gecmetrics.meta_eval.analyses.bootstrap import add_bootstrap
     from gecmetrics.meta_eval.analyses.clusters import metric_clusters
     from gecmetrics.meta_eval.benchmarks import load_benchmark
@@ -69,17 +69,17 @@ def main() -> None:
     table.baseline("--bootstrap intervals", harness.measure(
         lambda: add_bootstrap(rows, [sel], metrics, n, 12345, {}),
         memory="traced"))
-    table.row("--spa", harness.measure(lambda: pair_stats.add_pair_stats(
-        rows, [sel], metrics, spa=True, resampling=pair_stats.Resampling(n, 12345)),
+    table.row("--spa", harness.measure(lambda: pair_scoring.add_pair_stats(
+        rows, [sel], metrics, spa=True, resampling=pair_scoring.Resampling(n, 12345)),
         memory="traced"))
     for stat in ("spa", "pearson", "pairwise"):
         table.row(f"--clusters {stat}", harness.measure(
             lambda stat=stat: metric_clusters(
-                rows, [sel], metrics, stat, pair_stats.Resampling(n, 12345)), memory="traced"))
+                rows, [sel], metrics, stat, pair_scoring.Resampling(n, 12345)), memory="traced"))
 
     def both() -> None:
-        shared = pair_stats.Resampling(n, 12345)  # one run: its caches shared
-        pair_stats.add_pair_stats(rows, [sel], metrics, spa=True, resampling=shared)
+        shared = pair_scoring.Resampling(n, 12345)  # one run: its caches shared
+        pair_scoring.add_pair_stats(rows, [sel], metrics, spa=True, resampling=shared)
         metric_clusters(rows, [sel], metrics, "spa", shared)
 
     table.row("--spa --clusters spa (one run, shared cache)",

@@ -41,7 +41,7 @@ from ptm2_reference import CONLL, subset_m2  # noqa: E402
 from ptm2_tiny import tiny_bert, vocabulary  # noqa: E402
 
 from gecmetrics.corpus import Corpus  # noqa: E402
-from gecmetrics.m2 import read_m2  # noqa: E402
+from gecmetrics.m2_format import read_m2  # noqa: E402
 from gecmetrics.metrics.ptm2 import PTM2  # noqa: E402
 
 

@@ -4,7 +4,7 @@ Run from the repository root:  python bench/bench_readers.py
 The data are read from --data-dir, else $GECMETRICS_SHARED_DATA, else
 ../shared/data. Baselines, measured in the same run (ratios: time / baseline):
 
-* strict M2 reading (:func:`gecmetrics.m2.read_m2`) against reading the same
+* strict M2 reading (:func:`gecmetrics.m2_format.read_m2`) against reading the same
   file's lines (:func:`gecmetrics.readers.read_lines`: open, decode, split),
   the part of the work every reader does;
 * the shifted-output check (:func:`gecmetrics.alignment.find_shift`) on the
@@ -21,7 +21,7 @@ import harness
 
 from gecmetrics.alignment import find_shift, token_sets
 from gecmetrics.corpus import Corpus
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 from gecmetrics.readers import read_lines
 from gecmetrics.registry import get_metric
 

@@ -71,7 +71,7 @@ def build(total: int, teams: list[str] = TEAMS) -> dict[str, Path]:
 
 
 def write_corpus(total: int, teams: list[str]) -> None:
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
     from gecmetrics.readers import read_lines
 
     folder = WORK / str(total)

@@ -20,7 +20,7 @@ import harness
 
 from gecmetrics.meta_eval import meta_evaluate
 from gecmetrics.meta_eval.benchmarks import load_benchmark
-from gecmetrics.meta_eval.report import render_evaluation
+from gecmetrics.meta_eval.render import render_evaluation
 from gecmetrics.meta_eval.score_files import read_scores
 from gecmetrics.registry import get_metric
 

@@ -59,7 +59,7 @@ def shared_data(path: str | Path | None = None) -> Path:
 def conll14(data: Path, systems: Sequence[str] = TEAMS, sentences: int | None = None):
     """The CoNLL-2014 gold M2 file and the outputs of ``systems`` read from ``data``
     (``sentences``: the first N of both only)."""
-    from gecmetrics.m2 import M2File, read_m2
+    from gecmetrics.m2_format import M2File, read_m2
     from gecmetrics.readers import read_lines
 
     m2 = read_m2(data / CONLL_M2)

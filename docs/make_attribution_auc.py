@@ -31,7 +31,7 @@ METHODS = ("shapley", "add", "remove")
 
 
 def main() -> None:
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
     from gecmetrics.meta_eval.edit_judgments import attribution_auc, read_edit_judgments
     from gecmetrics.registry import metric_from_spec
 

@@ -38,7 +38,7 @@ import uagec  # noqa: E402
 from gecmetrics import Corpus, get_metric  # noqa: E402
 from gecmetrics.edits.neutral import neutral_edits  # noqa: E402
 from gecmetrics.fscore import prf  # noqa: E402
-from gecmetrics.m2 import read_m2  # noqa: E402
+from gecmetrics.m2_format import read_m2  # noqa: E402
 
 PAGE = ROOT / "docs" / "languages.md"
 BEGIN = "<!-- ua-gec: begin (docs/make_languages.py writes this part) -->"

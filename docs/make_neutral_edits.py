@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from gecmetrics.edits import neutral  # noqa: E402
 from gecmetrics.edits.extraction import Extractor, pair_edits  # noqa: E402
-from gecmetrics.m2 import read_m2  # noqa: E402
+from gecmetrics.m2_format import read_m2  # noqa: E402
 
 PAGE = ROOT / "docs" / "edits-neutral.md"
 BEGIN = "<!-- agreement: begin (docs/make_neutral_edits.py writes this section) -->"

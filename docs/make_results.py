@@ -156,7 +156,7 @@ def run(args: list[str], data: str) -> tuple[object, float]:
 
 def text(result: object, fmt: str = "markdown") -> str:
     """``result`` as the CLI prints it in ``fmt``."""
-    from gecmetrics.meta_eval.report import render_evaluation
+    from gecmetrics.meta_eval.render import render_evaluation
 
     return render_evaluation(result, fmt)[0].rstrip("\n") + "\n"  # type: ignore[arg-type]
 

@@ -1,4 +1,5 @@
-"""Old import paths of modules that moved to show the layers, kept working.
+"""Old import paths of modules that moved to show the layers (or were renamed so that
+no two layers hold files of the same name), kept working.
 
 The interface (the CLI and the renderers) lives in :mod:`gecmetrics.interface`, and the
 workflows that compose metrics in :mod:`gecmetrics.workflows`. Their old paths were
@@ -29,6 +30,11 @@ MOVED: dict[str, str] = {
     "gecmetrics.multigec": "gecmetrics.workflows.multigec",
     "gecmetrics.distributed": "gecmetrics.workflows.distributed",
     "gecmetrics.report_data": "gecmetrics.workflows.report_data",
+    # renamed so that no two layers hold files of the same name
+    "gecmetrics.m2": "gecmetrics.m2_format",
+    "gecmetrics.meta_eval.cv_beta": "gecmetrics.meta_eval.cv_folds",
+    "gecmetrics.meta_eval.pair_stats": "gecmetrics.meta_eval.pair_scoring",
+    "gecmetrics.meta_eval.report": "gecmetrics.meta_eval.render",
 }
 
 

@@ -344,7 +344,7 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
         return essay_corpus(source, references, hypotheses).corpus
     gold = None
     if m2 is not None:
-        from .m2 import read_m2
+        from gecmetrics.m2_format import read_m2
 
         gold = read_m2(m2)
     src = read_lines(source, "source")

@@ -46,9 +46,9 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from gecmetrics.errors import ConfigError
 
 if TYPE_CHECKING:
+    from gecmetrics.meta_eval.pair_scoring import Resampling
     from gecmetrics.metric import Metric
 
-    from .pair_stats import Resampling
     from .run_options import RunOptions
     from .selection import Selection
 

@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from . import correlation_analyses, pair_stats, ratings
+from gecmetrics.meta_eval.render import render_evaluation
+
+from . import correlation_analyses, pair_scoring, ratings
 from .aggregate import AggregateSettings, check_sentence_scores, correlate_aggregated
 from .analyses import ANALYSES
 from .analysis import Context
@@ -24,7 +26,6 @@ from .benchmarks import load_benchmark
 from .figures import save_figures
 from .levels import AGGREGATION_LEVELS
 from .options import MetaEvalOptions
-from .report import render_evaluation
 from .results import MetaEvaluation, MetaResult
 from .score_files import check_score_metrics
 from .selection import Selection, correlate_selection
@@ -86,7 +87,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
                                  bootstrap=o.settings["bootstrap"].bootstrap is not None,
                                  compare=o.settings["compare"].compare,
                                  sentence_level=o.sentence_level)
-    pair_stats.check_resampled_metrics(metrics, o.settings["pair_stats"].spa,
+    pair_scoring.check_resampled_metrics(metrics, o.settings["pair_stats"].spa,
                                        o.settings["clusters"].clusters)
     chosen = tuple(selections)
 
@@ -123,7 +124,7 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     cache: correlation_analyses.ScoreCache = {}
     results = correlation_analyses.sign(results, selections, metrics)
     # resampled scores, shared by the registered analyses that draw at random
-    resampling = pair_stats.Resampling(o.stat_resamples, o.seed_value, o.human_unit, cache)
+    resampling = pair_scoring.Resampling(o.stat_resamples, o.seed_value, o.human_unit, cache)
     results = _with_columns(Context(o, chosen, tuple(metrics), tuple(results), notes,
                                     resampling))
     results += rated_rows  # sentence-level ratings benchmarks (tmu-gfm): correlations only

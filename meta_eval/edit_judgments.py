@@ -180,7 +180,7 @@ def attribution_auc(metric: Metric, judgments: EditJudgments, sources: Sequence[
     lines = [where[s] for s, _, _ in distinct]
     gold = None
     if m2 is not None:
-        from ..m2 import M2File
+        from gecmetrics.m2_format import M2File
 
         gold = M2File(m2.path, [m2.sentences[d] for d in lines])  # type: ignore[attr-defined]
     corpus = Corpus([sources[d] for d in lines], [[r[d] for d in lines] for r in references],

@@ -82,7 +82,7 @@ class MetaEvaluation:
         csv, json) and its lines for stderr (notes; CSV: its preamble)."""
         if self.renderer is None:
             raise ValueError("this MetaEvaluation was built without a renderer; use "
-                             "gecmetrics.meta_eval.report.render_evaluation(result, fmt)")
+                             "gecmetrics.meta_eval.render.render_evaluation(result, fmt)")
         return self.renderer(self, fmt)
 
     def analysis_rows(self, name: str) -> tuple[Any, ...]:

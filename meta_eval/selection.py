@@ -75,7 +75,7 @@ def system_scores(metric: Metric, selection: Selection, beta: float | None,
 
 def refs_from(selection: Selection) -> str:
     """How the benchmark's references were obtained: from its M2 file (the lenient
-    reading, :meth:`gecmetrics.m2.M2File.references`) or as text files."""
+    reading, :meth:`gecmetrics.m2_format.M2File.references`) or as text files."""
     return "text" if selection.benchmark.corpus.m2 is None else "m2-lenient"
 
 

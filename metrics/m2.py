@@ -37,7 +37,7 @@ from gecmetrics.edits.metric import EditMetric, TypeCounts, gold_of
 from gecmetrics.edits.neutral import NEUTRAL, M2Edits, check_edits_option, neutral_edits
 from gecmetrics.edits.statistics import EditCounts, EditStatistics
 from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.m2 import Edit, M2File, M2Sentence
+from gecmetrics.m2_format import Edit, M2File, M2Sentence
 from gecmetrics.metric import LAST_STEP, SIGNED_WHEN_SET, Counting, MetricConfig, check_beta
 
 from .m2_lattice import (

@@ -208,7 +208,7 @@ def shared_data() -> Path:
 @pytest.fixture(scope="session")
 def conll(shared_data):
     """Sources, both references (lenient reading) and the 12 teams + INPUT + NULL."""
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
     from gecmetrics.readers import read_lines
 
     m2 = read_m2(CONLL_M2)

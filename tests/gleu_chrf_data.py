@@ -13,7 +13,7 @@ from pathlib import Path
 
 from conftest import require_shared_data
 
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 from gecmetrics.readers import read_lines
 
 SYSTEMS = ("AMU", "CAMB", "CUUI", "IITB", "INPUT", "IPN", "NTHU", "PKU", "POST", "RAC",

@@ -26,7 +26,7 @@ from conftest import require_errant, require_neural
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, GecMetricsError, InputError
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 from gecmetrics.metric import _CHECKED_METHODS, Statistics
 from gecmetrics.ngrams import MAX_NGRAM_ORDER
 from gecmetrics.registry import get_metric, list_metrics, metric_class

@@ -23,7 +23,7 @@ from gecmetrics.meta_eval.analyses.attacks import (
 from gecmetrics.meta_eval.benchmarks import load_benchmark
 from gecmetrics.meta_eval.benchmarks.base import Benchmark, SourceSet, description
 from gecmetrics.meta_eval.options import MetaEvalOptions
-from gecmetrics.meta_eval.report import render_evaluation
+from gecmetrics.meta_eval.render import render_evaluation
 from gecmetrics.meta_eval.selection import Selection
 from gecmetrics.registry import metric_from_spec
 

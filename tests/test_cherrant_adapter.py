@@ -21,7 +21,7 @@ import pytest
 
 from gecmetrics import Corpus
 from gecmetrics.edits.adapters import CommandEditMetric
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "docs" / "examples" / "cherrant"

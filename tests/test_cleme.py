@@ -139,7 +139,7 @@ def test_references_m2_needs_m2():
 
 @pytest.fixture(scope="module")
 def conll_corpus(shared_data):
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
     from gecmetrics.readers import read_lines
 
     m2 = read_m2(CONLL_M2)

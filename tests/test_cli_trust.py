@@ -183,7 +183,7 @@ def test_plot_failure_after_the_work_still_prints_results(shared_data, tmp_path,
     from gecmetrics.meta_eval import figures
     from gecmetrics.meta_eval.api import run
     from gecmetrics.meta_eval.options import MetaEvalOptions
-    from gecmetrics.meta_eval.report import render_evaluation
+    from gecmetrics.meta_eval.render import render_evaluation
 
     def full_disk(sweeps, path, title=None):
         raise OSError(28, "No space left on device")

@@ -17,7 +17,7 @@ from tiers import examples
 from gecmetrics import get_metric
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.meta_eval.analyses.window import window_correlations
-from gecmetrics.meta_eval.cv_beta import best_beta
+from gecmetrics.meta_eval.cv_folds import best_beta
 from gecmetrics.meta_eval.human import pairwise_wins, rank_pairs, read_judgments
 from gecmetrics.meta_eval.sentence_agreement import human_pairs
 from gecmetrics.stats import correlation as corr

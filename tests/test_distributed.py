@@ -39,7 +39,7 @@ def corpus(conll):
     from conftest import CONLL_M2
 
     from gecmetrics.corpus import Corpus
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
 
     sources, refs, hyps = conll
     return Corpus(sources, refs, {s: hyps[s] for s in SYSTEMS}, m2=read_m2(CONLL_M2))
@@ -104,7 +104,7 @@ def test_m2_partitions_lacking_an_annotator_are_aligned(client, corpus):
     import dask.bag as db
 
     from gecmetrics.corpus import Corpus
-    from gecmetrics.m2 import M2File
+    from gecmetrics.m2_format import M2File
     from gecmetrics.registry import metric_from_spec
     from gecmetrics.workflows.distributed import count_partition, records, score_bag
 

@@ -320,7 +320,7 @@ def _workspace(tmp: Path, with_data: bool) -> tuple[Path, dict[str, str]]:
         (work / "DIR").symlink_to(data)
         for name, target in LINKED.items():
             (work / name).symlink_to(target)
-        from gecmetrics.m2 import read_m2
+        from gecmetrics.m2_format import read_m2
 
         refs = read_m2(CONLL_M2).references()
         for name, k in REFERENCES.items():

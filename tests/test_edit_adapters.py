@@ -34,7 +34,7 @@ from gecmetrics.edits.adapters import (
 )
 from gecmetrics.edits.span import SpanEdit
 from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.m2 import M2File, read_m2
+from gecmetrics.m2_format import M2File, read_m2
 from gecmetrics.metrics.m2_lattice import GoldEdit, build_lattice, sentence_counts
 from gecmetrics.readers import read_lines
 from gecmetrics.registry import register_metric

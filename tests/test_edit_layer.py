@@ -21,7 +21,7 @@ from gecmetrics.edits.span import SpanEdit
 from gecmetrics.edits.statistics import EditStatistics
 from gecmetrics.errors import ConfigError
 from gecmetrics.fscore import f_beta, f_beta_of_totals, prf, prf_of_totals
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 
 ROOT = Path(__file__).resolve().parents[1]
 

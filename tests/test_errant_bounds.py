@@ -26,7 +26,7 @@ from gecmetrics.edits.extraction import (
     parsed_texts,
 )
 from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 from gecmetrics.metrics.errant import Errant
 from gecmetrics.registry import metric_from_spec
 

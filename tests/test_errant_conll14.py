@@ -28,7 +28,7 @@ import pytest
 from conftest import CONLL_M2, SUBMISSIONS, TEAMS
 
 from gecmetrics.edits.extraction import MODEL_CANDIDATES
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 from gecmetrics.metrics.errant import Errant
 from gecmetrics.published import load
 from gecmetrics.scoring import load_corpus

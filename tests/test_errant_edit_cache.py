@@ -21,7 +21,7 @@ import gecmetrics.edits.extraction as extraction
 from gecmetrics import paths
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits import edit_cache, errant_align
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 from gecmetrics.metrics.errant import Errant
 
 pytestmark = pytest.mark.errant  # skips without the errant extra (conftest)

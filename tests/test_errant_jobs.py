@@ -57,7 +57,7 @@ def test_tasks_keep_a_source_together_and_the_order():
 
 def _corpus():
     from gecmetrics.corpus import Corpus
-    from gecmetrics.m2 import M2File, read_m2
+    from gecmetrics.m2_format import M2File, read_m2
     from gecmetrics.readers import read_lines
 
     m2 = read_m2(CONLL_M2)
@@ -124,7 +124,7 @@ def test_jobs_2_equals_jobs_1_and_caches_are_written_once(shared_data, tmp_path,
 def test_signal_while_errant_workers_parse(shared_data, tmp_path, sig, code, line):
     if parallel.default_jobs() < 2:
         pytest.skip("one core: -j 2 makes no pool")
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
 
     src = tmp_path / "src.txt"
     src.write_text("".join(s + "\n" for s in read_m2(CONLL_M2).sources), encoding="utf-8")

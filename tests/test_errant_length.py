@@ -20,7 +20,7 @@ import pytest
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits.extraction import MAX_TOKENS, check_lengths, m2_corrections, parsed_texts
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 from gecmetrics.readers import read_lines
 
 SCRIPT = str(Path(sys.executable).with_name("gecmetrics"))

@@ -98,7 +98,7 @@ def test_metrics_without_extras_are_made_and_listed_with_every_extra_missing(
         return
     corpus = Corpus(["a b c ."], [["a b d ."]], {"s": ["a b d ."]})
     if name == "m2" or name == "imeasure":
-        from gecmetrics.m2 import read_m2
+        from gecmetrics.m2_format import read_m2
 
         gold = tmp_path / "gold.m2"
         gold.write_text("S a b c .\nA 2 3|||R:NOUN|||d|||REQUIRED|||-NONE-|||0\n\n")

@@ -160,7 +160,7 @@ def test_bootstrap_without_cached_draws_equals_with(conll_corpus, monkeypatch):
 CHILD = textwrap.dedent("""
     import json, resource, sys
     from gecmetrics.corpus import Corpus
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
     from gecmetrics.metrics.gleu import Gleu
     m2 = read_m2(sys.argv[1])
     corpus = Corpus(m2.sources, m2.references(), {"INPUT": m2.sources})

@@ -5,7 +5,7 @@ when such insertions keep the order in which the M2 file lists them; in the
 CoNLL-2014 test set this concerns 9 reference sentences.
 """
 
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 
 
 def test_insertions_at_one_position_keep_file_order(tmp_path):

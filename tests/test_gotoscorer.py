@@ -19,7 +19,7 @@ from conftest import CONLL_M2, SHARED_DATA, SUBMISSIONS, TEAMS
 from gecmetrics import __version__
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.m2 import M2File, read_m2
+from gecmetrics.m2_format import M2File, read_m2
 from gecmetrics.metrics.gotoscorer import (
     JUDGES,
     Chunk,

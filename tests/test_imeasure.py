@@ -22,7 +22,7 @@ from conftest import CONLL_M2, SUBMISSIONS, TEAMS
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.interface.cli import main
-from gecmetrics.m2 import M2File, read_m2
+from gecmetrics.m2_format import M2File, read_m2
 from gecmetrics.metrics import imeasure_align
 from gecmetrics.metrics.imeasure import Imeasure, imeasure_counts, improvement, wacc
 from gecmetrics.metrics.imeasure_gold import candidates, gold_errors, treebank_tokenize

@@ -14,7 +14,7 @@ from m2_oracle import sentence_counts as oracle_counts
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.interface.cli import main
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 from gecmetrics.metrics.m2 import M2, m2_counts
 from gecmetrics.metrics.m2_lattice import GoldEdit, build_lattice, sentence_counts
 from gecmetrics.published import load

@@ -17,7 +17,7 @@ from gecmetrics.breakdown import Breakdown, breakdowns, to_frame
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.interface.score_report import render_scores
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 from gecmetrics.metrics.m2 import M2
 from gecmetrics.scoring import ScoreOptions, score
 

@@ -17,7 +17,7 @@ import pytest
 from conftest import CONLL_M2, SUBMISSIONS
 from m2_oracle import sentence_counts as oracle_counts
 
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 from gecmetrics.metrics import m2_lattice
 from gecmetrics.metrics.m2_lattice import (
     HAVE_KERNEL,

@@ -28,7 +28,7 @@ from m2_oracle import sentence_counts as oracle_counts
 from test_m2_fast import bench_gold, random_gold
 from tiers import examples
 
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 from gecmetrics.metrics import m2_lattice
 from gecmetrics.metrics.m2_lattice import (
     GRID_MIN_EDGES,

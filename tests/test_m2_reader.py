@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gecmetrics.errors import InputError
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 
 SAMPLE = """S A b c d .
 A 1 2|||R|||B|||REQUIRED|||-NONE-|||0

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from gecmetrics.errors import InputError
 from gecmetrics.interface.cli import main
-from gecmetrics.m2 import Edit, M2Sentence, read_m2
+from gecmetrics.m2_format import Edit, M2Sentence, read_m2
 
 GOOD_EDIT = "A 1 2|||Nn|||cats|||REQUIRED|||-NONE-|||0"
 NOOP = "A -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||1"
@@ -206,7 +206,7 @@ def test_m2_reader_does_not_import_the_metric_layer():
     import subprocess
     import sys
 
-    code = ("import sys, gecmetrics.m2; "
+    code = ("import sys, gecmetrics.m2_format; "
             "print(sorted(m for m in sys.modules if m.startswith(('gecmetrics.edits', "
             "'gecmetrics.metrics', 'gecmetrics.metric', 'numpy'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import InputError
 from gecmetrics.interface.cli import main
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 from gecmetrics.metrics.m2 import M2
 from gecmetrics.metrics.m2_lattice import (
     HAVE_KERNEL,
@@ -276,7 +276,7 @@ def overlapping(tmp_path):
 
 
 def test_overlapping_edits_are_found():
-    from gecmetrics.m2 import Edit, M2Sentence
+    from gecmetrics.m2_format import Edit, M2Sentence
 
     def edits(*spans):
         return tuple(Edit(s, e, "R", "x", 0, k + 1) for k, (s, e) in enumerate(spans))

@@ -20,7 +20,7 @@ from gecmetrics.interface.cli import main
 from gecmetrics.meta_eval.analyses.compare import Comparison
 from gecmetrics.meta_eval.analyses.window import WindowRow
 from gecmetrics.meta_eval.options import MetaEvalOptions
-from gecmetrics.meta_eval.report import render_evaluation
+from gecmetrics.meta_eval.render import render_evaluation
 from gecmetrics.meta_eval.results import MetaEvaluation, MetaResult
 
 

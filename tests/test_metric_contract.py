@@ -20,7 +20,7 @@ import pytest
 from conftest import require_errant
 
 from gecmetrics.corpus import Corpus
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 from gecmetrics.meta_eval.score_files import scores_metric
 from gecmetrics.metric import LAST_STEP, Metric
 from gecmetrics.registry import get_metric, metric_class

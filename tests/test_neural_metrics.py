@@ -32,7 +32,7 @@ pytestmark = [pytest.mark.real_data]
 def texts(shared_data):
     from conftest import CONLL_M2, SUBMISSIONS
 
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
 
     sources = read_m2(CONLL_M2).sources
     n = REFERENCE["n_sentences"]

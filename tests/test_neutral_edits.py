@@ -187,7 +187,7 @@ def test_fast_paths_equal_the_oracle_on_many_fuzzed_pairs():
 
 def _conll_pairs(every: int) -> list[tuple[list[str], list[str]]]:
     require_shared_data()
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
 
     m2 = read_m2(CONLL_M2)
     return [(s.source.split(), s.reference(k).split()) for s in m2.sentences[::every]
@@ -217,7 +217,7 @@ def test_too_long_pair_is_one_line_input_error(monkeypatch):
 
 
 def test_m2_block_round_trips_through_the_reader(tmp_path):
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
 
     src = "I has a apple .".split()
     refs = ["I have an apple .".split(), list(src), "apples .".split()]

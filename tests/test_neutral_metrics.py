@@ -40,7 +40,7 @@ def _f(metric, corpus, system):
 
 
 def test_m2_neutral_equals_m2_on_the_file_m2_from_text_writes(tmp_path):
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
 
     paths = _files(tmp_path, src=SRC, ref0=REF0, ref1=REF1)
     out = CliRunner().invoke(main, ["m2-from-text", "-s", paths["src"], "-r", paths["ref0"],

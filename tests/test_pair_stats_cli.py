@@ -16,7 +16,7 @@ import gecmetrics
 from gecmetrics.errors import ConfigError
 from gecmetrics.interface.cli import main
 from gecmetrics.meta_eval.human import expected_wins, read_judgments
-from gecmetrics.meta_eval.report import render_evaluation
+from gecmetrics.meta_eval.render import render_evaluation
 from gecmetrics.meta_eval.score_files import scores_metric
 
 CONLL = ["AMU", "CAMB", "CUUI", "IITB", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC",

@@ -98,7 +98,7 @@ def test_sentence_statistics_sum_to_corpus_scores(small_conll, spec):
 def test_m2_sentence_statistics(conll, shared_data):
     from conftest import CONLL_M2
 
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
 
     sources, refs, hyps = conll
     gold = read_m2(CONLL_M2)

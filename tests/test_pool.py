@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from gecmetrics.errors import ConfigError
 from gecmetrics.interface.cli import main
 from gecmetrics.meta_eval.analyses.pool import fractional_ranks, kind_type, parse_weights, pool
-from gecmetrics.meta_eval.report import render_evaluation
+from gecmetrics.meta_eval.render import render_evaluation
 from gecmetrics.meta_eval.results import MetaResult, SentenceAgreement
 
 

@@ -79,7 +79,7 @@ def test_the_cross_validation_draws_a_bar_on_a_terminal_only(monkeypatch):
     nothing in a pipe (and the same result either way)."""
     import numpy as np
 
-    from gecmetrics.meta_eval.cv_beta import cv_beta
+    from gecmetrics.meta_eval.cv_folds import cv_beta
 
     rng = np.random.default_rng(0)
     human = np.array([3.0, 1.0, 2.0, 4.0])

@@ -19,7 +19,7 @@ import pytest
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits.extraction import pair_key
 from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 from gecmetrics.metrics.pterrant import PTErrant, as_edits, match_seq, pterrant_counts
 from gecmetrics.metrics.ptm2 import WeightedEditStatistics
 

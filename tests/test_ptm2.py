@@ -18,7 +18,7 @@ import pytest
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.fscore import prf_of_totals
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 from gecmetrics.metrics.m2_lattice import GoldEdit
 from gecmetrics.metrics.ptm2 import PTM2, apply_edits
 from gecmetrics.metrics.ptm2_edits import edit_sequences

@@ -16,7 +16,7 @@ from gecmetrics.meta_eval.analysis import Context
 from gecmetrics.meta_eval.benchmarks.base import Benchmark, Judgments
 from gecmetrics.meta_eval.human import RankingItem
 from gecmetrics.meta_eval.options import MetaEvalOptions
-from gecmetrics.meta_eval.report import render_evaluation
+from gecmetrics.meta_eval.render import render_evaluation
 from gecmetrics.meta_eval.score_files import scores_metric
 from gecmetrics.meta_eval.selection import Selection
 

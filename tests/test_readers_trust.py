@@ -168,7 +168,7 @@ def real_outputs(shared_data: Path):
     """(name, source lines, output lines) for every real system output we have."""
     from conftest import CONLL_M2, SUBMISSIONS, TEAMS
 
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
 
     conll_src = read_m2(CONLL_M2).sources
     for team in TEAMS:

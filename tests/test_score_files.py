@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from gecmetrics.errors import GecMetricsError
 from gecmetrics.interface.cli import main
-from gecmetrics.meta_eval.report import render_evaluation
+from gecmetrics.meta_eval.render import render_evaluation
 
 TOL = 1e-9
 CORR = ("pearson", "spearman", "kendall")

@@ -18,7 +18,7 @@ import pytest
 import uagec
 from conftest import require_ua_gec
 
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 
 ROOT = Path(__file__).resolve().parent.parent
 Ann = namedtuple("Ann", "start end source_text suggestions meta")

@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 from gecmetrics.meta_eval.analyses.window import rank_by_human, window_correlations
-from gecmetrics.meta_eval.cv_beta import best_beta, cv_beta, make_folds
+from gecmetrics.meta_eval.cv_folds import best_beta, cv_beta, make_folds
 from gecmetrics.meta_eval.plot import plot_windows
 
 # -- window analysis ------------------------------------------------------------------

@@ -23,7 +23,7 @@ has one job:
   R, W), for text references in any language (docs/edits-neutral.md).
 
 P, R and F from counts are :mod:`gecmetrics.fscore`'s. This file imports
-nothing, so that reading an M2 file (:mod:`gecmetrics.m2`, which needs only
+nothing, so that reading an M2 file (:mod:`gecmetrics.m2_format`, which needs only
 :mod:`~gecmetrics.edits.span`) loads neither numpy nor the metric layer, and
 spaCy and errant are imported only when edits are extracted.
 """

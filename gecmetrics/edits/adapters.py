@@ -256,7 +256,7 @@ def parse_count_lines(text: str, num_sentences: int, origin: str) -> list[dict[i
 
 
 def m2_lines(sentences: Sequence[Any]) -> list[str]:
-    """M2 text of parsed sentences (:class:`gecmetrics.m2.M2Sentence`), one block
+    """M2 text of parsed sentences (:class:`gecmetrics.m2_format.M2Sentence`), one block
     each, in the standard field layout; reading it back gives the same sentences."""
     out = []
     for sent in sentences:

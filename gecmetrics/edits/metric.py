@@ -30,7 +30,7 @@ from .statistics import EditCounts, EditStatistics
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..m2 import M2File
+    from gecmetrics.m2_format import M2File
 
 
 @dataclass(frozen=True)

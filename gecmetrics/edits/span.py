@@ -1,7 +1,7 @@
 """The edit types: an M2 gold edit and an edit ERRANT extracted.
 
 Free of numpy and of the metric layer, so that reading an M2 file
-(:mod:`gecmetrics.m2`) imports nothing else.
+(:mod:`gecmetrics.m2_format`) imports nothing else.
 """
 
 from __future__ import annotations

@@ -184,7 +184,7 @@ def render_meta_eval(result: MetaEvaluation, title: str = "gecmetrics meta-evalu
     """The page of ``meta-eval --html``: correlation tables (sortable), the text
     tables of every analysis run, and its figures as inline SVG (tables only,
     with a note, without matplotlib)."""
-    from gecmetrics.meta_eval.report import render_evaluation
+    from gecmetrics.meta_eval.render import render_evaluation
 
     rows, _ = render_evaluation(result, "json")
     objects = json.loads(rows)

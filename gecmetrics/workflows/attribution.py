@@ -398,7 +398,7 @@ def score_rows(metric: Metric, corpus: Corpus, rows: Sequence[tuple[int, str]]) 
     idx = [d for d, _ in rows]
     m2 = corpus.m2
     if m2 is not None:
-        from gecmetrics.m2 import M2File
+        from gecmetrics.m2_format import M2File
 
         m2 = M2File(m2.path, [m2.sentences[d] for d in idx])
     sub = Corpus([corpus.sources[d] for d in idx],

@@ -95,7 +95,7 @@ class PartitionCounts:
 def _corpus(records: Sequence[Mapping[str, Any]], systems: Sequence[str],
             needs_m2: bool) -> Corpus:
     """The partition's records as a :class:`Corpus` (with its M2 sentences for M2)."""
-    from gecmetrics.m2 import M2File
+    from gecmetrics.m2_format import M2File
 
     sources = [r["source"] for r in records]
     num_refs = len(records[0]["references"]) if records else 0
@@ -106,17 +106,17 @@ def _corpus(records: Sequence[Mapping[str, Any]], systems: Sequence[str],
         if any(r.get("m2") is None for r in records):
             raise InputError("an M2 metric needs the gold edits of every sentence: give each "
                              "record an 'm2' field (its M2 block as text, or a "
-                             "gecmetrics.m2.M2Sentence), e.g. from "
+                             "gecmetrics.m2_format.M2Sentence), e.g. from "
                              "gecmetrics.workflows.distributed.records(corpus)")
         m2 = M2File("<partition>", [m2_sentence(r["m2"]) for r in records])
     return Corpus(sources, references, hypotheses, m2=m2)
 
 
 def m2_sentence(value: Any) -> Any:
-    """An :class:`~gecmetrics.m2.M2Sentence` from one sentence's M2 block (its ``S``
+    """An :class:`~gecmetrics.m2_format.M2Sentence` from one sentence's M2 block (its ``S``
     line and ``A`` lines, as text: what a dataframe or Parquet column holds), each
     ``A`` line checked by the M2 reader's own parser; an M2Sentence as it is."""
-    from gecmetrics.m2 import M2Sentence, parse_edit
+    from gecmetrics.m2_format import M2Sentence, parse_edit
 
     if isinstance(value, M2Sentence):
         return value
@@ -385,7 +385,7 @@ def score_bag(bag: Any, metrics: Sequence[Metric], systems: Sequence[str], *,
 
     A record is a mapping ``{"source": str, "references": [str, ...],
     "hypotheses": {system: str}}`` (the same number of references in every
-    record), plus ``"m2"`` (a :class:`gecmetrics.m2.M2Sentence`) for M2;
+    record), plus ``"m2"`` (a :class:`gecmetrics.m2_format.M2Sentence`) for M2;
     :func:`records` makes them from a :class:`~gecmetrics.corpus.Corpus`.
     ``systems`` names the hypotheses to score (the columns of the result).
     The sentence scores' index is the record's position in the bag.
@@ -405,7 +405,7 @@ def score_dataframe(ddf: Any, metrics: Sequence[Metric], *, source: str = "sourc
 
     ``source``, ``references`` (column names) and ``hypotheses`` (system name
     -> column, or column names used as system names) say where the texts are;
-    ``m2``: a column of :class:`gecmetrics.m2.M2Sentence` for M2. The sentence
+    ``m2``: a column of :class:`gecmetrics.m2_format.M2Sentence` for M2. The sentence
     scores keep ``ddf``'s index (and its divisions, when known).
     """
     _require_dask()

@@ -28,9 +28,9 @@ if TYPE_CHECKING:
     import numpy as np
     from matplotlib.figure import Figure
 
+    from gecmetrics.meta_eval.pair_scoring import Resampling
     from gecmetrics.metric import Metric
 
-    from ..pair_stats import Resampling
     from ..result_rows import MetaResult
     from ..run_options import RunOptions
     from ..selection import Selection
@@ -110,13 +110,13 @@ def metric_clusters(results: Sequence[MetaResult], selections: Sequence[Selectio
     ``stat`` (pearson, spearman, kendall, pairwise, spa); see :mod:`gecmetrics.stats.clusters`."""
     import numpy as np
 
+    from gecmetrics.meta_eval.pair_scoring import Resampling, human_samples, metric_samples
     from gecmetrics.stats.clusters import greedy_clusters, pair_weights, paired_p_values
     from gecmetrics.stats.intervals import percentile_interval
     from gecmetrics.stats.pairwise_accuracy import pairwise_accuracy
     from gecmetrics.stats.resampling import draw_counts, system_resamples
     from gecmetrics.stats.spa import pair_p_values, spa_terms
 
-    from ..pair_stats import Resampling, human_samples, metric_samples
     from ..selection import row_signature, system_scores
 
     r_ = resampling or Resampling()
@@ -176,7 +176,8 @@ def metric_clusters(results: Sequence[MetaResult], selections: Sequence[Selectio
 
 def run(context: Context, settings: ClustersSettings) -> list[ClusterRow]:
     """The ranking of the system-level correlation rows."""
-    from ..pair_stats import Resampling
+    from gecmetrics.meta_eval.pair_scoring import Resampling
+
     from ..ratings import is_rated
 
     assert settings.clusters is not None

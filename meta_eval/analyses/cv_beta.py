@@ -67,8 +67,9 @@ def add_cv_beta(results: Sequence[MetaResult], selections: Sequence[Selection],
     their training parts, criterion Pearson), the fold optima, their standard deviation
     and the correlations at beta* on all sentences; None for metrics without beta.
     ``grid_text``: how the grid was given, for the signature."""
+    from gecmetrics.meta_eval.cv_folds import cv_beta
+
     from ..correlation_analyses import metric_for
-    from ..cv_beta import cv_beta
 
     by_name = {sel.benchmark.name: sel for sel in selections}
     by_spec = metric_for(results, metrics)

@@ -82,10 +82,10 @@ class HumanIntervalRow:
 
 def run(context: Context, settings: HumanIntervalsSettings) -> list[HumanIntervalRow]:
     """Every system of each system-level selection, best first."""
+    from gecmetrics.meta_eval.pair_scoring import Resampling, human_samples
     from gecmetrics.signature import Signature
     from gecmetrics.stats.intervals import human_intervals as intervals_of
 
-    from ..pair_stats import Resampling, human_samples
     from ..ratings import is_rated
 
     o = context.options

@@ -53,7 +53,8 @@ class PairStatsSettings:
 def columns(context: Context, settings: PairStatsSettings) -> list[Any]:
     """The run's rows with their pairwise statistics (sentence-level rows: their tie
     calibration)."""
-    from ..pair_stats import Resampling, add_pair_stats, add_sentence_ties
+    from gecmetrics.meta_eval.pair_scoring import Resampling, add_pair_stats, add_sentence_ties
+
     from ..ratings import is_rated
 
     o = context.options

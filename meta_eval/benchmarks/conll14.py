@@ -5,7 +5,7 @@ Systems: the 12 shared-task submissions and INPUT. INPUT is the source text
 of the M2 file: the distributed ``official_submissions/INPUT`` has a trailing
 space on every line, which would shift character-level scores. References:
 both annotators of the official M2 file, lenient reading (see
-:mod:`gecmetrics.m2`). Human scores: Expected Wins recomputed from
+:mod:`gecmetrics.m2_format`). Human scores: Expected Wins recomputed from
 ``GJG15/judgments.xml`` (``src-id`` is 0-based there), and the published
 TrueSkill scores (the TrueSkill procedure is randomised).
 
@@ -39,7 +39,7 @@ from typing import Any
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.formatting import plural
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 from gecmetrics.readers import read_lines
 
 from ..human import RankingItem, expected_wins, read_judgments

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.m2 import M2File, read_m2
+from gecmetrics.m2_format import M2File, read_m2
 from gecmetrics.readers import read_lines
 
 from ..human import read_judgments, read_score_lines

@@ -14,7 +14,7 @@ from gecmetrics.edits.extraction import (
     pair_edits,
     reference_items,
 )
-from gecmetrics.m2 import read_m2
+from gecmetrics.m2_format import read_m2
 from gecmetrics.readers import read_lines
 
 out = Path(sys.argv[1])

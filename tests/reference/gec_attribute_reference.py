@@ -52,7 +52,7 @@ def export(path: str) -> None:
     from pathlib import Path
 
     from gecmetrics.corpus import Corpus
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
     from gecmetrics.readers import read_lines
     from gecmetrics.workflows.attribution import hypothesis_edits
 

@@ -60,7 +60,7 @@ def conll14(with_null: bool = False) -> tuple[list[str], list[list[str]], dict[s
     INPUT (the M2 sources) [+ NULL]."""
     from conftest import CONLL_M2, SUBMISSIONS, TEAMS
 
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
     from gecmetrics.readers import read_lines
 
     m2 = read_m2(CONLL_M2)

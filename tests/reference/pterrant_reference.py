@@ -57,7 +57,7 @@ def inputs(data: str, work: str, sentences: list[int] | None = None,
     sys.path.insert(0, os.path.join(HERE, ".."))
     from ptm2_tiny import tiny_bert  # type: ignore[import-not-found]
 
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
 
     sentences = SENTENCES if sentences is None else sentences
     systems = SYSTEMS if systems is None else systems

@@ -126,7 +126,7 @@ def m2_edits(path: str, corpus: Corpus, name: str) -> list[list[EditTuple]]:
     """Annotator 0's edits of the M2 file ``path``, checked against the sources and
     the hypothesis ``name`` (its edits applied must give the hypothesis's tokens)."""
     from gecmetrics.errors import InputError
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
     from gecmetrics.readers import describe
     from gecmetrics.workflows.attribution import apply_edits
 

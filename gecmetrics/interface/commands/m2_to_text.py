@@ -28,7 +28,7 @@ def m2_to_text(m2_file, want_source, annotator, strict, output) -> None:
     longer ones.
     """
     from gecmetrics.errors import ConfigError, InputError
-    from gecmetrics.m2 import read_m2
+    from gecmetrics.m2_format import read_m2
     from gecmetrics.readers import display_name
     from gecmetrics.validate import check_output_file
 

@@ -204,7 +204,7 @@ def _run_and_print(options: MetaEvalOptions, fmt: str) -> None:
     """Run ``options`` and print the results, notes, figures and HTML report."""
     from gecmetrics.meta_eval.api import run
     from gecmetrics.meta_eval.figures import save_figures
-    from gecmetrics.meta_eval.report import render_evaluation
+    from gecmetrics.meta_eval.render import render_evaluation
 
     for note in options.notes:  # before the work: seen even if reading the data fails
         click.echo(note, err=True)

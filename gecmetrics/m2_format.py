@@ -38,9 +38,9 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .edits.span import SpanEdit
-from .errors import InputError
-from .readers import display_name, read_lines
+from gecmetrics.edits.span import SpanEdit
+from gecmetrics.errors import InputError
+from gecmetrics.readers import display_name, read_lines
 
 
 @dataclass(frozen=True)

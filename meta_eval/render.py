@@ -13,11 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gecmetrics.formatting import fixed, plural, render, signature_lines, to_json
-
-from .analyses import ANALYSES
-from .results import MetaEvaluation, MetaResult, SentenceAgreement
-from .selection import Selection
-from .sweep import Sweep, parse_grid
+from gecmetrics.meta_eval.analyses import ANALYSES
+from gecmetrics.meta_eval.results import MetaEvaluation, MetaResult, SentenceAgreement
+from gecmetrics.meta_eval.selection import Selection
+from gecmetrics.meta_eval.sweep import Sweep, parse_grid
 
 DIGITS = 3
 

@@ -28,6 +28,19 @@ from typing import Any
 import numpy as np
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.meta_eval.correlation_analyses import ScoreCache, score_function, sentence_level
+from gecmetrics.meta_eval.human import RankingItem
+from gecmetrics.meta_eval.judgment_arrays import (
+    bootstrap_expected_wins,
+    full_expected_wins,
+    item_comparisons,
+    win_matrix,
+)
+from gecmetrics.meta_eval.pair_stats_rows import PairStats, SentenceTies
+from gecmetrics.meta_eval.result_rows import MetaResult, SentenceAgreement
+from gecmetrics.meta_eval.score_files import ScoresMetric
+from gecmetrics.meta_eval.selection import Selection, row_signature, system_scores
+from gecmetrics.meta_eval.sentence_agreement import TIE_POLICIES
 from gecmetrics.metric import Metric
 from gecmetrics.stats.intervals import bootstrap_ratings
 from gecmetrics.stats.pairwise_accuracy import (
@@ -37,20 +50,6 @@ from gecmetrics.stats.pairwise_accuracy import (
 )
 from gecmetrics.stats.resampling import bootstrap_system_scores
 from gecmetrics.stats.spa import pair_p_values, soft_pairwise_accuracy
-
-from .correlation_analyses import ScoreCache, score_function, sentence_level
-from .human import RankingItem
-from .judgment_arrays import (
-    bootstrap_expected_wins,
-    full_expected_wins,
-    item_comparisons,
-    win_matrix,
-)
-from .pair_stats_rows import PairStats, SentenceTies
-from .result_rows import MetaResult, SentenceAgreement
-from .score_files import ScoresMetric
-from .selection import Selection, row_signature, system_scores
-from .sentence_agreement import TIE_POLICIES
 
 HumanCache = dict[tuple[Any, ...], "HumanSamples"]
 

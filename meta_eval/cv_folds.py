@@ -22,11 +22,10 @@ from typing import Any
 import numpy as np
 
 from gecmetrics import progress
+from gecmetrics.meta_eval.defaults import DEFAULT_FOLDS
 from gecmetrics.stats import DEFAULT_SEED
 from gecmetrics.stats.correlation import correlate_one
 from gecmetrics.stats.resampling import permutation
-
-from .defaults import DEFAULT_FOLDS
 
 Score = Callable[[float, np.ndarray], np.ndarray]
 
