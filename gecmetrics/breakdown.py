@@ -39,6 +39,7 @@ from .corpus import Corpus
 from .edits.metric import EditMetric, TypeCounts
 from .edits.statistics import EditStatistics
 from .errors import ConfigError
+from .formatting import percent, render
 from .fscore import prf
 from .metric import Metric
 
@@ -206,7 +207,6 @@ def to_frame(items: Sequence[Breakdown]) -> Any:
 
 def format_breakdown(b: Breakdown, fmt: str, digits: int, title: str) -> str:
     """One table: a row per group, then the total; counts as integers, P/R/F in percent."""
-    from .formatting import percent, render
 
     def cell(v: float | None) -> str:
         return "-" if v is None else percent(v, digits)

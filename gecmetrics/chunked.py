@@ -29,8 +29,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .alignment import chunk_shifts
 from .corpus import Corpus
+from .edits.statistics import EditCounts
 from .metric import Counting, Metric, Statistics
+from .parallel import map_ordered, return_freed_memory
 
 if TYPE_CHECKING:
     from .alignment import ShiftReporter
@@ -49,7 +52,6 @@ def join_edit_counts(pieces: Sequence[Any]) -> Any:
     annotator columns aligned on the sorted union of annotator ids (an id
     absent from a part is not present there, so it is never chosen, as in a
     whole-corpus count)."""
-    from .edits.statistics import EditCounts
 
     if len(pieces) == 1:
         return pieces[0]
@@ -104,7 +106,6 @@ def count_checked_chunk(task: tuple[Chunk, Sequence[Metric], bool]
 def _shifts(chunk: Chunk, check: bool) -> list[Any]:
     if not check:
         return []
-    from .alignment import chunk_shifts
 
     sources, references, hypotheses = chunk
     return chunk_shifts(sources, [*references, *hypotheses.values()])
@@ -119,7 +120,6 @@ def count_chunks(chunks: Iterable[Chunk], metrics: Sequence[Metric],
     check); the checks run with the counting. ``lines``: the sentences of all
     chunks, if known (the default ``--jobs`` starts no pool for small work:
     :func:`gecmetrics.parallel.workers_for`)."""
-    from .parallel import map_ordered, return_freed_memory
 
     return_freed_memory()
     parts: list[list[Any]] = [[] for _ in metrics]
@@ -163,7 +163,6 @@ def sentence_chunks(chunks: Iterable[Chunk], metrics: Sequence[Metric],
     """:func:`score_chunk`'s scores of each chunk, in input order, as the
     chunks are counted; their shifts go to ``shifts`` (None: no check).
     ``lines``: as for :func:`count_chunks`."""
-    from .parallel import map_ordered, return_freed_memory
 
     return_freed_memory()
     tasks = ((chunk, metrics, betas, shifts is not None) for chunk in chunks)

@@ -23,6 +23,8 @@ import textwrap
 from types import SimpleNamespace
 from typing import Any
 
+from . import tokenizers
+
 #: The most lines one assignment of a class may span.
 _MAX_LINES = 60
 
@@ -85,7 +87,6 @@ def _names(expr: ast.expr, lines: list[str]) -> dict[str, Any]:
     """The values of the names ``expr`` uses: public names of the tokenizer registry,
     the module's classes with the constant attributes ``expr`` reads, and constants
     of the module or imported by it (:func:`_constant`)."""
-    from . import tokenizers
 
     names: dict[str, Any] = {}
     for node in ast.walk(expr):

@@ -56,6 +56,7 @@ from typing import Any, TextIO
 
 from . import paths, progress
 from .errors import ConfigError, GecMetricsError, InputError
+from .validate import check_seconds
 
 MANIFEST = "downloads.json"
 ENV_MIRROR = "GECMETRICS_MIRROR"
@@ -106,7 +107,6 @@ class TransferOptions:
     stall_timeout: float = DEFAULT_STALL_TIMEOUT
 
     def __post_init__(self) -> None:
-        from .validate import check_seconds
 
         object.__setattr__(self, "timeout", check_seconds(self.timeout, "--timeout"))
         object.__setattr__(self, "stall_timeout",

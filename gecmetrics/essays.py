@@ -34,6 +34,7 @@ import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from . import extras
 from .corpus import Corpus
 from .errors import ConfigError, InputError
 from .readers import (
@@ -189,7 +190,6 @@ def tokenizer(name: str) -> Callable[[str], str]:
     if name != "syntok":
         raise ConfigError(f"unknown essay tokenisation {name!r}; use one of: "
                           f"{', '.join(TOKENIZATIONS)}")
-    from . import extras
 
     extras.check("essay tokenisation 'syntok'", "multigec")
     from syntok.tokenizer import Tokenizer

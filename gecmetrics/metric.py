@@ -40,6 +40,7 @@ import numpy as np
 from . import extras
 from .corpus import Corpus
 from .errors import ConfigError
+from .signature import metric_signature
 from .validate import (  # noqa: F401 (LEVELS, Level, check_beta re-exported: metrics use them)
     LEVELS,
     Level,
@@ -402,7 +403,6 @@ class Metric(ABC, Generic[C]):
 
     def signature(self) -> str:
         """All options spelled out, for reproducibility (like sacrebleu's signature)."""
-        from .signature import metric_signature
 
         return str(metric_signature(self))
 

@@ -31,6 +31,8 @@ from . import kernels
 from .corpus import Corpus
 from .errors import ConfigError
 from .kernels import forced_python
+from .parallel import chunk_bounds, map_ordered
+from .progress import note as write_note
 from .tokenizers import (  # noqa: F401  (the names this module has always offered)
     TOKENIZERS,
     WORD_LOCAL,
@@ -130,7 +132,6 @@ def intersections(corpus: Corpus, tokenize: str, max_n: int,
             corpus.sources, corpus.references, corpus.hypotheses.values()))
         if note is not None and not _NOTED:  # the first only: chunks name other words
             _NOTED.add(note)
-            from .progress import note as write_note
 
             write_note(note)
     cache: dict[int, Intersections] = corpus.cached(("ngram-intersections", tokenize), dict)
@@ -177,7 +178,6 @@ def compute_intersections(
         raise ConfigError(f"unknown backend {backend!r}; use 'compiled' or 'python'")
     if backend == "compiled" and _intersect_compiled is None:
         raise ConfigError("the compiled kernel is not built; reinstall with a C compiler")
-    from .parallel import chunk_bounds, map_ordered
 
     systems = tuple(hypotheses)
     hyp_lists = [hypotheses[name] for name in systems]

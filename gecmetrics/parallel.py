@@ -42,6 +42,9 @@ from dataclasses import dataclass, replace
 from itertools import chain, islice
 from typing import Any, TypeVar
 
+from .errors import GecMetricsError
+from .validate import check_chunk_size, check_jobs
+
 #: Sentences per chunk. Large enough that per-chunk overhead (a pool task, a
 #: few numpy calls) is negligible; small enough that a chunk's texts, token
 #: lists and arrays (measured: about 20 KB per line at word level with 5 texts
@@ -99,7 +102,6 @@ def execution(jobs: int | None = None, chunk_size: int | None = None) -> Iterato
     Values are checked like the CLI options (:func:`gecmetrics.validate.check_jobs`,
     :func:`gecmetrics.validate.check_chunk_size`).
     """
-    from .validate import check_chunk_size, check_jobs
 
     global _current
     before = _current
@@ -179,7 +181,6 @@ def map_ordered(func: Callable[[T], R], items: Iterable[T], jobs: int | None = N
     except BrokenProcessPool:
         _pools.pop(workers, None)
         _await_group_signal()
-        from .errors import GecMetricsError
 
         raise GecMetricsError(
             f"a counting process of --jobs {workers} died (out of memory?); run with fewer "

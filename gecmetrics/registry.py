@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from .descriptions import read_description
 from .errors import ConfigError
 
 if TYPE_CHECKING:
@@ -106,7 +107,6 @@ def list_metrics() -> dict[str, str]:
     its module's source, without importing it (:mod:`gecmetrics.descriptions`;
     imported when the source cannot say); the others are loaded.
     """
-    from .descriptions import read_description
 
     out = {}
     for name, target in sorted(_known().items()):

@@ -26,13 +26,33 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from gecmetrics.m2_format import read_m2
+
+from . import breakdown as bd
 from .alignment import find_shift, token_sets
+from .breakdown import breakdowns
+from .chunked import count_chunks, sentence_chunks, statistics_of_parts
 from .corpus import Corpus
+from .edits.metric import EditMetric
 from .errors import ConfigError, InputError
+from .essays import essay_corpus, essay_inputs, is_essay_file, is_regular
+from .formatting import plural
 from .metric import Metric, SystemResult, check_partial_references
+from .paired import compare_with_baseline
+from .parallel import current, default_jobs, execution, pool_size, workers_for
 from .readers import check_inputs, describe, line_count_error, read_lines
+from .registry import metric_from_spec
 from .signature import score_signature
-from .validate import LEVELS, Level
+from .streaming import files_only, line_chunks, scan_inputs, shift_reporter
+from .validate import (
+    LEVELS,
+    Level,
+    beta_options_apply,
+    check_betas,
+    check_chunk_size,
+    check_jobs,
+    check_paired_use,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -80,14 +100,6 @@ class ScoreOptions:
     notes: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        from .registry import metric_from_spec
-        from .validate import (
-            beta_options_apply,
-            check_betas,
-            check_chunk_size,
-            check_jobs,
-            check_paired_use,
-        )
 
         def set_(name: str, value: Any) -> None:
             object.__setattr__(self, name, value)
@@ -113,7 +125,6 @@ class ScoreOptions:
             jobs_note(self.jobs, notes)
         beta_options_apply(metrics, notes, **{"-b/--beta": bool(self.betas)})
         if self.breakdown is not None:
-            from . import breakdown as bd
 
             if self.level != "corpus":
                 raise ConfigError(f"--breakdown splits corpus scores; drop --level "
@@ -128,8 +139,6 @@ def jobs_note(jobs: int, notes: list[str]) -> None:
     """A note when ``--jobs`` asks for more processes than the cores this process may
     use: the pool is capped there (:func:`gecmetrics.parallel.pool_size`), silently
     also at the number of chunks, which is no mistake of the user's."""
-    from .formatting import plural
-    from .parallel import default_jobs
 
     cores = default_jobs()
     if jobs > cores:
@@ -147,8 +156,6 @@ def plan(options: ScoreOptions) -> Strategy:
     ``"corpus"`` otherwise, and for MultiGEC essay files (an essay is an item,
     read by :func:`gecmetrics.essays.essay_corpus`).
     """
-    from .essays import essay_inputs
-    from .streaming import files_only
 
     countings = [m.counting() for m in options.metric_objects]
     if (options.breakdown is None and options.paired is None and countings
@@ -230,7 +237,6 @@ def score(options: ScoreOptions, warn: Callable[[str], None] | None = None) -> S
     source is reported through ``warn`` (default: a :class:`MisalignmentWarning`)
     and still scored.
     """
-    from .parallel import execution
 
     metrics = options.metric_objects
     corpus = None
@@ -242,7 +248,6 @@ def score(options: ScoreOptions, warn: Callable[[str], None] | None = None) -> S
             corpus = load_corpus(options.source, options.references, options.hypotheses,
                                  options.m2, warn)
             if options.breakdown is not None:
-                from . import breakdown as bd
 
                 bd.check(metrics, options.breakdown, corpus)
             results = score_corpus(corpus, metrics, options.level, options.betas,
@@ -288,7 +293,6 @@ def stream_sentence_scores(options: ScoreOptions, warn: Callable[[str], None] | 
     where the run is not at sentence level or cannot be read by chunks
     (:func:`plan`). The files are checked at once; counting starts when
     :attr:`SentenceStream.chunks` is iterated."""
-    from .streaming import scan_inputs
 
     if options.level != "sentence" or plan(options) != "chunked":
         return None
@@ -304,9 +308,6 @@ def stream_sentence_scores(options: ScoreOptions, warn: Callable[[str], None] | 
                        for beta in metric_betas for _ in inputs.hypotheses)
 
     def chunks() -> Iterator[list[np.ndarray]]:
-        from .chunked import sentence_chunks
-        from .parallel import current, execution
-        from .streaming import line_chunks, shift_reporter
 
         with execution(jobs=options.jobs, chunk_size=options.chunk_size):
             parts = line_chunks(inputs, current().chunk_size)
@@ -333,7 +334,6 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     :mod:`gecmetrics.alignment`) is reported through ``warn`` (default: a
     :class:`MisalignmentWarning`) and still scored.
     """
-    from .essays import essay_corpus, essay_inputs
 
     check_inputs(source, references, hypotheses, m2)
     if essay_inputs(source, references, hypotheses):
@@ -344,7 +344,6 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
         return essay_corpus(source, references, hypotheses).corpus
     gold = None
     if m2 is not None:
-        from gecmetrics.m2_format import read_m2
 
         gold = read_m2(m2)
     src = read_lines(source, "source")
@@ -354,7 +353,6 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     named = [(source_name, src)]
     if gold is not None:
         if len(gold.sources) != len(src):
-            from .formatting import plural
 
             raise InputError(
                 f"{describe(gold.path, 'M2')} has {plural(len(gold.sources), 'sentence')} "
@@ -387,7 +385,6 @@ def _refuse_essays_on_streams(source: str, references: Sequence[str], hypotheses
     """Standard input and pipes are read once, as lines
     (:func:`gecmetrics.essays.holds_essays`): if one held MultiGEC essays their headers
     would be scored as sentences; refuse that."""
-    from .essays import is_essay_file, is_regular
 
     texts = [(source, src), *zip(references, refs, strict=False), *hyps.items()]
     for path, lines in texts:
@@ -448,7 +445,6 @@ def check_paired_metrics(metrics: Sequence[Metric], paired: PairedOptions | None
 def _with_paired(metric: Metric, corpus: Corpus, results: list[SystemResult], level: str,
                  options: PairedOptions) -> list[SystemResult]:
     """``results`` (systems in corpus order, per beta) with their paired comparisons."""
-    from .paired import compare_with_baseline
 
     stats = metric.statistics(corpus)
     per_beta: dict[float | None, list[SystemResult]] = {}
@@ -465,8 +461,6 @@ def _with_paired(metric: Metric, corpus: Corpus, results: list[SystemResult], le
 def _breakdowns(corpus: Corpus, by_spec: dict[str, Metric], results: Sequence[SystemResult],
                 signatures: Sequence[str], kind: str) -> dict[ResultKey, Breakdown]:
     """{(spec, hypothesis, beta): Breakdown} of the edit metrics' results."""
-    from .breakdown import breakdowns
-    from .edits.metric import EditMetric
 
     out: dict[ResultKey, Breakdown] = {}
     sig = {(r.spec, r.hypothesis, r.beta): s for r, s in zip(results, signatures, strict=True)}
@@ -484,9 +478,6 @@ def _chunked_results(options: ScoreOptions, warn: Callable[[str], None] | None
                      ) -> list[SystemResult]:
     """Results of metrics counted by parts from files read and counted by chunks
     (:mod:`gecmetrics.streaming`): only the per-sentence counts are kept."""
-    from .chunked import count_chunks, statistics_of_parts
-    from .parallel import current, pool_size, workers_for
-    from .streaming import line_chunks, scan_inputs, shift_reporter
 
     metrics = options.metric_objects
     inputs = scan_inputs(options.source, options.references, options.hypotheses)

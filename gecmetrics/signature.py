@@ -19,6 +19,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .version import __version__
+
 if TYPE_CHECKING:
     from .corpus import Corpus
 
@@ -52,7 +54,6 @@ class Signature:
         return dict(self.fields)[key]
 
     def __str__(self) -> str:
-        from .version import __version__
 
         parts = [self.name, *(f"{key}:{value}" for key, value in self.fields)]
         return "|".join([*parts, f"version:{__version__}"])

@@ -63,7 +63,6 @@ def meta_evaluate(benchmarks: str | Sequence[str], metrics: str | Metric | Seque
 def run(options: MetaEvalOptions) -> MetaEvaluation:
     """Everything ``options`` ask for, computed; figures are not drawn (see
     :func:`.figures.save_figures`)."""
-    from .selection import Selection
     o = options
     metrics = list(o.metric_objects)
     notes: list[str] = []

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from gecmetrics.m2_format import M2File
 from gecmetrics.workflows.attribution import (
     AttributionOptions,
     CandidateScorer,
@@ -180,7 +181,6 @@ def attribution_auc(metric: Metric, judgments: EditJudgments, sources: Sequence[
     lines = [where[s] for s, _, _ in distinct]
     gold = None
     if m2 is not None:
-        from gecmetrics.m2_format import M2File
 
         gold = M2File(m2.path, [m2.sentences[d] for d in lines])  # type: ignore[attr-defined]
     corpus = Corpus([sources[d] for d in lines], [[r[d] for d in lines] for r in references],

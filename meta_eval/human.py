@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from gecmetrics.errors import InputError
 from gecmetrics.formatting import plural
+from gecmetrics.readers import read_lines
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,6 @@ def expected_wins(items: Iterable[RankingItem],
 
 def read_score_lines(path: str | os.PathLike[str], systems: Sequence[str]) -> dict[str, float]:
     """A file of one score a line, in the order of ``systems`` (SEEDA's human scores)."""
-    from gecmetrics.readers import read_lines
 
     lines = [line for line in read_lines(path, "human score") if line.strip()]
     if len(lines) != len(systems):

@@ -34,7 +34,19 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from gecmetrics.errors import ConfigError
 from gecmetrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
-from gecmetrics.validate import check_betas, check_choice
+from gecmetrics.validate import (
+    applies_to,
+    beta_options_apply,
+    check_beta,
+    check_betas,
+    check_choice,
+    check_int_range,
+    check_output_file,
+    check_plot_file,
+    check_seed,
+    needs,
+    parse_beta_grid,
+)
 
 from .analyses import ANALYSES
 from .analysis import either
@@ -290,7 +302,6 @@ class MetaEvalOptions:
 
     def _check_explicit(self, notes: list[str]) -> None:
         """Options given explicitly must apply to something chosen."""
-        from gecmetrics.validate import applies_to
 
         given, benchmarks = self.explicit, list(self.benchmarks)
         for name, spec in registry.benchmark_options().items():
@@ -324,7 +335,6 @@ class MetaEvalOptions:
         """Each option of ``owner`` (these options or an analysis's settings) given
         (explicitly, or set when its default is None) that only means something with
         another (its flag's ``requires``) has that other."""
-        from gecmetrics.validate import needs
 
         for f, flag in flagged(type(owner)):
             if flag.requires is None:
@@ -362,14 +372,6 @@ class MetaEvalOptions:
         return tuple(metrics)
 
     def _check_values(self, notes: list[str]) -> None:
-        from gecmetrics.validate import (
-            beta_options_apply,
-            check_beta,
-            check_output_file,
-            check_plot_file,
-            check_seed,
-            parse_beta_grid,
-        )
 
         metrics = self.metric_objects
         object.__setattr__(self, "betas", tuple(check_beta(b, "-b/--beta") for b in self.betas))
@@ -395,7 +397,6 @@ class MetaEvalOptions:
         """--level ew/trueskill rebuild system scores from sentence comparisons: the
         analyses that resample or re-score sentences cannot follow them (one line says
         which)."""
-        from gecmetrics.validate import check_int_range
 
         aggregated = self.aggregation_levels
         if aggregated and self.grid is not None:

@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
+from gecmetrics.formatting import finite_or_none as clean
+
 from .pair_stats_rows import PairStats, SentenceTies
 from .rows import RowIdentity, num, num_list
 
@@ -127,7 +129,6 @@ class WindowResult:
     spearman: float
 
     def to_json(self) -> dict[str, Any]:
-        from gecmetrics.formatting import finite_or_none as clean
 
         return {
             "window_start": self.window_start,

@@ -23,6 +23,7 @@ import numpy as np
 
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric
+from gecmetrics.signature import metric_signature
 from gecmetrics.stats.correlation import correlate
 
 from .benchmarks import Benchmark
@@ -88,7 +89,6 @@ def row_signature(metric: Metric, selection: Selection, level: str,
     scores when they are not the selection's system-level kind (sentence-level
     judgments); ``analysis``: fields of the analysis (resamples, seed, window ...).
     """
-    from gecmetrics.signature import metric_signature
 
     sig = metric_signature(metric, selection.benchmark.corpus)
     if beta is not None:

@@ -19,7 +19,7 @@ from gecmetrics.stats.correlation import correlation_curves
 from gecmetrics.validate import parse_beta_grid
 
 from .result_rows import MetaResult
-from .selection import Selection, system_scores
+from .selection import Selection, row_signature, system_scores
 
 
 def parse_grid(text: str, option: str = "--sweep-beta") -> np.ndarray:
@@ -96,7 +96,6 @@ class Sweep:
 
     def results(self, grid: str | None = None) -> list[MetaResult]:
         """One row per beta; ``grid`` (the grid as given) goes into their signature."""
-        from .selection import row_signature
 
         sel, m = self.selection, self.metric
         signature = row_signature(m, sel, self.level, grid if m.has_beta else None)

@@ -30,6 +30,9 @@ from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric
 from gecmetrics.neural.config import NeuralConfig, check_unit_interval
+from gecmetrics.neural.device import resolve_device
+from gecmetrics.neural.extra import require_transformers
+from gecmetrics.neural.models import ModelRef, load_model, load_tokenizer, no_grad
 from gecmetrics.neural.statistics import SentenceScores, pairs_of
 
 
@@ -69,7 +72,6 @@ class Impara(Metric[ImparaConfig]):
     def _compute(self, corpus: Corpus) -> SentenceScores:
         from gecmetrics.neural.batching import run_batched
         from gecmetrics.neural.cache import OutputCache, cache_key
-        from gecmetrics.neural.models import ModelRef
 
         cfg = self.config
         qe, se = ModelRef(cfg.model_qe), ModelRef(cfg.model_se)
@@ -99,9 +101,6 @@ class _ImparaRunner:
         self.loaded = False
 
     def _load(self) -> None:
-        from gecmetrics.neural.device import resolve_device
-        from gecmetrics.neural.extra import require_transformers
-        from gecmetrics.neural.models import load_model, load_tokenizer
 
         transformers = require_transformers("impara")
         self.device = resolve_device(self.cfg.device, "impara")
@@ -129,7 +128,6 @@ class _ImparaRunner:
     def __call__(self, batch: list[tuple[str, str]]) -> list[list[float]]:
         import torch
 
-        from gecmetrics.neural.models import no_grad
 
         if not self.loaded:
             self._load()

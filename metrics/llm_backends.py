@@ -42,6 +42,9 @@ from typing import Any
 
 from gecmetrics.errors import GecMetricsError
 from gecmetrics.formatting import plural
+from gecmetrics.neural.device import resolve_device
+from gecmetrics.neural.extra import require_transformers
+from gecmetrics.neural.models import ModelRef, load_model, load_tokenizer, no_grad
 from gecmetrics.progress import note
 
 MAX_WAIT = 60.0  # seconds: the longest single wait between retries
@@ -216,7 +219,6 @@ class TransformersBackend:
         self.sent: list[str] = []  # the exact texts given to the tokenizer, for tests
 
     def identity(self) -> str:
-        from gecmetrics.neural.models import ModelRef
 
         return "transformers|" + ModelRef(self.model_name, self.revision).identity()
 
@@ -227,9 +229,6 @@ class TransformersBackend:
         """Tokenizer and fp32 model through the neural core's offline-first loaders."""
         if self._model is not None:
             return
-        from gecmetrics.neural.device import resolve_device
-        from gecmetrics.neural.extra import require_transformers
-        from gecmetrics.neural.models import ModelRef, load_model, load_tokenizer
 
         transformers = require_transformers("llm-judge")
         ref = ModelRef(self.model_name, self.revision)
@@ -250,7 +249,6 @@ class TransformersBackend:
         return prompt
 
     def complete(self, prompts: Sequence[str], wheres: Sequence[str]) -> list[str]:
-        from gecmetrics.neural.models import no_grad
 
         self._load()
         tok, model = self._tokenizer, self._model

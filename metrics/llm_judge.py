@@ -35,6 +35,8 @@ from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.formatting import plural
 from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
+from gecmetrics.neural.device import check_device_name
+from gecmetrics.neural.models import ModelRef
 
 from .llm_prompts import (
     CRITERIA,
@@ -110,7 +112,6 @@ class LlmJudgeConfig(MetricConfig):
             raise ConfigError(f"llm-judge option api_key_env must NAME an environment variable "
                               f"that holds the key (e.g. api_key_env=OPENAI_API_KEY), not "
                               f"{'the key itself' if len(self.api_key_env) > 20 else 'this'}")
-        from gecmetrics.neural.device import check_device_name
 
         check_device_name(self.device, "llm-judge option device")
         if not isinstance(self.cache, bool):
@@ -164,7 +165,6 @@ class LlmJudge(Metric[LlmJudgeConfig]):
                               "backend=openai, or a local folder or hub id with "
                               "backend=transformers (e.g. llm-judge:model=gpt-4o-mini)")
         if self.config.backend == "transformers":
-            from gecmetrics.neural.models import ModelRef
 
             ModelRef(self.config.model, self.config.revision or None).check("llm-judge model")
 

@@ -33,6 +33,7 @@ import numpy as np
 
 from gecmetrics.chunked import join_edit_counts
 from gecmetrics.corpus import Corpus
+from gecmetrics.edits import neutral
 from gecmetrics.edits.metric import EditMetric, TypeCounts, gold_of
 from gecmetrics.edits.neutral import NEUTRAL, M2Edits, check_edits_option, neutral_edits
 from gecmetrics.edits.statistics import EditCounts, EditStatistics
@@ -44,6 +45,7 @@ from .m2_lattice import (
     MAX_LATTICE_EDGES,
     GoldEdit,
     LatticeTooLarge,
+    best_edit_sequences,
     build_lattice,
     check_pair,
     sentence_counts_many,
@@ -146,7 +148,6 @@ def neutral_gold(sources: Sequence[str], references: Sequence[Sequence[str]]) ->
     language-neutral edits against the source (annotators 0..k-1 in reference
     order, a noop for a reference equal to the source), as ``gecmetrics
     m2-from-text`` writes it. Every pair's size is checked before any is aligned."""
-    from gecmetrics.edits import neutral
 
     tokens = [src.split() for src in sources]
     refs = [[line.split() for line in ref] for ref in references]
@@ -259,7 +260,6 @@ def m2_type_counts(corpus: Corpus, choice, max_unchanged_words: int = 2,
     are not split by type (docs/metrics/m2.md). The TP and FN of all types
     sum to the corpus TP and FN.
     """
-    from .m2_lattice import best_edit_sequences
 
     golds = gold_of(corpus)
     annotators = sorted({a for g in golds for a in g})

@@ -51,6 +51,7 @@ from gecmetrics.edits.extraction import (
 from gecmetrics.edits.span import ErrantEdit
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric
+from gecmetrics.neural.extra import require_transformers
 
 from .ptm2 import (
     BertScoreWeighting,
@@ -124,7 +125,6 @@ class PTErrant(Metric[PTErrantConfig]):
         # Before torch is imported (seconds, 250 MB): a too long pair fails at once.
         check_lengths(parsed_texts(corpus, None), cfg.max_tokens, self.name)
         if scorer is None:  # the extra was checked when the metric was made; this import
-            from gecmetrics.neural.extra import require_transformers  # catches a broken one
 
             require_transformers(self.name)
         with Extractor(cfg.spacy, disk=cfg.cache) as extractor:

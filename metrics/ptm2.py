@@ -49,8 +49,11 @@ from gecmetrics.edits.neutral import NEUTRAL, M2Edits, check_edits_option
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.fscore import f_beta_of_totals, prf_of_totals
 from gecmetrics.metric import LAST_STEP, SIGNED_WHEN_SET, Metric, Score, Statistics, check_beta
+from gecmetrics.neural.bertscore import BASELINES_F, BertScorer, default_layer
 from gecmetrics.neural.config import NeuralConfig
+from gecmetrics.neural.models import ModelRef
 
+from .m2 import neutral_gold
 from .m2_lattice import (
     MAX_LATTICE_EDGES,
     GoldEdit,
@@ -94,7 +97,6 @@ class BertScoreWeighting(NeuralConfig):
             raise ConfigError(f"{name} option rescale must be true or false")
         if not isinstance(self.model, str) or not self.model:
             raise ConfigError(f"{name} option model must be a hub id or a local folder")
-        from gecmetrics.neural.models import ModelRef
 
         ModelRef(self.model, self.revision).check(f"{name} option model")
         if self.baseline is not None and not (isinstance(self.baseline, int | float)
@@ -128,7 +130,6 @@ class PTM2Config(BertScoreWeighting):
 
 def bert_scorer(cfg: BertScoreWeighting) -> Any:
     """The BERTScore of a configuration (the model is loaded on first use)."""
-    from gecmetrics.neural.bertscore import BASELINES_F, BertScorer, default_layer
 
     layer = cfg.layer if cfg.layer is not None else default_layer(cfg.model)
     baseline = None
@@ -301,7 +302,6 @@ class PTM2(Metric[PTM2Config]):
         :class:`~gecmetrics.neural.bertscore.BertScorer` (default: :meth:`bert_scorer`)."""
         cfg = self.config
         if cfg.edits == NEUTRAL:  # the gold M2 of the text references, as m2:edits=neutral
-            from .m2 import neutral_gold
 
             corpus = Corpus(corpus.sources, corpus.references, corpus.hypotheses,
                             m2=neutral_gold(corpus.sources, corpus.references))

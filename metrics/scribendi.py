@@ -35,6 +35,9 @@ import numpy as np
 from gecmetrics.corpus import Corpus
 from gecmetrics.metric import Metric
 from gecmetrics.neural.config import NeuralConfig, check_unit_interval
+from gecmetrics.neural.device import resolve_device
+from gecmetrics.neural.extra import require_transformers
+from gecmetrics.neural.models import ModelRef, load_model, load_tokenizer, no_grad
 from gecmetrics.neural.statistics import SentenceScores
 
 _NON_WORD = re.compile(r"(?ui)\W")
@@ -128,7 +131,6 @@ class Scribendi(Metric[ScribendiConfig]):
     def _compute(self, corpus: Corpus) -> SentenceScores:
         from gecmetrics.neural.batching import run_batched
         from gecmetrics.neural.cache import OutputCache, cache_key
-        from gecmetrics.neural.models import ModelRef
 
         cfg = self.config
         ref = ModelRef(cfg.model)
@@ -168,9 +170,6 @@ class _Perplexity:
         self.model: Any = None
 
     def _load(self) -> None:
-        from gecmetrics.neural.device import resolve_device
-        from gecmetrics.neural.extra import require_transformers
-        from gecmetrics.neural.models import load_model, load_tokenizer
 
         transformers = require_transformers("scribendi")
         self.device = resolve_device(self.cfg.device, "scribendi")
@@ -183,7 +182,6 @@ class _Perplexity:
     def __call__(self, batch: list[str]) -> list[float]:
         import torch
 
-        from gecmetrics.neural.models import no_grad
 
         if self.model is None:
             self._load()

@@ -33,6 +33,9 @@ from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric
 from gecmetrics.neural.config import NeuralConfig
+from gecmetrics.neural.device import resolve_device
+from gecmetrics.neural.extra import require_transformers
+from gecmetrics.neural.models import ModelRef, load_model, load_tokenizer, no_grad
 from gecmetrics.neural.statistics import SentenceScores, pairs_of
 
 #: How SOME's checkpoints are obtained (they are not on the hub).
@@ -83,7 +86,6 @@ class Some(Metric[SomeConfig]):
     def _compute(self, corpus: Corpus) -> SentenceScores:
         from gecmetrics.neural.batching import run_batched
         from gecmetrics.neural.cache import OutputCache, cache_key
-        from gecmetrics.neural.models import ModelRef
 
         cfg = self.config
         refs = {}
@@ -122,9 +124,6 @@ class _SomeRunner:
         self.models: dict[str, Any] | None = None
 
     def _load(self) -> None:
-        from gecmetrics.neural.device import resolve_device
-        from gecmetrics.neural.extra import require_transformers
-        from gecmetrics.neural.models import load_model, load_tokenizer
 
         transformers = require_transformers("some")
         self.device = resolve_device(self.cfg.device, "some")
@@ -134,7 +133,6 @@ class _SomeRunner:
                        for k, r in self.refs.items()}
 
     def __call__(self, batch: list[tuple[str, str]]) -> list[list[float]]:
-        from gecmetrics.neural.models import no_grad
 
         if self.models is None:
             self._load()

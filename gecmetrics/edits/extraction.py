@@ -45,6 +45,7 @@ from . import errant_align
 from .edit_cache import EditCache, digest, tool_identity
 from .metric import checked_m2
 from .neutral import MISSING, REPLACEMENT, UNNECESSARY, WORD_ORDER
+from .parse_cache import ParseCache, sentence_key
 from .span import ErrantEdit
 
 #: spaCy pipelines tried in order when no model is named. The PyPI package
@@ -476,7 +477,6 @@ class Extractor:
                  f"edit cache expected ({'_'.join(self.identity[1])}); the cache is not used")
             self.edit_cache.path = None
             out, missing = {}, list(jobs)
-        from .parse_cache import ParseCache
 
         cache = ParseCache(nlp, root=None if self.disk else False)
         self.parse_cache = cache
@@ -525,7 +525,6 @@ class Extractor:
         through :meth:`Extractor.extract`, to the edit cache: no worker
         writes a file.
         """
-        from .parse_cache import sentence_key
 
         def tasks() -> Iterator[_ChunkTask]:
             for chunk in chunks:
@@ -612,7 +611,6 @@ def _extract_chunk_here(task: _ChunkTask) -> tuple[list[ErrantEdit] | Any, list[
     """:func:`_extract_chunk`'s work."""
     from spacy.tokens import Doc, DocBin
 
-    from .parse_cache import sentence_key
 
     model, items, known, data, batch_size = task
     annotator, nlp = load_annotator(*model)

@@ -18,6 +18,7 @@ import tempfile
 from collections.abc import Sequence
 from typing import TextIO
 
+from gecmetrics.breakdown import format_breakdown
 from gecmetrics.errors import ConfigError
 from gecmetrics.formatting import JSON_ENCODER, fixed, percent, render, signature_lines, to_json
 from gecmetrics.metric import SystemResult
@@ -40,7 +41,6 @@ def render_scores(scores: ScoreResults, fmt: str, digits: int = 2,
     if verbose and results and results[0].level == "corpus":
         text += "\n\n" + format_per_n(results, fmt, digits)
     if scores.breakdowns:
-        from gecmetrics.breakdown import format_breakdown
 
         text += "\n\n" + "\n\n".join(
             format_breakdown(split, fmt, digits, f"{r.hypothesis}  {column_label(r)}")

@@ -46,6 +46,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.neural.device import resolve_device
+from gecmetrics.neural.extra import require_torch
+from gecmetrics.neural.models import ModelRef, load_model, load_tokenizer
 
 #: bert_score's default layer per model (its ``model2layers``, tuned on WMT16).
 DEFAULT_LAYERS: Mapping[str, int] = {
@@ -105,7 +108,6 @@ class BertScorer:
     # -- identity ------------------------------------------------------------
     def identity(self) -> str:
         """What a cached value depends on besides the texts."""
-        from gecmetrics.neural.models import ModelRef
 
         ref = ModelRef(self.model, self.revision)
         base = "none" if self.baseline is None else repr(float(self.baseline))
@@ -115,9 +117,6 @@ class BertScorer:
     # -- model ---------------------------------------------------------------
     def _load(self) -> Any:
         if self._loaded is None:
-            from gecmetrics.neural.device import resolve_device
-            from gecmetrics.neural.extra import require_torch
-            from gecmetrics.neural.models import ModelRef, load_model, load_tokenizer
 
             torch = require_torch(METRIC)
             ref = ModelRef(self.model, self.revision)

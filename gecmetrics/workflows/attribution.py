@@ -45,8 +45,11 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from gecmetrics.corpus import Corpus
+from gecmetrics.edits.neutral import neutral_edits
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.formatting import plural
+from gecmetrics.m2_format import M2File
+from gecmetrics.stats.resampling import edit_orders
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -287,7 +290,6 @@ def orders(n: int, samples: int, seed: int, key: tuple[int, ...]) -> list[tuple[
     (:func:`gecmetrics.stats.resampling.edit_orders`)."""
     if math.factorial(n) <= samples:
         return list(permutations(range(n)))
-    from gecmetrics.stats.resampling import edit_orders
 
     return edit_orders(n, samples, seed, key)
 
@@ -398,7 +400,6 @@ def score_rows(metric: Metric, corpus: Corpus, rows: Sequence[tuple[int, str]]) 
     idx = [d for d, _ in rows]
     m2 = corpus.m2
     if m2 is not None:
-        from gecmetrics.m2_format import M2File
 
         m2 = M2File(m2.path, [m2.sentences[d] for d in idx])
     sub = Corpus([corpus.sources[d] for d in idx],
@@ -470,7 +471,6 @@ def hypothesis_edits(corpus: Corpus, model: str = "", extractor: str = "errant"
         raise ConfigError(f"unknown edit extractor {extractor!r}; choose "
                           f"{' or '.join(EXTRACTORS)}")
     if extractor == "neutral":
-        from gecmetrics.edits.neutral import neutral_edits
 
         return {name: [[(e.start, e.end, e.correction, e.type)
                         for e in neutral_edits(corpus.sources[d].split(), line.split())]

@@ -48,7 +48,9 @@ from gecmetrics import extras
 from gecmetrics.chunked import count_corpus, counting_of, statistics_of
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.m2_format import M2File, M2Sentence, parse_edit
 from gecmetrics.metric import Metric, SentenceCounts, Statistics, SystemResult
+from gecmetrics.signature import score_signature
 
 #: The two corpus reductions (see the module docstring).
 CorpusReduction = Literal["gather", "sum"]
@@ -95,7 +97,6 @@ class PartitionCounts:
 def _corpus(records: Sequence[Mapping[str, Any]], systems: Sequence[str],
             needs_m2: bool) -> Corpus:
     """The partition's records as a :class:`Corpus` (with its M2 sentences for M2)."""
-    from gecmetrics.m2_format import M2File
 
     sources = [r["source"] for r in records]
     num_refs = len(records[0]["references"]) if records else 0
@@ -116,7 +117,6 @@ def m2_sentence(value: Any) -> Any:
     """An :class:`~gecmetrics.m2_format.M2Sentence` from one sentence's M2 block (its ``S``
     line and ``A`` lines, as text: what a dataframe or Parquet column holds), each
     ``A`` line checked by the M2 reader's own parser; an M2Sentence as it is."""
-    from gecmetrics.m2_format import M2Sentence, parse_edit
 
     if isinstance(value, M2Sentence):
         return value
@@ -445,7 +445,6 @@ def signed_json(results: Sequence[SystemResult], metrics: Sequence[Metric], refe
     """The JSON objects of ``results`` as ``gecmetrics score --format json`` writes
     them, each with its ``signature`` (options, beta, number of reference sets,
     where the references came from: ``text``, ``m2-lenient`` or ``m2-strict``)."""
-    from gecmetrics.signature import score_signature
 
     by_spec = {metric.spec: metric for metric in metrics}
     return [{**r.to_json(), "signature": str(score_signature(

@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.essays import TOKENIZATIONS, essay_corpus
+from gecmetrics.registry import metric_from_spec
 
 #: The GLEU of MultiGEC's scorer: Koyama's ``gleu -n 4 -f -t word`` (500 rounds).
 GLEU_SPEC = "gleu:tokenize=word,n=4,variant=official,mode=sampling,iterations=500,seed=official"
@@ -95,7 +97,6 @@ class MultigecOptions:
     max_tokens: int = ERRANT_MAX_TOKENS
 
     def __post_init__(self) -> None:
-        from gecmetrics.essays import TOKENIZATIONS
 
         object.__setattr__(self, "references", tuple(self.references))
         object.__setattr__(self, "hypotheses", tuple(self.hypotheses))
@@ -216,8 +217,6 @@ def corpora_of(options: MultigecOptions) -> list[CorpusFiles]:
 
 def run(options: MultigecOptions) -> MultigecResults:
     """Score every subcorpus of ``options``; every file is read and checked first."""
-    from gecmetrics.essays import essay_corpus
-    from gecmetrics.registry import metric_from_spec
 
     gleu = metric_from_spec(GLEU_SPEC)
     errant = None

@@ -44,9 +44,15 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
+from gecmetrics import extras
 from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric, SystemResult
+from gecmetrics.paired import PairedOptions, compare_with_baselines
+from gecmetrics.parallel import execution
+from gecmetrics.scoring import ScoreOptions, load_corpus, references_field, score_corpus
+from gecmetrics.signature import score_signature
 from gecmetrics.validate import check_output_file
+from gecmetrics.workflows.attribution import AttributionOptions, attribute
 
 if TYPE_CHECKING:
     from gecmetrics.corpus import Corpus
@@ -101,7 +107,6 @@ class ReportOptions:
     score_options: ScoreOptions = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        from gecmetrics.scoring import ScoreOptions
 
         if self.edits not in EDIT_SOURCES:
             raise ConfigError(f"--edits {self.edits!r} is not one of "
@@ -115,14 +120,12 @@ class ReportOptions:
             raise ConfigError("a report needs at least one system output: give -c FILE...")
         paired = self.paired
         if paired is None and self.significance and len(self.hypotheses) >= 2:
-            from gecmetrics.paired import PairedOptions
 
             paired = PairedOptions("bs", REPORT_RESAMPLES)
         options = ScoreOptions(self.source, self.references, self.hypotheses, self.metrics,
                                self.m2, self.betas, "corpus", None, paired, self.jobs)
         object.__setattr__(self, "score_options", options)
         if self.edits == "errant":
-            from gecmetrics import extras
 
             extras.check("--edits errant", "errant")
 
@@ -171,8 +174,6 @@ class ReportData:
 
 def gather(options: ReportOptions, warn: Callable[[str], None] | None = None) -> ReportData:
     """Read, score and extract everything ``options`` asks for (see the module)."""
-    from gecmetrics.parallel import execution
-    from gecmetrics.scoring import load_corpus
 
     so = options.score_options
     notes = list(so.notes)
@@ -218,7 +219,6 @@ def _attributions(corpus: Corpus, so: ScoreOptions, method: str, kind: str,
     themselves, so each value belongs to the span the page highlights."""
     if method == "none":
         return {}, {}
-    from gecmetrics.workflows.attribution import AttributionOptions, attribute
 
     options = AttributionOptions(method)
     edits = {name: [list(per) for per in system_edits[k]]
@@ -256,9 +256,6 @@ def _columns(corpus: Corpus, so: ScoreOptions, default_test: bool, notes: list[s
     """
     import math
 
-    from gecmetrics.paired import compare_with_baselines
-    from gecmetrics.scoring import references_field, score_corpus
-    from gecmetrics.signature import score_signature
 
     refs_from = "text" if so.references else "m2-lenient"
     extra = so.paired.signature_fields() if so.paired is not None else {}
@@ -295,7 +292,6 @@ def _edit_kind(asked: str, notes: list[str]) -> str:
     """``errant`` or ``diff``: what ``asked`` (one of :data:`EDIT_SOURCES`) resolves to."""
     if asked != "auto":
         return asked
-    from gecmetrics import extras
     from gecmetrics.edits.edit_cache import tool_identity
     from gecmetrics.edits.extraction import MODEL_CANDIDATES
 

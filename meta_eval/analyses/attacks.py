@@ -44,9 +44,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.formatting import plural, render
+from gecmetrics.readers import read_lines
 
 from ..analysis import Analysis, Context, refuse_aggregation, refuse_sweep
+from ..benchmarks.base import data_root, description, require_files
 from ..flags import option
 from ..rows import RowIdentity, num
 
@@ -143,7 +147,6 @@ def place(scores: Sequence[float], human: Sequence[float], attack: float,
 def attack_files(root: Path) -> dict[str, Path]:
     """Attack name -> its file in the data folder ``root`` (missing files: one line
     naming ``gecmetrics download attacks``)."""
-    from ..benchmarks.base import description, require_files
 
     desc = description(DESCRIPTION)
     require_files(root, desc, DESCRIPTION)
@@ -154,10 +157,7 @@ def attack_files(root: Path) -> dict[str, Path]:
 def attack_lines(root: Path) -> dict[str, tuple[str, ...]]:
     """Attack name -> its lines, one per CoNLL-2014 test sentence; a file with another
     number of lines is refused with the file and both counts."""
-    from gecmetrics.formatting import plural
-    from gecmetrics.readers import read_lines
 
-    from ..benchmarks.base import description
 
     expected = int(description(DESCRIPTION)["sentences"])
     out = {}
@@ -173,7 +173,6 @@ def attack_lines(root: Path) -> dict[str, tuple[str, ...]]:
 
 
 def _root(options: RunOptions) -> Path:
-    from ..benchmarks.base import data_root
 
     return data_root(options.data_dir).resolve()
 
@@ -198,7 +197,6 @@ def check(settings: AttacksSettings, options: RunOptions) -> None:
 
 def on_load(settings: AttacksSettings, selection: Selection) -> None:
     """Refuse a benchmark that is not made of CoNLL-2014 test sentences."""
-    from ..benchmarks.base import description
 
     if not settings.attacks:
         return
@@ -212,7 +210,6 @@ def on_load(settings: AttacksSettings, selection: Selection) -> None:
 def attack_corpus(bench: Benchmark, lines: Mapping[str, Sequence[str]]) -> Corpus:
     """The benchmark's sources, references and M2 edits with the attacks as its systems,
     each attack line taken at its sentence's position in the test set."""
-    from gecmetrics.corpus import Corpus
 
     assert bench.source_set is not None  # on_load refused the others
     positions = list(bench.source_set.positions)
@@ -239,7 +236,6 @@ def level_scores(stats: Any, beta: float | None, level: str) -> Any:
 
 
 def run(context: Context, settings: AttacksSettings) -> list[AttackRow]:
-    from gecmetrics.corpus import Corpus
 
     from ..selection import row_signature, system_scores
 
@@ -299,7 +295,6 @@ def title(settings: AttacksSettings, rows: Sequence[AttackRow],
 
 
 def table(rows: Sequence[AttackRow], fmt: str) -> str:
-    from gecmetrics.formatting import render
 
     def corr(value: float) -> str:
         return "-" if value != value else f"{value:.3f}"

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError
 from gecmetrics.stats import DEFAULT_RESAMPLES
+from gecmetrics.validate import check_resamples
 
 from ..analysis import Analysis, Context, refuse_aggregation, refuse_sweep
 from ..flags import count, option
@@ -84,7 +85,6 @@ def run(context: Context, settings: BootstrapSettings) -> list[Any]:
 
 
 def check(settings: BootstrapSettings, options: RunOptions) -> None:
-    from gecmetrics.validate import check_resamples
 
     if settings.bootstrap is None:
         return

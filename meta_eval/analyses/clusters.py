@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.formatting import fixed, render
+from gecmetrics.validate import check_choice, check_plot_file
 
 from ..analysis import Analysis, Context, refuse_sweep
 from ..flags import option
@@ -191,7 +193,6 @@ def run(context: Context, settings: ClustersSettings) -> list[ClusterRow]:
 
 
 def check(settings: ClustersSettings, options: RunOptions) -> None:
-    from gecmetrics.validate import check_choice, check_plot_file
 
     if settings.clusters is None:
         return
@@ -219,7 +220,6 @@ def title(settings: ClustersSettings, rows: Sequence[ClusterRow],
 
 def table(rows: Sequence[ClusterRow], fmt: str) -> str:
     """The significance ranking: one row per metric, best first, with its cluster."""
-    from gecmetrics.formatting import fixed, render
 
     def pct(value: float | None) -> str:
         return "-" if value is None or value != value else f"{100 * value:.1f}"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.formatting import fixed, render
 
 from ..analysis import Analysis, Context, refuse_aggregation, refuse_sweep
 from ..flags import option
@@ -167,7 +168,6 @@ def title(settings: CompareSettings, rows: Sequence[Comparison],
 
 
 def table(rows: Sequence[Comparison], fmt: str) -> str:
-    from gecmetrics.formatting import fixed, render
 
     def beta(value: float | None) -> str:
         return "-" if value is None else f"{value:g}"

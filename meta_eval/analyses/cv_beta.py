@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.formatting import fixed, render
+from gecmetrics.validate import check_folds, parse_beta_grid
 
 from ..analysis import Analysis, Context, refuse_aggregation, refuse_sweep
 from ..defaults import DEFAULT_FOLDS, DEFAULT_GRID
@@ -136,7 +138,6 @@ def run(context: Context, settings: CVBetaSettings) -> list[Any]:
 
 
 def check(settings: CVBetaSettings, options: RunOptions) -> None:
-    from gecmetrics.validate import check_folds, parse_beta_grid
 
     if settings.cv_folds is None:
         return
@@ -157,7 +158,6 @@ def title(settings: CVBetaSettings, rows: Sequence[MetaResult],
 
 def table(rows: Sequence[MetaResult], fmt: str) -> str:
     """One row per (benchmark, metric, level)."""
-    from gecmetrics.formatting import fixed, render
 
     headers = ["benchmark", "metric", "spec", "level", "β* (CV)", "sd", "fold optima",
                "r at β*", "ρ at β*"]

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.formatting import fixed, render
+from gecmetrics.validate import check_plot_file
 
 from ..analysis import Analysis, Context, refuse_sweep
 from ..flags import option
@@ -115,7 +117,6 @@ def run(context: Context, settings: HumanIntervalsSettings) -> list[HumanInterva
 
 
 def check(settings: HumanIntervalsSettings, options: RunOptions) -> None:
-    from gecmetrics.validate import check_plot_file
 
     if settings.human_intervals and options.sentence_level:
         raise ConfigError("--human-intervals is a system-level statistic; drop it or drop "
@@ -136,7 +137,6 @@ def title(settings: HumanIntervalsSettings, rows: Sequence[HumanIntervalRow],
 
 def table(rows: Sequence[HumanIntervalRow], fmt: str) -> str:
     """Every system's human score, 95% interval, rank, rank range and cluster."""
-    from gecmetrics.formatting import fixed, render
 
     digits = 3
     headers = ["benchmark", "cluster", "rank", "range", "system", "score", "95% CI"]

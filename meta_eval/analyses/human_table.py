@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.formatting import fixed, render
 
 from ..analysis import Analysis, Context, refuse_sweep
 from ..flags import option
@@ -104,7 +105,6 @@ def title(settings: HumanTableSettings, rows: Sequence[HumanTableRow],
 
 def table(rows: Sequence[HumanTableRow], fmt: str) -> str:
     """One line per benchmark, criterion and system; one column per part."""
-    from gecmetrics.formatting import fixed, render
 
     levels = list(dict.fromkeys(r.level for r in rows))
     lines: dict[tuple[str, str, str], dict[str, HumanTableRow]] = {}

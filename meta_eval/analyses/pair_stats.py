@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.formatting import render
 
 from ..analysis import Analysis, Context
 from ..flags import option
 from ..pair_stats_rows import PairStats
-from ..result_rows import MetaResult
+from ..result_rows import MetaResult, SentenceAgreement
 
 if TYPE_CHECKING:
     from ..result_rows import SentenceAgreement
@@ -116,7 +117,6 @@ def _eps(value: float | None) -> str:
 def table(rows: Sequence[Any], fmt: str) -> str:
     """The statistics of the correlation rows, or the tie calibration of the
     sentence-level rows."""
-    from ..result_rows import SentenceAgreement
 
     if rows and isinstance(rows[0], SentenceAgreement):
         return sentence_ties_table(rows, fmt)
@@ -125,7 +125,6 @@ def table(rows: Sequence[Any], fmt: str) -> str:
 
 def pair_table(results: Sequence[MetaResult], fmt: str) -> str:
     """Per row: pairwise accuracy, acc_eq and its epsilon, SPA (those computed), in %."""
-    from gecmetrics.formatting import render
 
     rows = [r for r in results if r.pairs is not None]
     show = {"acc": any(r.pairs.pairwise_accuracy is not None for r in rows if r.pairs),
@@ -152,7 +151,6 @@ def pair_table(results: Sequence[MetaResult], fmt: str) -> str:
 def sentence_ties_table(rows: Sequence[SentenceAgreement], fmt: str) -> str:
     """Tie-calibrated accuracy of the sentence-level rows, with the accuracy under
     every tie policy for comparison (all in %)."""
-    from gecmetrics.formatting import render
 
     with_tc = [s for s in rows if s.tie_calibration is not None]
     policies = ([name for name, _ in with_tc[0].tie_calibration.accuracy_by_ties]

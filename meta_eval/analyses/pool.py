@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.formatting import fixed, render
+from gecmetrics.validate import check_plot_file
 
 from ..analysis import Analysis, Context
 from ..flags import option
@@ -132,7 +134,6 @@ class PoolSettings:
 
 
 def check(settings: PoolSettings, options: RunOptions) -> None:
-    from gecmetrics.validate import check_plot_file
 
     if settings.pool and options.grid is not None:
         raise ConfigError("--pool ranks metrics at the given betas; it cannot be combined "
@@ -279,7 +280,6 @@ def _signature(row_signatures: Sequence[str], columns: Sequence[PoolColumn],
 def pool_table(rows: Sequence[PoolRow], fmt: str) -> str:
     """Rows: entries; columns: every (benchmark, human, level) value in percent, then the
     mean rank and the weighted average (percent)."""
-    from gecmetrics.formatting import fixed, render
 
     if not rows:
         return ""

@@ -32,10 +32,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.formatting import render
+from gecmetrics.validate import check_plot_file
 
 from ..analysis import Analysis, Context, refuse_sweep
 from ..flags import option
+from ..human import ranked_pairs
 from ..rows import RowIdentity, num
+from ..sentence_agreement import human_pairs
 
 if TYPE_CHECKING:
     from ..run_options import RunOptions
@@ -138,7 +142,6 @@ def item_comparisons(items: Sequence[Any], systems: Sequence[str]
                      ) -> list[tuple[int, int, int, str, str]]:
     """Every comparison of the items within ``systems``, with the ranks the item gave:
     ``(sentence, better_rank, worse_rank, better, worse)``."""
-    from ..human import ranked_pairs
 
     keep = set(systems)
     return [(item.sentence, *pair) for item in items
@@ -154,7 +157,6 @@ def run(context: Context, settings: RankPairsSettings) -> list[RankPairRow]:
     import numpy as np
 
     from ..selection import row_signature
-    from ..sentence_agreement import human_pairs
 
     out = []
     for sel in context.selections:
@@ -197,7 +199,6 @@ def run(context: Context, settings: RankPairsSettings) -> list[RankPairRow]:
 
 
 def check(settings: RankPairsSettings, options: RunOptions) -> None:
-    from gecmetrics.validate import check_plot_file
 
     if settings.rank_pairs:
         refuse_sweep("--rank-pairs", options)
@@ -216,7 +217,6 @@ def title(settings: RankPairsSettings, rows: Sequence[RankPairRow],
 
 
 def table(rows: Sequence[RankPairRow], fmt: str) -> str:
-    from gecmetrics.formatting import render
 
     headers = ["benchmark", "metric", "spec", "β", "i", "j", "system i", "system j",
                "pairs", "agree", "ties", "agree %"]

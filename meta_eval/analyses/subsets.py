@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.formatting import fixed, render
+from gecmetrics.validate import check_int_range, check_plot_file
 
 from ..analysis import Analysis, Context
 from ..defaults import DEFAULT_SUBSETS_MAX
@@ -265,7 +267,6 @@ def on_load(settings: SubsetsSettings, selection: Selection) -> None:
 
 
 def check(settings: SubsetsSettings, options: RunOptions) -> None:
-    from gecmetrics.validate import check_int_range, check_plot_file
 
     if settings.subsets is not None:
         if options.sentence_level or options.grid is not None:
@@ -288,7 +289,6 @@ def title(settings: SubsetsSettings, rows: Sequence[SubsetRow],
 
 
 def table(rows: Sequence[SubsetRow], fmt: str) -> str:
-    from gecmetrics.formatting import fixed, render
 
     headers = ["benchmark", "metric", "spec", "β", "level", "subsets", "min", "Q1", "median",
                "Q3", "max", "best"]

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.formatting import fixed, render
+from gecmetrics.validate import check_plot_file, check_window
 
 from ..analysis import Analysis, Context, refuse_sweep
 from ..defaults import DEFAULT_WINDOW
@@ -156,14 +158,12 @@ def run(context: Context, settings: WindowSettings) -> list[WindowRow]:
 
 def on_load(settings: WindowSettings, selection: Selection) -> None:
     """W fits the benchmark's systems (checked as its data is read, before scoring)."""
-    from gecmetrics.validate import check_window
 
     if settings.window is not None:
         check_window(settings.window, len(selection.systems), selection.benchmark.name)
 
 
 def check(settings: WindowSettings, options: RunOptions) -> None:
-    from gecmetrics.validate import check_plot_file, check_window
 
     if settings.window is not None:
         refuse_sweep("--window", options)
@@ -180,7 +180,6 @@ def title(settings: WindowSettings, rows: Sequence[WindowRow],
 
 
 def table(rows: Sequence[WindowRow], fmt: str) -> str:
-    from gecmetrics.formatting import fixed, render
 
     headers = ["benchmark", "metric", "spec", "β", "level", "from rank", "systems", "r", "ρ"]
     cells = [[w.benchmark, w.metric, w.spec, "-" if w.beta is None else f"{w.beta:g}",

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from gecmetrics.corpus import Corpus
+from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.formatting import plural
 from gecmetrics.m2_format import read_m2
 from gecmetrics.readers import read_lines
@@ -103,7 +104,6 @@ def load(root: Path, references: tuple[str, ...] | None = None, **_: object) -> 
 def reference_texts(root: Path, chosen: tuple[str, ...], nucle: list[list[str]] | Any,
                     n_sentences: int) -> list[list[str]]:
     """The reference texts of the chosen sets, in order (``nucle``: the M2 file's)."""
-    from gecmetrics.errors import ConfigError, InputError
 
     sets = description(NAME)["reference_sets"]
     out: list[list[str]] = []
@@ -130,7 +130,6 @@ def sakaguchi16_scores(root: Path, kind: str) -> dict[str, float]:
     """Mean mu over the published TrueSkill runs of ranking ``kind``."""
     import json
 
-    from gecmetrics.errors import InputError
 
     desc = description(NAME)["sakaguchi16"]
     pattern, runs = desc["rankings"][kind], desc["runs"]

@@ -7,8 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.formatting import percent, signature_lines, to_json
+from gecmetrics.formatting import render as render_table
 from gecmetrics.interface.commands.common import friendly_errors, out, refuse_digits_with_json
 from gecmetrics.interface.commands.score import GreedyCommand
+from gecmetrics.readers import describe
 
 if TYPE_CHECKING:
     from gecmetrics.corpus import Corpus
@@ -95,7 +99,6 @@ def attribute_cmd(ctx: click.Context, spec: str, source: str, references: tuple[
 
 def run(options: AttributeOptions, warn: Any = None) -> AttributionResult:
     """Read the files, check them, attribute (the command without its output)."""
-    from gecmetrics.errors import ConfigError
     from gecmetrics.registry import metric_from_spec
     from gecmetrics.scoring import load_corpus
     from gecmetrics.workflows.attribution import attribute, check_metric
@@ -125,9 +128,7 @@ def run(options: AttributeOptions, warn: Any = None) -> AttributionResult:
 def m2_edits(path: str, corpus: Corpus, name: str) -> list[list[EditTuple]]:
     """Annotator 0's edits of the M2 file ``path``, checked against the sources and
     the hypothesis ``name`` (its edits applied must give the hypothesis's tokens)."""
-    from gecmetrics.errors import InputError
     from gecmetrics.m2_format import read_m2
-    from gecmetrics.readers import describe
     from gecmetrics.workflows.attribution import apply_edits
 
     gold = read_m2(path)
@@ -153,8 +154,6 @@ def m2_edits(path: str, corpus: Corpus, name: str) -> list[list[EditTuple]]:
 
 def render(result: AttributionResult, fmt: str, digits: int) -> str:
     """The attributions as a table, TSV (percentage points) or JSON (0-1)."""
-    from gecmetrics.formatting import percent, signature_lines, to_json
-    from gecmetrics.formatting import render as render_table
 
     if fmt == "json":
         return to_json(result.to_json())

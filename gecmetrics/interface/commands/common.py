@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 import click
 
 from gecmetrics.errors import ConfigError, GecMetricsError, OutputError, PartialOutputError
+from gecmetrics.paths import atomic_output
 
 
 class Stopped(BaseException):
@@ -82,7 +83,6 @@ def write_text(text: str, output: str | None, flag: str = "-o/--output") -> None
     if not output:
         out(text, nl=False)
         return
-    from gecmetrics.paths import atomic_output
 
     try:
         with atomic_output(output) as part, open(part, "w", encoding="utf-8") as handle:
@@ -173,7 +173,6 @@ def refuse_digits_with_json(ctx: click.Context, fmt: str) -> None:
     """A one-line :class:`~gecmetrics.errors.ConfigError` when ``-d/--digits`` is given
     with ``--format json``: JSON has full precision, so the option would be ignored
     silently (one message for every command that has both options)."""
-    from gecmetrics.errors import ConfigError
 
     if "digits" in explicit(ctx) and fmt == "json":
         raise ConfigError("-d/--digits sets the decimals of tables; JSON has full precision: "

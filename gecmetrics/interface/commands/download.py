@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import click
 
+from gecmetrics.formatting import plural
 from gecmetrics.interface.commands.common import friendly_errors, out
+from gecmetrics.validate import check_seconds
 
 
 class DownloadCommand(click.Command):
@@ -27,7 +29,7 @@ class DownloadCommand(click.Command):
             files = benchmark_files(name)
             aliases = sorted(a for a, b in manifest["aliases"].items() if b == name and a != name)
             also = f" Also: {', '.join(aliases)}." if aliases else ""
-            rows.append((name, f"{len(files)} {plural(len(files), 'file')}, "
+            rows.append((name, f"{plural(len(files), 'file')}, "
                                f"{megabytes(sum(f.size for f in files))} MB: "
                                f"{manifest['benchmarks'][name]['description']}.{also}"))
         count, size = download_totals()
@@ -41,10 +43,6 @@ class DownloadCommand(click.Command):
 def megabytes(size: int) -> str:
     """A size as the help, ``--list`` and docs/downloads.md show it (MB, one decimal)."""
     return f"{size / 1e6:.1f}"
-
-
-def plural(n: int, word: str) -> str:
-    return word if n == 1 else f"{word}s"
 
 
 @click.command(cls=DownloadCommand)
@@ -96,8 +94,6 @@ def download_cmd(benchmarks, data_dir, mirror, timeout, stall_timeout, check, li
         resolve_benchmark,
         resolve_data_dir,
     )
-    from gecmetrics.formatting import plural
-    from gecmetrics.validate import check_seconds
 
     check_seconds(timeout, "--timeout")  # before anything is read or made
     check_seconds(stall_timeout, "--stall-timeout")

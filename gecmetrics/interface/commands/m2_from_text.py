@@ -7,7 +7,10 @@ from dataclasses import dataclass
 
 import click
 
+from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.interface.commands.common import friendly_errors, write_text
+from gecmetrics.readers import check_one_stdin, check_same_length, display_name, read_lines
+from gecmetrics.validate import check_output_file
 
 #: The ISO 639-1 language codes ``--lang`` accepts (any language: the
 #: language-neutral extractor reads no model; the code is checked so that a typo
@@ -34,8 +37,6 @@ class M2FromTextOptions:
 
     def check(self) -> None:
         """ConfigError / InputError for what needs no file read."""
-        from gecmetrics.errors import ConfigError
-        from gecmetrics.readers import check_one_stdin
 
         if not self.references:
             raise ConfigError("no reference given; pass one or more with -r/--reference")
@@ -51,7 +52,6 @@ def tokenised(lines: Sequence[str], tokens: Callable[[str], list[str]], name: st
     """Each line's tokens; InputError for an empty source line (M2 has no empty
     sentence) or a token M2 cannot hold. An empty reference line is a correction
     that deletes the whole sentence (CoNLL-2014 has one), not an error."""
-    from gecmetrics.errors import InputError
 
     out_: list[list[str]] = []
     for number, line in enumerate(lines, start=1):
@@ -70,7 +70,6 @@ def tokenised(lines: Sequence[str], tokens: Callable[[str], list[str]], name: st
 def m2_from_text_lines(options: M2FromTextOptions) -> list[str]:
     """The M2 file's lines: one block per source line, then a blank line."""
     from gecmetrics.edits import neutral
-    from gecmetrics.readers import check_same_length, display_name, read_lines
     from gecmetrics.tokenizers import tokenizer
 
     tokens = tokenizer(options.tokenize) if options.tokenize else str.split
@@ -114,7 +113,6 @@ def m2_from_text(source, references, lang, tokenize, output) -> None:
     reference's edits against the source, typed M, U, R or W
     (docs/edits-neutral.md).
     """
-    from gecmetrics.validate import check_output_file
 
     if output == "-":
         output = None

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import click
 
+from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.interface.commands.common import friendly_errors, write_text
+from gecmetrics.readers import display_name
+from gecmetrics.validate import check_output_file
 
 
 @click.command("m2-to-text")
@@ -27,10 +30,7 @@ def m2_to_text(m2_file, want_source, annotator, strict, output) -> None:
     line may be at most 8 MiB long; set GECMETRICS_MAX_LINE_BYTES (bytes) to allow
     longer ones.
     """
-    from gecmetrics.errors import ConfigError, InputError
     from gecmetrics.m2_format import read_m2
-    from gecmetrics.readers import display_name
-    from gecmetrics.validate import check_output_file
 
     if want_source == (annotator is not None):
         raise ConfigError("give exactly one of --source or --annotator K")

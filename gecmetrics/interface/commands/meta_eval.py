@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from gecmetrics.errors import ConfigError, PartialOutputError
 from gecmetrics.interface.commands.common import explicit, friendly_errors, out
 
 # The flags come from the options' field metadata and the choices from the
@@ -16,6 +17,13 @@ from gecmetrics.meta_eval.analyses import ANALYSES
 from gecmetrics.meta_eval.benchmarks import registry
 from gecmetrics.meta_eval.flags import Flag, default_of, flagged
 from gecmetrics.meta_eval.options import MetaEvalOptions
+from gecmetrics.validate import (
+    check_folds,
+    check_output_file,
+    check_resamples,
+    check_window,
+    parse_beta_grid,
+)
 
 
 class RegistryChoice(click.Choice):
@@ -100,8 +108,6 @@ class MetaEvalCommand(click.Command):
             formatter.write_dl(rows)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        from gecmetrics.errors import ConfigError
-        from gecmetrics.validate import check_folds, check_resamples, check_window, parse_beta_grid
 
         checks: dict[str, Callable[..., Any]] = {
             "--bootstrap": check_resamples, "--window": check_window,
@@ -120,7 +126,6 @@ class MetaEvalCommand(click.Command):
 
 
 def _int(text: str, option: str) -> int:
-    from gecmetrics.errors import ConfigError
 
     try:
         return int(text)
@@ -186,14 +191,12 @@ def meta_eval(ctx, fmt, save_run, **params) -> None:
     options = options_from_click(ctx)
     if save_run is not None:
         from gecmetrics.meta_eval.saved_run import MetaEvalRun
-        from gecmetrics.validate import check_output_file
 
         check_output_file(save_run, "--save-run", (".json",))
         run_value = MetaEvalRun.of(options, fmt)
         try:
             run_value.save(save_run)
         except OSError as err:
-            from gecmetrics.errors import ConfigError
 
             raise ConfigError(f"--save-run {save_run} could not be written "
                               f"({err.strerror or err})") from None
@@ -219,7 +222,6 @@ def _run_and_print(options: MetaEvalOptions, fmt: str) -> None:
         try:
             notes.append(size_note(write_html(render_meta_eval(result), options.html)))
         except OSError as err:
-            from gecmetrics.errors import PartialOutputError
 
             raise PartialOutputError(f"--html {options.html} could not be written "
                                      f"({err.strerror or err}); the results are above",
@@ -235,7 +237,6 @@ def _replay(ctx: click.Context, path: str | None) -> None:
     brings its own), then stop."""
     if path is None:
         return
-    from gecmetrics.errors import ConfigError
     from gecmetrics.meta_eval.saved_run import MetaEvalRun
 
     given = ctx.meta.get("meta_eval.args", [])

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from gecmetrics.formatting import percent, render, to_json
 from gecmetrics.interface.commands.common import friendly_errors, out
 
 HEADERS = ("language", "corpus", "hypothesis", "essays", "refs", "GLEU", "P", "R", "F0.5",
@@ -53,7 +54,6 @@ def multigec(fmt: str, digits: int, max_tokens: int | None, **inputs: Any) -> No
     See docs/multigec.md for the essay format, references per essay and the equality
     with the official scorer.
     """
-    from gecmetrics.formatting import percent, render, to_json
     from gecmetrics.workflows.multigec import ERRANT_MAX_TOKENS, MultigecOptions, run
 
     options = MultigecOptions(

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from gecmetrics.errors import ConfigError
 from gecmetrics.interface.commands.common import friendly_errors
 from gecmetrics.interface.commands.score import (
     INPUT_OPTIONS,
@@ -55,7 +56,6 @@ def report(ctx: click.Context, specs: tuple[str, ...], source: str,
       gecmetrics report -m m2 -m gleu -m green -s src.txt --m2 gold.m2 \\
           -c sysA.txt sysB.txt -o report.html
     """
-    from gecmetrics.errors import ConfigError
     from gecmetrics.interface.html_report import render_report, size_note, write_html
     from gecmetrics.workflows.report_data import ReportOptions, gather
 

@@ -8,13 +8,15 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from gecmetrics.errors import ConfigError
 from gecmetrics.interface.commands.common import (
     friendly_errors,
     out,
     refuse_digits_with_json,
     writing_stdout,
 )
-from gecmetrics.validate import LEVELS
+from gecmetrics.stats import DEFAULT_SEED
+from gecmetrics.validate import LEVELS, check_paired_request, needs
 
 if TYPE_CHECKING:
     from gecmetrics.paired import PairedOptions
@@ -148,7 +150,6 @@ def score(ctx: click.Context, specs: tuple[str, ...], source: str,
           -c data/example/system_a.txt data/example/system_b.txt
       gecmetrics score -m m2 -m green -s src.txt --m2 gold.m2 -c sysA.txt sysB.txt
     """
-    from gecmetrics.errors import ConfigError
     from gecmetrics.interface.score_report import render_scores, write_sentence_stream
     from gecmetrics.scoring import ScoreOptions, score, stream_sentence_scores
 
@@ -177,7 +178,6 @@ def score(ctx: click.Context, specs: tuple[str, ...], source: str,
 
 def paired_options(flags: dict[str, Any]) -> PairedOptions | None:
     """The paired test asked for by ``--paired-bootstrap/--paired-ar/--seed``, or None."""
-    from gecmetrics.validate import check_paired_request, needs
 
     request = check_paired_request(flags["paired_bs"], flags["paired_ar"])
     seed = flags["seed"]
@@ -186,6 +186,5 @@ def paired_options(flags: dict[str, Any]) -> PairedOptions | None:
             needs("--seed", "--paired-bootstrap or --paired-ar", False)
         return None
     from gecmetrics.paired import PairedOptions
-    from gecmetrics.stats import DEFAULT_SEED
 
     return PairedOptions(request[0], request[1], DEFAULT_SEED if seed is None else seed)
