@@ -4,7 +4,7 @@ Each file ``data/published/NAME.json`` (installed in ``gecmetrics.data``) holds
 one published table: a ``citation`` (authors, year, title, venue, table, url), a
 ``description`` of what the values mean, and the ``values`` as printed. Keeping
 them in one place, apart from the tests, lets the acceptance tests and
-``docs/make_results.py`` read the same numbers, and lets a reader check each one
+``docs/generate/make_results.py`` read the same numbers, and lets a reader check each one
 against its source.
 
     >>> from gecmetrics.published import load

@@ -252,7 +252,7 @@ def test_agreement_with_errant_on_a_conll14_sample():
 
     require_errant()
     data = require_shared_data()
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs"))
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs" / "generate"))
     import make_neutral_edits
 
     from gecmetrics.edits.extraction import load_annotator

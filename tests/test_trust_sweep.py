@@ -4,7 +4,7 @@ Every case must end in its exit code within :data:`trust_cases.LIMIT_S` seconds
 and :data:`trust_cases.LIMIT_MB` of resident memory; a refusal is exactly one
 ``error:`` line naming the case's words, never a traceback; and docs/trust.md
 shows exactly what the command printed (regenerate the page with
-``python docs/make_trust.py`` after changing a message on purpose).
+``python docs/generate/make_trust.py`` after changing a message on purpose).
 """
 
 from __future__ import annotations
@@ -59,4 +59,4 @@ def test_case(case: Case, folder: Path):
             assert word in outcome.stdout, (word, outcome.stdout[:500])
     assert markdown_row(case, outcome) in PAGE.read_text(encoding="utf-8"), (
         "docs/trust.md does not show what this case prints now; regenerate it with "
-        "`python docs/make_trust.py`")
+        "`python docs/generate/make_trust.py`")

@@ -5,7 +5,7 @@ expected edits worked out by hand below). The full-tier tests read the real
 test set through the ``ua-gec`` test extra (skipped without it, failing under
 GECMETRICS_REQUIRE_DATA=1): the gold edits rebuild the package's own
 tokenised corrections, the M2 text reads back through gecmetrics' M2 reader,
-and the page's summary lines are those docs/make_languages.py computes.
+and the page's summary lines are those docs/generate/make_languages.py computes.
 """
 
 from __future__ import annotations
@@ -83,10 +83,10 @@ def test_gold_edits_rebuild_the_corrections(test_set, tmp_path):
 
 @pytest.mark.full
 def test_page_summary_is_the_computed_one(test_set):
-    sys.path.insert(0, str(ROOT / "docs"))
+    sys.path.insert(0, str(ROOT / "docs" / "generate"))
     try:
         import make_languages
     finally:
-        sys.path.remove(str(ROOT / "docs"))
+        sys.path.remove(str(ROOT / "docs" / "generate"))
     page = (ROOT / "docs" / "languages.md").read_text(encoding="utf-8")
     assert make_languages.checks(test_set) + "." in page

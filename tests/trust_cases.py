@@ -5,7 +5,7 @@ script, in a folder holding the files of :func:`make_files`), with what it
 must end in: an exit code and, for a refusal, one ``error: ...`` line naming
 the words of ``words``. The table is the single list of cases:
 ``tests/test_trust_sweep.py`` runs it (bounded in time and memory) and
-``docs/make_trust.py`` renders it, with what each case printed, as
+``docs/generate/make_trust.py`` renders it, with what each case printed, as
 docs/trust.md; the test also checks that the page shows exactly what the
 command prints today, so the page cannot drift from the behaviour.
 

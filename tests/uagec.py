@@ -2,7 +2,7 @@
 sentence-level corpus with several annotators, and gold M2 edits made from the
 package's own annotations (which carry error types).
 
-Used by tests/test_uagec.py and docs/make_languages.py only: gecmetrics itself
+Used by tests/test_uagec.py and docs/generate/make_languages.py only: gecmetrics itself
 never imports ``ua_gec`` (the optional test extra ``ua-gec``).
 
 What the package gives, per document of the test set: the source text, and per

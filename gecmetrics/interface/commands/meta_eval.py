@@ -138,7 +138,7 @@ def options_from_click(ctx: click.Context) -> MetaEvalOptions:
 
     Options given on the command line are passed as ``explicit``, so an option
     with a real default that applies to nothing chosen is an error (see
-    :mod:`gecmetrics.meta_eval.options`). ``docs/make_results.py`` builds its runs
+    :mod:`gecmetrics.meta_eval.options`). ``docs/generate/make_results.py`` builds its runs
     through this too, so the commands printed on the results page are what ran.
     """
     own = ("fmt", "save_run")  # the command's own flags, not options of the run

@@ -1,6 +1,6 @@
 """Regenerate the agreement section of docs/edits-neutral.md.
 
-    python docs/make_neutral_edits.py
+    python docs/generate/make_neutral_edits.py
 
 On the CoNLL-2014 test set (its gold M2, read from $GECMETRICS_SHARED_DATA,
 else ../shared/data beside the repository), each annotator's corrected text
@@ -18,7 +18,7 @@ import os
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from gecmetrics.edits import neutral  # noqa: E402
@@ -26,7 +26,7 @@ from gecmetrics.edits.extraction import Extractor, pair_edits  # noqa: E402
 from gecmetrics.m2_format import read_m2  # noqa: E402
 
 PAGE = ROOT / "docs" / "edits-neutral.md"
-BEGIN = "<!-- agreement: begin (docs/make_neutral_edits.py writes this section) -->"
+BEGIN = "<!-- agreement: begin (docs/generate/make_neutral_edits.py writes this section) -->"
 END = "<!-- agreement: end -->"
 M2 = Path("conll14st-test-data") / "noalt" / "official-2014.combined.m2"
 #: how many differing sentences the page shows

@@ -1,9 +1,9 @@
 """Write docs/results/attribution-auc.md: edit attributions against SEEDA's edit judgments.
 
-    python docs/make_attribution_auc.py [DATA_DIR]
-    python docs/make_results.py --fill-only      # to refill the page only
+    python docs/generate/make_attribution_auc.py [DATA_DIR]
+    python docs/generate/make_results.py --fill-only      # to refill the page only
 
-(docs/make-results.sh runs it before docs/make_results.py, which puts the table into
+(docs/generate/make-results.sh runs it before docs/generate/make_results.py, which puts the table into
 docs/results.md as ``{{attribution-auc}}``.) DATA_DIR defaults as for make_results.py.
 For every metric below that runs on CPU (the neural metrics need their models and
 are left out) and every attribution method, the ROC AUC of the attributions
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from gecmetrics.paths import data_dir
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "docs" / "results" / "attribution-auc.md"
 METRICS = ["green", "green:tokenize=char,n=6", "gleu", "gleu:variant=paper", "chrf", "bleu",
            "m2", "imeasure:mix=false", *os.environ.get("ERRANT", "").split()]

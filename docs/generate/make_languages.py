@@ -1,6 +1,6 @@
 """Regenerate the UA-GEC tables of docs/languages.md.
 
-    python docs/make_languages.py
+    python docs/generate/make_languages.py
 
 Needs the optional test extra ``ua-gec`` (``pip install ".[ua-gec]"``: the
 UA-GEC corpus, CC BY 4.0, read through its package). For each annotation
@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
@@ -41,7 +41,7 @@ from gecmetrics.fscore import prf  # noqa: E402
 from gecmetrics.m2_format import read_m2  # noqa: E402
 
 PAGE = ROOT / "docs" / "languages.md"
-BEGIN = "<!-- ua-gec: begin (docs/make_languages.py writes this part) -->"
+BEGIN = "<!-- ua-gec: begin (docs/generate/make_languages.py writes this part) -->"
 END = "<!-- ua-gec: end -->"
 
 #: The text metrics, as -m specifications, and their column names.

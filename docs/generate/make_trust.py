@@ -1,6 +1,6 @@
 """Regenerate the case table of docs/trust.md from the bad-input sweep.
 
-    python docs/make_trust.py
+    python docs/generate/make_trust.py
 
 Runs every case of tests/trust_cases.py (cases that need the evaluation data
 read it from $GECMETRICS_SHARED_DATA, else ../shared/data beside the
@@ -17,13 +17,13 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from trust_cases import CASES, make_files, markdown_row, run_case  # noqa: E402
 
 PAGE = ROOT / "docs" / "trust.md"
-BEGIN = "<!-- cases: begin (docs/make_trust.py writes this table) -->"
+BEGIN = "<!-- cases: begin (docs/generate/make_trust.py writes this table) -->"
 END = "<!-- cases: end -->"
 HEADER = ("| case | what was tried | command | what the user sees | exit |\n"
           "| --- | --- | --- | --- | --- |")

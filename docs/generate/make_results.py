@@ -1,8 +1,8 @@
 """Regenerate docs/results.md: run every meta-evaluation, write tables and figures, fill the page.
 
-    python docs/make_results.py DATA_DIR        # or: sh docs/make-results.sh DATA_DIR
-    python docs/make_results.py --fill-only     # refill the page from docs/results/ (no runs)
-    python docs/make_results.py --only zoo,pairs [DATA_DIR]   # rerun these, refill the rest
+    python docs/generate/make_results.py DATA_DIR        # or: sh docs/generate/make-results.sh DATA_DIR
+    python docs/generate/make_results.py --fill-only     # refill the page from docs/results/ (no runs)
+    python docs/generate/make_results.py --only zoo,pairs [DATA_DIR]   # rerun these, refill the rest
 
 DATA_DIR defaults to $GECMETRICS_DATA, else $XDG_CACHE_HOME/gecmetrics, else
 ~/.cache/gecmetrics (gecmetrics.paths.data_dir). Every table comes
@@ -11,7 +11,7 @@ its arguments are parsed by the CLI's own parser into the same options, run
 through the library (:func:`gecmetrics.meta_eval.api.run`) and rendered as
 Markdown (and JSON for Table 2) from the typed result, written to
 docs/results/NAME.md; figures go to docs/img/. The page's prose lives in
-docs/results.template.md; ``{{NAME}}`` placeholders are replaced by the table
+docs/generate/results.template.md; ``{{NAME}}`` placeholders are replaced by the table
 docs/results/NAME.md, ``{{cmd:NAME}}`` by the command that made it, and a few
 computed blocks (``{{side_by_side}}``, ``{{tuned}}``, ...) by tables built here
 from the outputs. Published values are read from data/published/ (gecmetrics.published),
@@ -34,11 +34,11 @@ from pathlib import Path
 
 from gecmetrics.paths import data_dir
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 RESULTS = DOCS / "results"
 IMG = DOCS / "img"
-TEMPLATE = DOCS / "results.template.md"
+TEMPLATE = DOCS / "generate" / "results.template.md"
 PAGE = DOCS / "results.md"
 
 # ---- metric sets ---------------------------------------------------------------------
@@ -399,9 +399,9 @@ def main() -> None:
         "attacks_benchmarks": " · ".join(
             dict.fromkeys(r["benchmark"] for t in tables(outputs["attacks"])
                           if t and "attack" in t[0] for r in t)),
-        # written by docs/make_attribution_auc.py (make-results.sh runs it first)
+        # written by docs/generate/make_attribution_auc.py (make-results.sh runs it first)
         "attribution-auc": (RESULTS / "attribution-auc.md").read_text().rstrip("\n"),
-        "cmd:attribution-auc": "python docs/make_attribution_auc.py DATA_DIR",
+        "cmd:attribution-auc": "python docs/generate/make_attribution_auc.py DATA_DIR",
         "runtime": f"{total / 60:.1f} min ({total:.0f} s)",
         "table2_metrics": ", ".join(f"`{m}`" for m in TABLE2),
         "errant": "ERRANT (`errant`) is included" if ERRANT else

@@ -1,6 +1,6 @@
 """Regenerate docs/results/sv-gec.md: the Swedish benchmark's numbers.
 
-    python docs/make_sv_gec.py [DATA_DIR]
+    python docs/generate/make_sv_gec.py [DATA_DIR]
 
 DATA_DIR (the folder holding ``gec-evaluation/``; ``gecmetrics download sv-gec``)
 defaults to $GECMETRICS_SHARED_DATA, else ../shared/data beside the repository.
@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "results" / "sv-gec.md"
 METRICS = ("gleu", "green", "green:tokenize=char,n=6", "chrf", "bleu:tokenize=none")
 CRITERIA = ("grammaticality", "fluency", "meaning")
@@ -69,7 +69,7 @@ def main(argv: list[str]) -> None:
     seconds = time.perf_counter() - start
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     head = ("# sv-gec: results\n\n"
-            "Written by `python docs/make_sv_gec.py` (do not edit by hand); what the "
+            "Written by `python docs/generate/make_sv_gec.py` (do not edit by hand); what the "
             "numbers mean: [benchmarks.md](../benchmarks.md#sv-gec). Five systems, so "
             "a system-level correlation rests on five points: read it with that in "
             f"mind. Last run: {seconds:.0f} s (load average {load:.1f}).\n\n")
