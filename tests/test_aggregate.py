@@ -204,6 +204,7 @@ def test_equals_gec_metrics_on_seeda(systems):
 
 
 @needs_shared
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_cli_json_rows():
     from click.testing import CliRunner
 

@@ -107,6 +107,7 @@ def test_gleu_iterations_are_bounded():
 
 @pytest.mark.parametrize("spec", ["green:n=100000000", "chrf:char_order=100000000",
                                   "gleu:iterations=100000000", "bleu:max_ngram_order=101"])
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_cli_refuses_huge_orders_before_reading_any_file(tmp_path, spec):
     """The files do not exist: the option is what is refused, at once, in one line."""
     missing = str(tmp_path / "nothing.txt")
@@ -366,6 +367,7 @@ def test_grid_edge():
     assert grid_edge(1.0, [1.0]) is None  # one point: nothing was searched
 
 
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_sweep_notes_an_optimum_on_the_edge(shared_data):
     """On CoNLL-2014 wordGREEN's r rises up to beta 2 (sweep 0:5:0.5 peaks inside), so a
     grid ending at 1.5 has its optimum on its upper end, and a grid to 5 has none."""

@@ -15,6 +15,8 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[1] / "gecmetrics"
 #: the most parameters a function may take (self and cls not counted)
 MAX_PARAMETERS = 8
@@ -71,6 +73,7 @@ def private_imports() -> list[str]:
     return found
 
 
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_no_module_imports_another_modules_private_name():
     assert private_imports() == []
 

@@ -94,6 +94,7 @@ def test_corpus_bleu_equals_recorded_sacrebleu_conll14(conll_corpus, recorded):
 @pytest.mark.real_data
 @pytest.mark.parametrize("recorded", RECORDED["conll14"]["sentence"],
                          ids=lambda r: options_id(r["options"]))
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_sentence_bleu_equals_recorded_sacrebleu_conll14(conll_corpus, recorded):
     """All 13 outputs, every STRIDE-th sentence, against sacrebleu's recorded
     sentence_score."""

@@ -59,6 +59,7 @@ def test_every_rule_has_its_many_beta_form():
 @pytest.mark.parametrize("rule", ("m2", "errant"))
 @pytest.mark.parametrize("running", (True, False))
 @pytest.mark.parametrize("seed", range(6))
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_many_betas_equal_the_per_beta_rule_on_fuzzed_counts(seed, running, rule):
     rng = np.random.default_rng(seed)
     for _ in range(12):

@@ -57,6 +57,7 @@ RECORDED = json.loads((Path(__file__).parent / "data" / "sacrebleu_chrf_referenc
 
 
 @pytest.mark.parametrize("word_order", [0, 2])
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_equals_recorded_sacrebleu(word_order):
     want = RECORDED["word_order"][str(word_order)]
     corpus_results, sentence_results = our_results(word_order)

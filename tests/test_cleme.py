@@ -107,6 +107,7 @@ def test_scores_by_hand_through_errant():
 
 
 @pytest.mark.errant
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_options_are_checked():
     with pytest.raises(ConfigError, match="variant must be dependent or independent"):
         get_metric("cleme", variant="both")

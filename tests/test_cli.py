@@ -116,6 +116,7 @@ def write(path: Path, data: bytes) -> str:
     ("beta", "beta must be a finite number >= 0"),
     ("beta-text", "beta must be a number"),
 ])
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_errors_are_one_line_exit_2(tmp_path, case, needle):
     src = write(tmp_path / "src", b"a b\nc d\n")
     ref = write(tmp_path / "ref", b"a b\nc e\n")
@@ -161,6 +162,7 @@ def test_help_does_not_import_heavy_libraries():
     assert proc.stdout.strip().endswith("[]"), proc.stdout
 
 
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_m2_to_text(tmp_path, shared_data):
     from conftest import CONLL_M2
 

@@ -201,6 +201,7 @@ def test_plot_failure_after_the_work_still_prints_results(shared_data, tmp_path,
 
 # -- m2-to-text ----------------------------------------------------------------------
 
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_m2_to_text_output_folder_missing(shared_data, tmp_path):
     m2 = shared_data / "conll14st-test-data" / "noalt" / "official-2014.combined.m2"
     for args, words in ((["--source", "-o", str(tmp_path / "no" / "x.txt")], ["does not exist"]),

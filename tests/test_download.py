@@ -362,6 +362,7 @@ def test_lock_file_is_gone_after_a_run_and_a_user_one_stays(tmp_path):
 
 
 @pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_signal_mid_transfer_cleans_up_like_ctrl_c(server, tmp_path, sig, code):
     server.trickle = "body"
     root = tmp_path / "new" / "data"

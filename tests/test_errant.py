@@ -140,6 +140,7 @@ def test_bad_options():
 
 
 @pytest.mark.errant  # skips without the errant extra (conftest)
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_text_references_and_model_option(tmp_path, monkeypatch):
     monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path))
     sources = ["He go to school every days .", "This is fine ."]
@@ -177,6 +178,7 @@ def test_cache_root_follows_the_environment(monkeypatch, tmp_path):
     assert parse_cache_dir() == Path.home() / ".cache" / "gecmetrics" / "parses"
 
 
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_cache_parses_each_distinct_sentence_once_and_rereads_it(nlp, tmp_path):
     texts = ["The cat sat .", "The  cat sat . ", "A dog barked loudly .", ""]
     first = ParseCache(nlp, tmp_path, progress=False)

@@ -195,6 +195,7 @@ def _run_measured(args):
 
 @pytest.mark.parametrize("spaced", [True, False], ids=["words", "one-token"])
 @pytest.mark.errant
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_cli_5mb_line_fails_fast_in_little_memory(tmp_path, spaced):
     unit = "word " if spaced else "wordy"
     line = (unit * 1_000_000).strip()  # 5 MB on one line

@@ -43,6 +43,7 @@ def _pair(tmp_path: Path, n: int) -> tuple[Path, Path]:
                                                          ["pterrant"])),
 ])
 @pytest.mark.errant
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_cli_refuses_a_1000_token_pair_in_seconds_with_one_line(tmp_path, metrics):
     src, hyp = _pair(tmp_path, 1000)
     args = [a for m in metrics for a in ("-m", m)]

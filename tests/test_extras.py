@@ -136,6 +136,7 @@ def _cli(blocked: list[str], argv: list[str]) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize(("name", "extra", "module"),
                          [("impara", "neural", "torch"), ("scribendi", "neural", "torch"),
                           ("cleme", "errant", "errant"), ("gotoscorer", "errant", "spacy")])
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_cli_names_the_metric_and_extra_before_reading_files(name, extra, module):
     run = _cli([module], ["score", "-m", "green", "-m", name, "-s", "/no/such/src.txt",
                           "-c", "/no/such/hyp.txt"])

@@ -285,6 +285,7 @@ def _random_edits(rng, n_tokens, vocab):
 
 @pytest.mark.parametrize("weights", ["paper", "gec-metrics", "none"])
 @pytest.mark.parametrize("scoring", ["gts", "gec-metrics"])
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_touched_chunks_shortcut_equals_judging_every_chunk(weights, scoring):
     import random
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = ("gecmetrics", "metrics", "meta_eval")
 LINKS = ("metrics", "meta_eval", "data")
@@ -247,6 +249,7 @@ def function_level_imports() -> set[tuple[str, str]]:
     return found
 
 
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_every_import_inside_a_function_is_listed_with_its_reason():
     found = {f"{importer} -> {target}" for importer, target in function_level_imports()}
     unlisted = sorted(found - set(LAZY))

@@ -138,6 +138,7 @@ def random_case(rng: random.Random):
     return src, hyp, golds
 
 
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_random_sentences_agree_with_the_oracle():
     """Small random sentences with repeated words and random gold edits.
 

@@ -107,6 +107,7 @@ def test_edge_budget_is_exact_and_raises_one_line(compiled):
     assert "\n" not in str(err.value) and "max_lattice_edges" in str(err.value)
 
 
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_m2_over_budget_names_hypothesis_and_line_and_cli_exits_2(tmp_path):
     n = 30
     src = ["a b c", " ".join(f"s{i}" for i in range(n))]

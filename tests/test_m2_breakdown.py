@@ -109,6 +109,7 @@ def test_breakdown_json_table_and_frame(tmp_path):
     assert list(frame["group"]) == ["0", "1", "all"]
 
 
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_errors_are_one_line_and_early(tmp_path):
     corpus = _tiny(tmp_path)
     with pytest.raises(ConfigError, match="ERRANT types"):

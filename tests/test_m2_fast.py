@@ -90,6 +90,7 @@ def test_random_small_sentences_compiled_equals_python():
 
 
 @needs_kernel
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_random_longer_rewritten_sentences_compiled_equals_python():
     rng = random.Random(12)
     for _ in range(60):

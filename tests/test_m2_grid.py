@@ -236,6 +236,7 @@ def test_conll2014_pairs_with_no_common_token_same_on_both_paths(shared_data):
 
 
 @pytest.mark.parametrize("num_edges", [2**47, 3 * 2**45 + 12345, 10**15])
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_grid_ties_when_float_sums_lose_the_increments_equal_the_general_path(num_edges):
     """Where path sums pass about 2^44 (a long sentence with many gold edits, |E| ~ 10^11
     at 1,000 tokens), 0.001 is below half a unit in the last place: fl(x + t + 0.001) ==
@@ -259,6 +260,7 @@ def test_grid_ties_when_float_sums_lose_the_increments_equal_the_general_path(nu
     assert float(-num_edges) + 5.001 == float(-num_edges) + 5
 
 
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_narrow_grid_work_budget_is_one_line_and_immediate():
     """A grid far longer on one side: few vertices, but every vertex's rings reach back
     along the long side. 10 x 40,000 tokens is inside the work budget (17 s of CPU time,

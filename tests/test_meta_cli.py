@@ -39,6 +39,7 @@ def test_json_contract():
     assert seeda["corpus"] == "all"
 
 
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_table_marks_best_and_prints_setting():
     res = run("conll14", "seeda-s", "-m", "green", "-m", "green:tokenize=char,n=6",
               "--level", "corpus", "--level", "mean")

@@ -85,6 +85,7 @@ def test_run_round_trips_through_json(toy_registries, tmp_path):
     assert again.execute().to_json() == saved.execute().to_json()
 
 
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_save_run_then_run_gives_the_same_output(tmp_path):
     from meta_data import shared_data
 

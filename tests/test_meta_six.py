@@ -210,6 +210,7 @@ def test_compare_objects_and_williams_from_its_formula():
 
 
 @pytest.mark.parametrize("granularity, name", [("sent", "seeda-s"), ("edit", "seeda-e")])
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_seeda_sentence_level_equals_corr_sentence_with_real_scores(granularity, name):
     res = run(name, "-m", "green", "--sentence-level", "--format", "json")
     row = rows_of(res, "sentence")[0]
@@ -289,6 +290,7 @@ def test_errors_are_one_line(args, message):
     assert message in res.output and res.output.count("\n") == 1
 
 
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_window_plot(tmp_path):
     pytest.importorskip("matplotlib")
     path = tmp_path / "w.png"

@@ -320,6 +320,7 @@ def test_a_source_tree_without_a_kernel_source_fails_the_build_in_one_line(clone
     assert len(lines) == 1 and "metrics/_m2_kernel.pyx is missing" in lines[0], done.stderr
 
 
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_a_checkout_without_kernels_says_so_on_a_terminal_only(clone, bare_venv):
     """Python started in a checkout imports it ahead of any installed copy: without
     kernels built there, one line on a terminal says which code runs and how to build."""

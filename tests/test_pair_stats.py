@@ -214,6 +214,7 @@ def test_paired_p_values_and_pair_weights():
 # -- human bootstrap --------------------------------------------------------------------------
 
 
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_vectorised_expected_wins_equal_the_reference_on_gjg15(shared_data):
     from gecmetrics.meta_eval.human import read_judgments
 

@@ -156,6 +156,7 @@ def test_human_interval_rows(run, human_ew):
     assert rows[0]["cluster"] == 1 and rows[-1]["cluster"] == max(r["cluster"] for r in rows)
 
 
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_api_to_frame_and_tables(shared_data, score_files, tmp_path):
     _, good, bad = score_files
     result = gecmetrics.meta_evaluate(

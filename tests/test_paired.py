@@ -78,6 +78,7 @@ SPECS = ["green", "chrf", "gleu:mode=max", "chrf:word_order=2"]
 
 @pytest.mark.real_data
 @pytest.mark.parametrize("spec", SPECS)
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_sentence_statistics_sum_to_corpus_scores(small_conll, spec):
     """The summable view gives corpus_scores exactly, and its bootstrap equals
     bootstrap by corpus_scores gathers on the same resamples."""
@@ -186,6 +187,7 @@ def run(*args):
     (["--seed", "3"], "--seed needs --paired-bootstrap or --paired-ar"),
     (["--paired-ar", "1000", "-m", "gleu"], "gleu:mode=sampling averages"),
 ])
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_cli_errors(tmp_path, extra, message):
     for name in "src", "ref", "a", "b":
         (tmp_path / name).write_text("a b\n")

@@ -145,6 +145,7 @@ def test_draws_into_given_axes_without_pyplot():
         sweep_figure([fake_sweep("conll14", "green", 1.0)], ax=single)
 
 
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_library_calls_leave_pyplot_and_the_backend_alone():
     code = (
         "import matplotlib, sys\n"

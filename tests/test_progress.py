@@ -6,6 +6,8 @@ import io
 import subprocess
 import sys
 
+import pytest
+
 from gecmetrics import progress
 
 
@@ -98,6 +100,7 @@ def test_the_cross_validation_draws_a_bar_on_a_terminal_only(monkeypatch):
     assert results[0] == results[1]
 
 
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_a_beta_sweep_draws_a_bar_on_a_terminal_only(shared_data, monkeypatch):
     from gecmetrics.meta_eval import meta_evaluate
 

@@ -78,6 +78,7 @@ def test_registered_once_with_its_flags():
 
 
 @pytest.mark.real_data
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_seeda_cells_add_up_to_the_sentence_agreement(shared_data, tmp_path):
     plot = tmp_path / "pairs.png"
     result = gecmetrics.meta_evaluate(["seeda-s"], ["green"], sentence_level=True,

@@ -79,6 +79,7 @@ def one_line_error(stderr: bytes) -> str:
     (("score", "-s", "/dev/zero", "-r", REF0, "-c", HYP_A), "source file /dev/zero"),
     (("m2-to-text", "-", "--source"), "M2 from standard input"),
 ])
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_endless_zeros_end_with_one_line(args, where):
     start = time.monotonic()
     with open("/dev/zero", "rb") as zeros:
@@ -102,6 +103,7 @@ def test_endless_scores_on_stdin_end_with_one_line(shared_data):
         f"error: scores from standard input: {LIMIT_MESSAGE} and holds NUL bytes")
 
 
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_endless_text_without_a_line_end_ends_with_one_line():
     """``yes | tr -d '\\n'``: text, but never a line end."""
     start = time.monotonic()
@@ -117,6 +119,7 @@ def test_endless_text_without_a_line_end_ends_with_one_line():
     assert time.monotonic() - start < 60
 
 
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_sigterm_while_reading_endless_stdin_ends_the_run():
     """Reading is in blocks, so the CLI's SIGTERM handler runs between them."""
     env = child_env(**{ENV_MAX_LINE_BYTES: str(1 << 40)})  # never reached

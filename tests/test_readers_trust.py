@@ -219,6 +219,7 @@ def test_short_and_repetitive_files_do_not_fire():
     assert find_shift(["a b", "c d", "e f"], ["c d", "e f", ""]) is None  # too short
 
 
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_cli_warns_once_and_still_scores(tmp_path, shared_data):
     from conftest import CONLL_M2, SUBMISSIONS
 

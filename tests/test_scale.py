@@ -237,6 +237,7 @@ def test_streamed_shift_warning_names_the_absolute_line(conll_files, conll, tmp_
     assert "from line 701" in warnings_seen[0]
 
 
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_shift_checked_in_workers_warns_as_in_one_process(conll_files, conll, tmp_path):
     """The check runs where chunks are counted (--jobs workers, sentence
     streaming too); the parent warns once per file, in file order, with the

@@ -192,6 +192,7 @@ def test_compare_window_cv_and_sweep(files, shared_data):
     assert [r["beta"] for r in swept] == [1.0, 1.5, 2.0, None]
 
 
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_order_lower_flips_every_correlation(files, shared_data, tmp_path):
     plain = meta(shared_data, "seeda-s", "--scores", f"mine={files['seeda-s']['tsv']}",
                  "--systems", "+INPUT")
@@ -260,6 +261,7 @@ def test_score_json_with_several_specs_and_betas(files, shared_data, tmp_path):
     assert_rows_equal(ours, builtin, name="char")
 
 
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_python_api_with_a_mapping(files, shared_data):
     from gecmetrics.meta_eval import meta_evaluate
     from gecmetrics.meta_eval.score_files import scores_metric

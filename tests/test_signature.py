@@ -38,6 +38,7 @@ def test_signature_spelled_out_by_hand():
 
 @pytest.mark.parametrize("level", ["corpus", "sentence", "mean"])
 @pytest.mark.parametrize("spec", ["green", "gleu", "chrf:word_order=2", "green:tokenize=char"])
+@pytest.mark.full  # over a second: the fast tier stays under 90 s
 def test_every_json_object_has_a_signature(spec, level):
     betas = ("-b", "1", "-b", "3") if metric_from_spec(spec).has_beta else ()  # -b on gleu: error
     out = rows("-m", spec, *betas, "-s", SRC, "-r", *REFS, "-c", *HYPS, "--level", level)

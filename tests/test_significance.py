@@ -81,6 +81,7 @@ def test_identical_sentences_give_a_point_interval():
     assert ci.seed == 7 and ci.n_resamples == 200 and ci.method == "percentile"
 
 
+@pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_bootstrap_interval_equals_an_independent_percentile_computation():
     rng = np.random.default_rng(3)
     n_sys, n_sent = 8, 60
