@@ -3,8 +3,8 @@
     python docs/generate/make_attribution_auc.py [DATA_DIR]
     python docs/generate/make_results.py --fill-only      # to refill the page only
 
-(docs/generate/make-results.sh runs it before docs/generate/make_results.py, which puts the table into
-docs/results.md as ``{{attribution-auc}}``.) DATA_DIR defaults as for make_results.py.
+(docs/generate/make-results.sh runs it before docs/generate/make_results.py, which puts the
+table into docs/results.md as ``{{attribution-auc}}``.) DATA_DIR defaults as for make_results.py.
 For every metric below that runs on CPU (the neural metrics need their models and
 are left out) and every attribution method, the ROC AUC of the attributions
 separating the edits SEEDA's annotators accepted from those they rejected

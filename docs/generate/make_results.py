@@ -1,8 +1,8 @@
 """Regenerate docs/results.md: run every meta-evaluation, write tables and figures, fill the page.
 
-    python docs/generate/make_results.py DATA_DIR        # or: sh docs/generate/make-results.sh DATA_DIR
-    python docs/generate/make_results.py --fill-only     # refill the page from docs/results/ (no runs)
-    python docs/generate/make_results.py --only zoo,pairs [DATA_DIR]   # rerun these, refill the rest
+    python docs/generate/make_results.py DATA_DIR  # or: sh docs/generate/make-results.sh DATA_DIR
+    python docs/generate/make_results.py --fill-only  # refill the page from docs/results/ (no runs)
+    python docs/generate/make_results.py --only zoo,pairs [DATA_DIR]  # rerun these, refill the rest
 
 DATA_DIR defaults to $GECMETRICS_DATA, else $XDG_CACHE_HOME/gecmetrics, else
 ~/.cache/gecmetrics (gecmetrics.paths.data_dir). Every table comes
