@@ -206,6 +206,10 @@ class MetaEvalOptions:
         help="Also write a self-contained HTML report: the correlation tables (sortable), "
              "every table of the run, and its figures as inline SVG (docs/report.md).")
     settings: Mapping[str, Any] = field(default_factory=dict)  # analysis name -> its settings
+    #: A benchmark's own options that have no field here: option name -> value, as the
+    #: benchmark's data description declares them ("options"; their flags come from
+    #: there too). ``split``, ``seeda_corpus`` and ``references`` keep their fields.
+    benchmark_settings: Mapping[str, Any] = field(default_factory=dict)
     explicit: frozenset[str] = frozenset()
     metric_objects: tuple[Metric, ...] = field(init=False, repr=False, compare=False)
     notes: tuple[str, ...] = field(init=False, repr=False, compare=False)
@@ -236,21 +240,37 @@ class MetaEvalOptions:
             set_("grid", DEFAULT_GRID)
         set_("settings", {a.name: self.settings.get(a.name) or a.settings() for a in ANALYSES})
         known = [f.name for f in fields(self) if f.init] + [
-            f.name for a in ANALYSES for f in fields(a.settings)]
+            f.name for a in ANALYSES for f in fields(a.settings)] + list(
+            registry.benchmark_options())
         unknown = self.explicit - set(known)
         if unknown:
             raise ConfigError(f"unknown meta-evaluation option {sorted(unknown)[0]!r}; "
                               f"known: {', '.join(known)}")
-        for name, spec in registry.benchmark_options().items():
-            if not hasattr(self, name):
-                raise ConfigError(f"benchmark option {name!r} (a benchmark description's "
-                                  "\"options\") has no field in MetaEvalOptions")
-            if getattr(self, name) is None or getattr(self, name) == ():
-                set_(name, spec.default)
-            elif spec.multiple and isinstance(getattr(self, name), str):
-                set_(name, (getattr(self, name),))
+        declared = registry.benchmark_options()
+        if not isinstance(self.benchmark_settings, Mapping):
+            raise ConfigError("benchmark_settings= takes a mapping of benchmark options to "
+                              f"values (got {self.benchmark_settings!r})")
+        stray = sorted(n for n in self.benchmark_settings
+                       if n not in declared or n in self.__dataclass_fields__)
+        if stray:
+            raise ConfigError(f"benchmark_settings: {stray[0]!r} is not a benchmark option "
+                              "without a field here; benchmark options: "
+                              f"{', '.join(declared)}")
+        own = {}
+        for name, spec in declared.items():
+            given = hasattr(self, name) or name in self.benchmark_settings
+            value = self.benchmark_value(name) if given else None
+            if value is None or value == ():
+                value = spec.default
+            elif spec.multiple and isinstance(value, str):
+                value = (value,)
             elif spec.multiple:
-                set_(name, tuple(dict.fromkeys(getattr(self, name))))
+                value = tuple(dict.fromkeys(value))
+            if hasattr(self, name):
+                set_(name, value)
+            elif name in self.benchmark_settings:
+                own[name] = value
+        set_("benchmark_settings", own)
         notes: list[str] = []
         for owner in (self, *self.settings.values()):
             check_switches(owner)
@@ -275,7 +295,12 @@ class MetaEvalOptions:
             names = [f.name for f in fields(analysis.settings)]
             mine = {name: keywords.pop(name) for name in names if name in keywords}
             settings[analysis.name] = analysis.settings(**mine)
-        return cls(**keywords, settings=settings)
+        own = keywords.pop("benchmark_settings", {})
+        flat = {name: keywords.pop(name) for name in registry.benchmark_options()
+                if name in keywords and name not in cls.__dataclass_fields__}
+        if flat and isinstance(own, Mapping):  # else __post_init__ names the wrong type
+            own = {**own, **flat}
+        return cls(**keywords, settings=settings, benchmark_settings=own)
 
     # -- the checks, in the order the CLI has always run them -----------------------------
 
@@ -294,7 +319,7 @@ class MetaEvalOptions:
         if self.human is not None:
             check_choice("--human", self.human, registry.human_kinds())
         for name, spec in registry.benchmark_options().items():
-            value = getattr(self, name)
+            value = self.benchmark_value(name)
             for one in (value if spec.multiple else (value,)):
                 check_choice(spec.flag, one, spec.values)
         check_choice("--ties", self.ties, TIES)
@@ -305,7 +330,7 @@ class MetaEvalOptions:
 
         given, benchmarks = self.explicit, list(self.benchmarks)
         for name, spec in registry.benchmark_options().items():
-            if name in given:
+            if name in given or name in self.benchmark_settings:
                 applies_to(spec.flag, benchmarks, registry.takes(name), spec.label, notes)
         self._check_requirements(self)
         aggregated = self.aggregation_levels
@@ -347,7 +372,14 @@ class MetaEvalOptions:
 
     def benchmark_options(self, name: str) -> dict[str, Any]:
         """The options benchmark ``name`` takes, as its loader's keywords."""
-        return {field: getattr(self, field) for field in registry.spec(name).options}
+        return {field: self.benchmark_value(field) for field in registry.spec(name).options}
+
+    def benchmark_value(self, name: str) -> Any:
+        """The value of the benchmark option ``name``: its field where it has one, else
+        :attr:`benchmark_settings`' entry, else its declared default."""
+        if hasattr(self, name):
+            return getattr(self, name)
+        return self.benchmark_settings.get(name, registry.option(name).default)
 
     def _resolve_metrics(self) -> tuple[Metric, ...]:
         """Score files are read first (as the CLI always did), then specs are parsed."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError
@@ -35,13 +35,24 @@ _NOT_SAVED = ("benchmarks", "metrics", "scores", "settings", "explicit")
 
 
 def _plain(value: Any) -> Any:
-    """A JSON value of an option: tuples become lists."""
+    """A JSON value of an option: tuples become lists (in mappings too)."""
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
     return [_plain(v) for v in value] if isinstance(value, tuple) else value
 
 
 def _typed(value: Any) -> Any:
     """An option's value from JSON: lists become tuples (the options hold tuples)."""
+    if isinstance(value, dict):
+        return {k: _typed(v) for k, v in value.items()}
     return tuple(_typed(v) for v in value) if isinstance(value, list) else value
+
+
+def _default(f: Any) -> Any:
+    """A field's default, also where it is made by a factory (``{}``)."""
+    if f.default is MISSING and f.default_factory is not MISSING:
+        return f.default_factory()
+    return f.default
 
 
 def _specs(values: tuple[Any, ...], what: str) -> tuple[str, ...]:
@@ -72,10 +83,9 @@ class MetaEvalRun:
     @classmethod
     def of(cls, options: MetaEvalOptions, fmt: str = "table") -> MetaEvalRun:
         """The run that ``options`` describe (metrics and score files as text)."""
-        defaults = MetaEvalOptions.__dataclass_fields__
         given = {f.name: _plain(getattr(options, f.name)) for f in fields(options)
                  if f.init and f.name not in _NOT_SAVED
-                 and getattr(options, f.name) != defaults[f.name].default}
+                 and getattr(options, f.name) != _default(f)}
         analyses = {}
         for analysis in ANALYSES:
             settings = options.settings[analysis.name]

@@ -7,6 +7,7 @@ import json
 import sys
 from dataclasses import dataclass
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -15,6 +16,7 @@ from gecmetrics.errors import ConfigError
 from gecmetrics.meta_eval import analyses
 from gecmetrics.meta_eval.analysis import Analysis
 from gecmetrics.meta_eval.benchmarks import registry
+from gecmetrics.meta_eval.options import MetaEvalOptions
 from gecmetrics.meta_eval.saved_run import MetaEvalRun
 
 
@@ -120,3 +122,33 @@ def test_a_run_with_metric_objects_cannot_be_saved():
         benchmarks=("seeda-s",), metrics=(metric_from_spec("gleu"),))
     with pytest.raises(ConfigError, match="spec string"):
         MetaEvalRun.of(options)
+
+
+def test_a_benchmarks_own_option_needs_no_field(toy_registries, tmp_path):
+    """toybench declares --toy-systems in its description only: the Python API, the
+    applicability check, the saved run and the CLI's flag all come from there."""
+    from gecmetrics.interface.commands.meta_eval import with_options
+
+    result = gecmetrics.meta_evaluate("toybench", ["gleu"], toy=True, seed=7,
+                                      data_dir=str(tmp_path),
+                                      benchmark_settings={"toy_systems": "3"})
+    assert result.correlations[0].n_systems == 3
+    default = gecmetrics.meta_evaluate("toybench", ["gleu"], toy=True, seed=7,
+                                       data_dir=str(tmp_path))
+    assert default.correlations[0].n_systems == 4
+    with pytest.raises(ConfigError, match=r"^--toy-systems applies only to toybench, not to "
+                                          r"conll14; drop --toy-systems"):
+        MetaEvalOptions(benchmarks=("conll14",), metrics=("gleu",),
+                        benchmark_settings={"toy_systems": "3"})
+    with pytest.raises(ConfigError, match="benchmark_settings: 'split' is not"):
+        MetaEvalOptions(benchmarks=("toybench",), metrics=("gleu",),
+                        benchmark_settings={"split": "dev"})
+    options = MetaEvalOptions.from_keywords(benchmarks=("toybench",), metrics=("gleu",),
+                                            toy=True, seed=7, toy_systems="3",
+                                            data_dir=str(tmp_path))
+    assert options.benchmark_options("toybench") == {"toy_systems": "3"}
+    again = MetaEvalRun.from_json(MetaEvalRun.of(options).to_json()).meta_eval_options()
+    assert again.benchmark_options("toybench") == {"toy_systems": "3"}
+    command = with_options(click.command()(lambda **kw: None))
+    flag = next(p for p in command.params if p.name == "toy_systems")
+    assert flag.opts == ["--toy-systems"] and "how many of its systems" in flag.help

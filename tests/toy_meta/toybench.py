@@ -11,11 +11,12 @@ SOURCES = ["he go to school", "she like apples", "they was here", "it rain yeste
 REFERENCE = ["he goes to school", "she likes apples", "they were here", "it rained yesterday"]
 
 
-def load(root: Any, name: str = "toybench") -> Benchmark:
-    """Systems ``s0``..``s3``: ``sK`` corrects the first K sentences (human score K)."""
+def load(root: Any, name: str = "toybench", toy_systems: str = "4") -> Benchmark:
+    """Systems ``s0``..``s3``: ``sK`` corrects the first K sentences (human score K);
+    ``toy_systems`` (its own option, declared in toybench.json): how many to load."""
     hyps = {f"s{k}": [REFERENCE[i] if i < k else SOURCES[i] for i in range(4)]
-            for k in range(4)}
+            for k in range(int(toy_systems))}
     corpus = Corpus(SOURCES, [REFERENCE], hyps)
-    human = {"ew": {f"s{k}": float(k) for k in range(4)}}
+    human = {"ew": {f"s{k}": float(k) for k in range(int(toy_systems))}}
     return Benchmark(name, corpus, human, {"all": list(hyps)}, "all",
                      setting="toy (4 sentences)")

@@ -68,10 +68,23 @@ def click_option(name: str, flag: Flag, default: Any) -> Callable[[Any], Any]:
     return click.option(*flag.decls, name, **kwargs)
 
 
+def benchmark_option(name: str) -> Callable[[Any], Any]:
+    """The click option of a benchmark's own option that has no field in
+    :class:`MetaEvalOptions`: everything from its data description (flag, values,
+    default, help), read into ``benchmark_settings``."""
+    spec = registry.option(name)
+    default = spec.default if isinstance(spec.default, str) else ", ".join(spec.default)
+    help_ = f"{spec.help or spec.label + ': a benchmark option.'} [default: {default}]"
+    return click.option(spec.flag, name, type=RegistryChoice(lambda: registry.option(name).values),
+                        multiple=spec.multiple, default=() if spec.multiple else None,
+                        help=help_)
+
+
 def with_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """``command`` with a click option for every flagged field of the options, then of
     each registered analysis's settings (after the field its ``help_after`` names),
-    then the options marked ``trailing``."""
+    then each benchmark's own options that have no field (from the benchmark
+    registry), then the options marked ``trailing``."""
     common = list(flagged(MetaEvalOptions))
     ordered = [pair for pair in common if not pair[1].trailing]
     for analysis in ANALYSES:
@@ -79,7 +92,11 @@ def with_options(command: Callable[..., Any]) -> Callable[..., Any]:
         at = (names.index(analysis.help_after) + 1 if analysis.help_after in names
               else len(ordered))
         ordered[at:at] = flagged(analysis.settings)
-    ordered += [pair for pair in common if pair[1].trailing]
+    for f, flag in reversed([pair for pair in common if pair[1].trailing]):
+        command = click_option(f.name, flag, default_of(f))(command)
+    for name in reversed([n for n in registry.benchmark_options()
+                          if n not in MetaEvalOptions.__dataclass_fields__]):
+        command = benchmark_option(name)(command)
     for f, flag in reversed(ordered):
         command = click_option(f.name, flag, default_of(f))(command)
     return command
