@@ -156,3 +156,17 @@ def test_a_registry_with_a_line_twice_fails_when_imported():
         exec(compile(source, str(path), "exec"), copy.__dict__)  # noqa: S102
     assert str(err.value) == ("tokenizer 'zh' is registered twice ('.zh' and '.zh'); keep one "
                               "of them (gecmetrics/tokenizers/registry.py)")
+
+
+def test_no_builtin_metric_is_listed_twice():
+    """BUILTIN is a dict literal: a second line with the same name would silently
+    replace the first, so its source is read for repeated keys."""
+    import ast
+
+    import gecmetrics.registry as reg
+
+    tree = ast.parse(Path(reg.__file__).read_text(encoding="utf-8"))
+    table = next(node.value for node in tree.body if isinstance(node, ast.AnnAssign)
+                 and getattr(node.target, "id", "") == "BUILTIN")
+    names = [key.value for key in table.keys if isinstance(key, ast.Constant)]
+    assert len(names) == len(set(names)) == len(reg.BUILTIN)
