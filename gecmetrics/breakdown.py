@@ -207,7 +207,6 @@ def to_frame(items: Sequence[Breakdown]) -> Any:
 
 def format_breakdown(b: Breakdown, fmt: str, digits: int, title: str) -> str:
     """One table: a row per group, then the total; counts as integers, P/R/F in percent."""
-
     def cell(v: float | None) -> str:
         return "-" if v is None else percent(v, digits)
 

@@ -52,7 +52,6 @@ def join_edit_counts(pieces: Sequence[Any]) -> Any:
     annotator columns aligned on the sorted union of annotator ids (an id
     absent from a part is not present there, so it is never chosen, as in a
     whole-corpus count)."""
-
     if len(pieces) == 1:
         return pieces[0]
     annotators = tuple(sorted({a for p in pieces for a in p.annotators}))
@@ -120,7 +119,6 @@ def count_chunks(chunks: Iterable[Chunk], metrics: Sequence[Metric],
     check); the checks run with the counting. ``lines``: the sentences of all
     chunks, if known (the default ``--jobs`` starts no pool for small work:
     :func:`gecmetrics.parallel.workers_for`)."""
-
     return_freed_memory()
     parts: list[list[Any]] = [[] for _ in metrics]
     tasks = ((chunk, metrics, shifts is not None) for chunk in chunks)
@@ -163,7 +161,6 @@ def sentence_chunks(chunks: Iterable[Chunk], metrics: Sequence[Metric],
     """:func:`score_chunk`'s scores of each chunk, in input order, as the
     chunks are counted; their shifts go to ``shifts`` (None: no check).
     ``lines``: as for :func:`count_chunks`."""
-
     return_freed_memory()
     tasks = ((chunk, metrics, betas, shifts is not None) for chunk in chunks)
     work = None if lines is None else lines * len(metrics)

@@ -87,7 +87,6 @@ def _names(expr: ast.expr, lines: list[str]) -> dict[str, Any]:
     """The values of the names ``expr`` uses: public names of the tokenizer registry,
     the module's classes with the constant attributes ``expr`` reads, and constants
     of the module or imported by it (:func:`_constant`)."""
-
     names: dict[str, Any] = {}
     for node in ast.walk(expr):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):

@@ -107,7 +107,6 @@ class TransferOptions:
     stall_timeout: float = DEFAULT_STALL_TIMEOUT
 
     def __post_init__(self) -> None:
-
         object.__setattr__(self, "timeout", check_seconds(self.timeout, "--timeout"))
         object.__setattr__(self, "stall_timeout",
                            check_seconds(self.stall_timeout, "--stall-timeout"))

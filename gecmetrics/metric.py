@@ -403,7 +403,6 @@ class Metric(ABC, Generic[C]):
 
     def signature(self) -> str:
         """All options spelled out, for reproducibility (like sacrebleu's signature)."""
-
         return str(metric_signature(self))
 
     def gold_from_m2(self, corpus: Corpus) -> bool:

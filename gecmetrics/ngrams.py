@@ -30,7 +30,6 @@ import numpy as np
 from . import kernels
 from .corpus import Corpus
 from .errors import ConfigError
-from .kernels import forced_python
 from .parallel import chunk_bounds, map_ordered
 from .progress import note as write_note
 from .tokenizers import (  # noqa: F401  (the names this module has always offered)
@@ -81,7 +80,7 @@ def backend_name() -> str:
     The environment variable ``GECMETRICS_KERNEL=python`` forces the pure-Python
     kernel (for benchmarks and debugging); the numbers are the same.
     """
-    if forced_python() or _intersect_compiled is None:
+    if kernels.forced_python() or _intersect_compiled is None:
         return "python"
     return "compiled"
 

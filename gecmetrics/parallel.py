@@ -102,7 +102,6 @@ def execution(jobs: int | None = None, chunk_size: int | None = None) -> Iterato
     Values are checked like the CLI options (:func:`gecmetrics.validate.check_jobs`,
     :func:`gecmetrics.validate.check_chunk_size`).
     """
-
     global _current
     before = _current
     changes: dict[str, Any] = {}

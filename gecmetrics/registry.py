@@ -107,7 +107,6 @@ def list_metrics() -> dict[str, str]:
     its module's source, without importing it (:mod:`gecmetrics.descriptions`;
     imported when the source cannot say); the others are loaded.
     """
-
     out = {}
     for name, target in sorted(_known().items()):
         if name in BUILTIN and target == BUILTIN[name]:

@@ -100,7 +100,6 @@ class ScoreOptions:
     notes: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-
         def set_(name: str, value: Any) -> None:
             object.__setattr__(self, name, value)
 
@@ -139,7 +138,6 @@ def jobs_note(jobs: int, notes: list[str]) -> None:
     """A note when ``--jobs`` asks for more processes than the cores this process may
     use: the pool is capped there (:func:`gecmetrics.parallel.pool_size`), silently
     also at the number of chunks, which is no mistake of the user's."""
-
     cores = default_jobs()
     if jobs > cores:
         notes.append(f"note: -j/--jobs {jobs} is more than the {plural(cores, 'core')} this "
@@ -156,7 +154,6 @@ def plan(options: ScoreOptions) -> Strategy:
     ``"corpus"`` otherwise, and for MultiGEC essay files (an essay is an item,
     read by :func:`gecmetrics.essays.essay_corpus`).
     """
-
     countings = [m.counting() for m in options.metric_objects]
     if (options.breakdown is None and options.paired is None and countings
             and all(c is not None and not c.needs_gold for c in countings)
@@ -237,7 +234,6 @@ def score(options: ScoreOptions, warn: Callable[[str], None] | None = None) -> S
     source is reported through ``warn`` (default: a :class:`MisalignmentWarning`)
     and still scored.
     """
-
     metrics = options.metric_objects
     corpus = None
     with execution(jobs=options.jobs, chunk_size=options.chunk_size):
@@ -293,7 +289,6 @@ def stream_sentence_scores(options: ScoreOptions, warn: Callable[[str], None] | 
     where the run is not at sentence level or cannot be read by chunks
     (:func:`plan`). The files are checked at once; counting starts when
     :attr:`SentenceStream.chunks` is iterated."""
-
     if options.level != "sentence" or plan(options) != "chunked":
         return None
     metrics = options.metric_objects
@@ -308,7 +303,6 @@ def stream_sentence_scores(options: ScoreOptions, warn: Callable[[str], None] | 
                        for beta in metric_betas for _ in inputs.hypotheses)
 
     def chunks() -> Iterator[list[np.ndarray]]:
-
         with execution(jobs=options.jobs, chunk_size=options.chunk_size):
             parts = line_chunks(inputs, current().chunk_size)
             for chunk in sentence_chunks(parts, metrics, beta_lists,
@@ -334,7 +328,6 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     :mod:`gecmetrics.alignment`) is reported through ``warn`` (default: a
     :class:`MisalignmentWarning`) and still scored.
     """
-
     check_inputs(source, references, hypotheses, m2)
     if essay_inputs(source, references, hypotheses):
         if m2 is not None:
@@ -385,7 +378,6 @@ def _refuse_essays_on_streams(source: str, references: Sequence[str], hypotheses
     """Standard input and pipes are read once, as lines
     (:func:`gecmetrics.essays.holds_essays`): if one held MultiGEC essays their headers
     would be scored as sentences; refuse that."""
-
     texts = [(source, src), *zip(references, refs, strict=False), *hyps.items()]
     for path, lines in texts:
         if not is_regular(path) and is_essay_file("\n".join(lines)):
@@ -445,7 +437,6 @@ def check_paired_metrics(metrics: Sequence[Metric], paired: PairedOptions | None
 def _with_paired(metric: Metric, corpus: Corpus, results: list[SystemResult], level: str,
                  options: PairedOptions) -> list[SystemResult]:
     """``results`` (systems in corpus order, per beta) with their paired comparisons."""
-
     stats = metric.statistics(corpus)
     per_beta: dict[float | None, list[SystemResult]] = {}
     for r in results:
@@ -461,7 +452,6 @@ def _with_paired(metric: Metric, corpus: Corpus, results: list[SystemResult], le
 def _breakdowns(corpus: Corpus, by_spec: dict[str, Metric], results: Sequence[SystemResult],
                 signatures: Sequence[str], kind: str) -> dict[ResultKey, Breakdown]:
     """{(spec, hypothesis, beta): Breakdown} of the edit metrics' results."""
-
     out: dict[ResultKey, Breakdown] = {}
     sig = {(r.spec, r.hypothesis, r.beta): s for r, s in zip(results, signatures, strict=True)}
     for spec, beta in dict.fromkeys((r.spec, r.beta) for r in results):
@@ -478,7 +468,6 @@ def _chunked_results(options: ScoreOptions, warn: Callable[[str], None] | None
                      ) -> list[SystemResult]:
     """Results of metrics counted by parts from files read and counted by chunks
     (:mod:`gecmetrics.streaming`): only the per-sentence counts are kept."""
-
     metrics = options.metric_objects
     inputs = scan_inputs(options.source, options.references, options.hypotheses)
     chunks = line_chunks(inputs, current().chunk_size)

@@ -54,7 +54,6 @@ class Signature:
         return dict(self.fields)[key]
 
     def __str__(self) -> str:
-
         parts = [self.name, *(f"{key}:{value}" for key, value in self.fields)]
         return "|".join([*parts, f"version:{__version__}"])
 

@@ -186,7 +186,6 @@ def trueskill_mus(n_systems: int, a: np.ndarray, b: np.ndarray, outcome: np.ndar
     package's v/w functions and draw margin, without its per-match factor graph),
     under gec-metrics' settings (``TS_*`` above).
     """
-
     try:
         import trueskill
     except ImportError:  # pragma: no cover - a core dependency
@@ -273,7 +272,6 @@ def correlate_aggregated(selection: Selection, metrics: Sequence[Metric],
                          betas: Sequence[float] | None, level: str,
                          settings: AggregateSettings) -> list[MetaResult]:
     """One :class:`~.results.MetaResult` per (metric, beta) at an aggregation level."""
-
     comps = comparisons(selection, settings.items)
     out = []
     for metric in metrics:
@@ -289,7 +287,6 @@ def correlate_aggregated(selection: Selection, metrics: Sequence[Metric],
 
 def check_sentence_scores(metrics: Sequence[Metric], levels: Sequence[str]) -> None:
     """``--scores`` with system scores only cannot be aggregated: say so before the work."""
-
     asked = [level for level in levels if level in AGGREGATION_LEVELS]
     if not asked:
         return

@@ -154,7 +154,6 @@ def expected_wins(items: Iterable[RankingItem],
 
 def read_score_lines(path: str | os.PathLike[str], systems: Sequence[str]) -> dict[str, float]:
     """A file of one score a line, in the order of ``systems`` (SEEDA's human scores)."""
-
     lines = [line for line in read_lines(path, "human score") if line.strip()]
     if len(lines) != len(systems):
         raise InputError(

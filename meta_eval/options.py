@@ -89,6 +89,16 @@ EXAMPLES = {"benchmarks": '["conll14"]', "metrics": '["green", "m2"]',
             "scores": '["mine=scores.json"]', "levels": '["corpus", "mean"]'}
 
 
+
+def _normalised(value: Any, spec: registry.OptionSpec) -> Any:
+    """A benchmark option's value: its default when not given, a tuple without repeats
+    for an option that takes several."""
+    if value is None or value == ():
+        return spec.default
+    if spec.multiple:
+        return (value,) if isinstance(value, str) else tuple(dict.fromkeys(value))
+    return value
+
 @dataclass(frozen=True)
 class MetaEvalOptions:
     """The options of one meta-evaluation (field = CLI flag; see docs/meta-eval.md).
@@ -258,18 +268,10 @@ class MetaEvalOptions:
                               f"{', '.join(declared)}")
         own = {}
         for name, spec in declared.items():
-            given = hasattr(self, name) or name in self.benchmark_settings
-            value = self.benchmark_value(name) if given else None
-            if value is None or value == ():
-                value = spec.default
-            elif spec.multiple and isinstance(value, str):
-                value = (value,)
-            elif spec.multiple:
-                value = tuple(dict.fromkeys(value))
             if hasattr(self, name):
-                set_(name, value)
+                set_(name, _normalised(getattr(self, name), spec))
             elif name in self.benchmark_settings:
-                own[name] = value
+                own[name] = _normalised(self.benchmark_settings[name], spec)
         set_("benchmark_settings", own)
         notes: list[str] = []
         for owner in (self, *self.settings.values()):
@@ -327,7 +329,6 @@ class MetaEvalOptions:
 
     def _check_explicit(self, notes: list[str]) -> None:
         """Options given explicitly must apply to something chosen."""
-
         given, benchmarks = self.explicit, list(self.benchmarks)
         for name, spec in registry.benchmark_options().items():
             if name in given or name in self.benchmark_settings:
@@ -360,7 +361,6 @@ class MetaEvalOptions:
         """Each option of ``owner`` (these options or an analysis's settings) given
         (explicitly, or set when its default is None) that only means something with
         another (its flag's ``requires``) has that other."""
-
         for f, flag in flagged(type(owner)):
             if flag.requires is None:
                 continue
@@ -404,7 +404,6 @@ class MetaEvalOptions:
         return tuple(metrics)
 
     def _check_values(self, notes: list[str]) -> None:
-
         metrics = self.metric_objects
         object.__setattr__(self, "betas", tuple(check_beta(b, "-b/--beta") for b in self.betas))
         if self.betas and self.grid is not None:
@@ -429,7 +428,6 @@ class MetaEvalOptions:
         """--level ew/trueskill rebuild system scores from sentence comparisons: the
         analyses that resample or re-score sentences cannot follow them (one line says
         which)."""
-
         aggregated = self.aggregation_levels
         if aggregated and self.grid is not None:
             raise ConfigError(f"--sweep-beta/--plot is not available at --level {aggregated[0]} "

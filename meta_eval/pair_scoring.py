@@ -69,7 +69,6 @@ def check_resampled_metrics(metrics: Sequence[Metric], spa: bool, clusters: str 
                             ) -> None:
     """--spa and --clusters resample sentences: a --scores file with system scores only
     cannot take part (checked before any scoring)."""
-
     flag = "--spa" if spa else ("--clusters" if clusters is not None else None)
     for metric in metrics:
         if flag and isinstance(metric, ScoresMetric) and not metric.sentence_level:
@@ -193,7 +192,6 @@ def add_sentence_ties(rows: Sequence[SentenceAgreement], selections: Sequence[Se
     """Each sentence-level row with acc_eq and epsilon over every pair of outputs ranked
     in the same item (human ties included, pooled over the items), and the accuracy of
     the same scores under each tie policy of :mod:`.sentence_agreement` for comparison."""
-
     by_name, by_spec = _by(rows, selections, metrics)
     out = []
     for row in rows:

@@ -129,7 +129,6 @@ class WindowResult:
     spearman: float
 
     def to_json(self) -> dict[str, Any]:
-
         return {
             "window_start": self.window_start,
             "systems_in_window": list(self.systems_in_window),

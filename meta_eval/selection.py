@@ -89,7 +89,6 @@ def row_signature(metric: Metric, selection: Selection, level: str,
     scores when they are not the selection's system-level kind (sentence-level
     judgments); ``analysis``: fields of the analysis (resamples, seed, window ...).
     """
-
     sig = metric_signature(metric, selection.benchmark.corpus)
     if beta is not None:
         sig = sig.extend(beta=beta if isinstance(beta, str) else float(beta))

@@ -96,7 +96,6 @@ class Sweep:
 
     def results(self, grid: str | None = None) -> list[MetaResult]:
         """One row per beta; ``grid`` (the grid as given) goes into their signature."""
-
         sel, m = self.selection, self.metric
         signature = row_signature(m, sel, self.level, grid if m.has_beta else None)
         return [

@@ -101,7 +101,6 @@ class _ImparaRunner:
         self.loaded = False
 
     def _load(self) -> None:
-
         transformers = require_transformers("impara")
         self.device = resolve_device(self.cfg.device, "impara")
         self.tok_qe = load_tokenizer(self.qe, "impara")

@@ -219,7 +219,6 @@ class TransformersBackend:
         self.sent: list[str] = []  # the exact texts given to the tokenizer, for tests
 
     def identity(self) -> str:
-
         return "transformers|" + ModelRef(self.model_name, self.revision).identity()
 
     def settings(self) -> str:
@@ -249,7 +248,6 @@ class TransformersBackend:
         return prompt
 
     def complete(self, prompts: Sequence[str], wheres: Sequence[str]) -> list[str]:
-
         self._load()
         tok, model = self._tokenizer, self._model
         out: list[str] = []

@@ -148,7 +148,6 @@ def neutral_gold(sources: Sequence[str], references: Sequence[Sequence[str]]) ->
     language-neutral edits against the source (annotators 0..k-1 in reference
     order, a noop for a reference equal to the source), as ``gecmetrics
     m2-from-text`` writes it. Every pair's size is checked before any is aligned."""
-
     tokens = [src.split() for src in sources]
     refs = [[line.split() for line in ref] for ref in references]
     for k, ref in enumerate(refs):
@@ -260,7 +259,6 @@ def m2_type_counts(corpus: Corpus, choice, max_unchanged_words: int = 2,
     are not split by type (docs/metrics/m2.md). The TP and FN of all types
     sum to the corpus TP and FN.
     """
-
     golds = gold_of(corpus)
     annotators = sorted({a for g in golds for a in g})
     out = []

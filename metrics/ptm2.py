@@ -130,7 +130,6 @@ class PTM2Config(BertScoreWeighting):
 
 def bert_scorer(cfg: BertScoreWeighting) -> Any:
     """The BERTScore of a configuration (the model is loaded on first use)."""
-
     layer = cfg.layer if cfg.layer is not None else default_layer(cfg.model)
     baseline = None
     if cfg.rescale:

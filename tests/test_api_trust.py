@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import require_errant, require_neural
+from conftest import require_extra
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, GecMetricsError, InputError
@@ -159,7 +159,7 @@ def _statistics(name: str, corpus: Corpus) -> Statistics:
     if name in MODEL_METRICS:
         return _model_statistics(name, corpus)
     if "errant" in metric_class(name).extras:
-        require_errant()
+        require_extra("errant")
     return get_metric(name).statistics(corpus)
 
 
@@ -331,7 +331,7 @@ def test_meta_lists_refuse_a_lone_value(option, value, message):
 
 @pytest.mark.full  # loads transformers: seconds of import
 def test_folder_that_is_not_a_model_says_what_it_lacks(tmp_path):
-    require_neural()
+    require_extra("neural")
     from gecmetrics.neural.models import ModelRef, load_model, load_tokenizer
 
     (tmp_path / "notes.txt").write_text("not a model")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import require_errant
+from conftest import require_extra
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits.extraction import apply_gold, load_annotator
@@ -166,7 +166,7 @@ def test_text_references_and_model_option(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def nlp():
-    require_errant()
+    require_extra("errant")
     return load_annotator()[1]
 
 

@@ -25,7 +25,7 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import require_errant, require_shared_data
+from conftest import require_extra, require_shared_data
 
 from gecmetrics.edits import errant_align
 
@@ -49,7 +49,7 @@ WORDS = ("the", "The", "a", "A", "cat", "cats", "Cat", "dog", "dogs", "'s", "is"
 
 @pytest.fixture(scope="module")
 def annotator():
-    require_errant()
+    require_extra("errant")
     from gecmetrics.edits.extraction import load_annotator
 
     return load_annotator()
@@ -140,7 +140,7 @@ def _run_pairs(annotator, pairs, mergings=MERGINGS, lev=(False, True)) -> int:
 
 
 def test_char_cost_is_rapidfuzz_indel_normalized_distance_bit_for_bit():
-    require_errant()
+    require_extra("errant")
     from rapidfuzz.distance import Indel
 
     from gecmetrics.edits._align_kernel import char_cost

@@ -381,9 +381,9 @@ def test_sentence_statistics_give_the_corpus_score(stub):
 
 def test_edit_form_shows_errant_edits(stub):
     """LLM-E: targets as ERRANT edits, written by hand here for three simple pairs."""
-    from conftest import require_errant
+    from conftest import require_extra
 
-    require_errant()
+    require_extra("errant")
     sources = ["He go to school .", "It is is fine ."]
     hyps = {"a": ["He goes to the school .", "It is fine ."],
             "b": ["He go to school .", "It is is fine ."]}

@@ -17,7 +17,7 @@ import typing
 
 import numpy as np
 import pytest
-from conftest import require_errant
+from conftest import require_extra
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.m2_format import read_m2
@@ -55,7 +55,7 @@ def corpus(tmp_path):
 
 def _metric(name: str, **options) -> Metric:
     if name in ("errant", "gotoscorer"):
-        require_errant()
+        require_extra("errant")
     return get_metric(name, **options)
 
 
@@ -162,7 +162,7 @@ def test_every_option_changes_the_cache_key(name, corpus):
             assert field.metadata == LAST_STEP and field.name == "beta"
             assert changed.cache_key() == base.cache_key()
             if name in ("errant", "gotoscorer"):
-                require_errant()
+                require_extra("errant")
             assert changed.statistics(corpus).default_beta == changed.config.beta
             assert base.statistics(corpus).default_beta == base.config.beta
 

@@ -53,9 +53,9 @@ def corpus(texts):
 
 @pytest.fixture(scope="module")
 def models(tmp_path_factory):
-    from conftest import require_neural
+    from conftest import require_extra
 
-    require_neural()
+    require_extra("neural")
     from neural_models import save_bert, save_gpt2
 
     root = tmp_path_factory.mktemp("tiny")

@@ -248,9 +248,9 @@ def test_span_agreement_counts_by_hand():
 def test_agreement_with_errant_on_a_conll14_sample():
     """The docs script's comparison on every 60th sentence equals a direct count
     of equal (start, end, correction) spans against errant's own annotator."""
-    from conftest import require_errant
+    from conftest import require_extra
 
-    require_errant()
+    require_extra("errant")
     data = require_shared_data()
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs" / "generate"))
     import make_neutral_edits

@@ -18,7 +18,7 @@ import venv
 from pathlib import Path
 
 import pytest
-from conftest import skip_or_fail
+from conftest import require_extra, skip_or_fail
 
 ROOT = Path(__file__).resolve().parents[1]
 #: what a fresh clone holds: no builds, no virtual environments, no kernels built in place
@@ -237,19 +237,10 @@ def assert_installed_completely(python: Path) -> None:
     assert example_output(python) == example_output(sys.executable)
 
 
-def require_build_tools() -> None:
-    for module in ("build", "Cython", "setuptools"):
-        try:
-            __import__(module)
-        except ImportError:
-            skip_or_fail(f"the test extra is incomplete (cannot import {module}); install it "
-                         'with `pip install ".[test]"`')
-
-
 @pytest.fixture(scope="module")
 def dists(clone, tmp_path_factory) -> dict[str, Path]:
     """`python -m build` of a fresh clone: its sdist and its wheel."""
-    require_build_tools()
+    require_extra("test")
     out = tmp_path_factory.mktemp("dist")
     done = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out),
                            str(clone)], capture_output=True, text=True, env=clean_env(),
@@ -284,7 +275,7 @@ def test_the_wheel_and_the_sdist_install_completely(dists, kind, tmp_path):
 @pytest.mark.full
 def test_a_clone_without_symbolic_links_installs_completely(tmp_path):
     """What Git for Windows checks out by default: the links become text files."""
-    require_build_tools()
+    require_extra("test")
     clone = tmp_path / "no-links"
     done = subprocess.run(["git", "-c", "core.symlinks=false", "clone", "--quiet", str(ROOT),
                            str(clone)], capture_output=True, text=True, timeout=300)

@@ -368,9 +368,9 @@ def test_conll14_report_in_chromium(tmp_path: Path) -> None:
 
 @pytest.mark.full
 def test_errant_edits_and_types(tmp_path: Path) -> None:
-    from conftest import require_errant, require_shared_data
+    from conftest import require_extra, require_shared_data
 
-    require_errant()
+    require_extra("errant")
     out = conll14_report(require_shared_data(), tmp_path / "report.html", "errant", 40,
                          "add")
     page = page_data(out.read_text(encoding="utf-8"))

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import uagec
-from conftest import require_ua_gec
+from conftest import require_extra
 
 from gecmetrics.m2_format import read_m2
 
@@ -60,7 +60,7 @@ def test_an_edit_over_a_sentence_boundary_is_split():
 
 @pytest.fixture(scope="module", params=uagec.LAYERS)
 def test_set(request):
-    require_ua_gec()
+    require_extra("ua-gec")
     return uagec.load(request.param)
 
 

@@ -525,7 +525,6 @@ class Extractor:
         through :meth:`Extractor.extract`, to the edit cache: no worker
         writes a file.
         """
-
         def tasks() -> Iterator[_ChunkTask]:
             for chunk in chunks:
                 items = [(key[0], *jobs[key]) for key in chunk]

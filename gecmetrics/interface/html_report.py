@@ -187,7 +187,6 @@ def render_meta_eval(result: MetaEvaluation, title: str = "gecmetrics meta-evalu
     """The page of ``meta-eval --html``: correlation tables (sortable), the text
     tables of every analysis run, and its figures as inline SVG (tables only,
     with a note, without matplotlib)."""
-
     rows, _ = render_evaluation(result, "json")
     objects = json.loads(rows)
     text, _ = render_evaluation(result, "table")

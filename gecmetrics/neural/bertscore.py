@@ -108,7 +108,6 @@ class BertScorer:
     # -- identity ------------------------------------------------------------
     def identity(self) -> str:
         """What a cached value depends on besides the texts."""
-
         ref = ModelRef(self.model, self.revision)
         base = "none" if self.baseline is None else repr(float(self.baseline))
         dtype = "" if self.dtype == "float32" else f"|dtype={self.dtype}"

@@ -97,7 +97,6 @@ class PartitionCounts:
 def _corpus(records: Sequence[Mapping[str, Any]], systems: Sequence[str],
             needs_m2: bool) -> Corpus:
     """The partition's records as a :class:`Corpus` (with its M2 sentences for M2)."""
-
     sources = [r["source"] for r in records]
     num_refs = len(records[0]["references"]) if records else 0
     references = [[r["references"][k] for r in records] for k in range(num_refs)]
@@ -117,7 +116,6 @@ def m2_sentence(value: Any) -> Any:
     """An :class:`~gecmetrics.m2_format.M2Sentence` from one sentence's M2 block (its ``S``
     line and ``A`` lines, as text: what a dataframe or Parquet column holds), each
     ``A`` line checked by the M2 reader's own parser; an M2Sentence as it is."""
-
     if isinstance(value, M2Sentence):
         return value
     lines = [line for line in str(value).split("\n") if line.strip()]
@@ -445,7 +443,6 @@ def signed_json(results: Sequence[SystemResult], metrics: Sequence[Metric], refe
     """The JSON objects of ``results`` as ``gecmetrics score --format json`` writes
     them, each with its ``signature`` (options, beta, number of reference sets,
     where the references came from: ``text``, ``m2-lenient`` or ``m2-strict``)."""
-
     by_spec = {metric.spec: metric for metric in metrics}
     return [{**r.to_json(), "signature": str(score_signature(
                 by_spec[r.spec], references, refs_from, r.level, r.beta))}

@@ -97,7 +97,6 @@ class MultigecOptions:
     max_tokens: int = ERRANT_MAX_TOKENS
 
     def __post_init__(self) -> None:
-
         object.__setattr__(self, "references", tuple(self.references))
         object.__setattr__(self, "hypotheses", tuple(self.hypotheses))
         if self.tokenize not in TOKENIZATIONS:
@@ -217,7 +216,6 @@ def corpora_of(options: MultigecOptions) -> list[CorpusFiles]:
 
 def run(options: MultigecOptions) -> MultigecResults:
     """Score every subcorpus of ``options``; every file is read and checked first."""
-
     gleu = metric_from_spec(GLEU_SPEC)
     errant = None
     files = corpora_of(options)

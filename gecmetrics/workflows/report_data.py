@@ -107,7 +107,6 @@ class ReportOptions:
     score_options: ScoreOptions = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-
         if self.edits not in EDIT_SOURCES:
             raise ConfigError(f"--edits {self.edits!r} is not one of "
                               f"{', '.join(EDIT_SOURCES)}")
@@ -174,7 +173,6 @@ class ReportData:
 
 def gather(options: ReportOptions, warn: Callable[[str], None] | None = None) -> ReportData:
     """Read, score and extract everything ``options`` asks for (see the module)."""
-
     so = options.score_options
     notes = list(so.notes)
     with execution(jobs=so.jobs):
@@ -374,7 +372,6 @@ def report_json(data: ReportData, labels: Sequence[str], title: str,
     """The JSON the page embeds: ``labels`` name the columns (one per column),
     scores are 0-1 floats rounded to 6 digits (the page shows percent to 2), and a
     system output equal to its source is null (the page shows the source)."""
-
     def r(v: float | None) -> float | None:
         return None if v is None else round(v, 6)
 

@@ -147,7 +147,6 @@ def place(scores: Sequence[float], human: Sequence[float], attack: float,
 def attack_files(root: Path) -> dict[str, Path]:
     """Attack name -> its file in the data folder ``root`` (missing files: one line
     naming ``gecmetrics download attacks``)."""
-
     desc = description(DESCRIPTION)
     require_files(root, desc, DESCRIPTION)
     return {name: root / rel for name, rel in desc["systems"].items()}
@@ -157,8 +156,6 @@ def attack_files(root: Path) -> dict[str, Path]:
 def attack_lines(root: Path) -> dict[str, tuple[str, ...]]:
     """Attack name -> its lines, one per CoNLL-2014 test sentence; a file with another
     number of lines is refused with the file and both counts."""
-
-
     expected = int(description(DESCRIPTION)["sentences"])
     out = {}
     for name, path in attack_files(root).items():
@@ -173,7 +170,6 @@ def attack_lines(root: Path) -> dict[str, tuple[str, ...]]:
 
 
 def _root(options: RunOptions) -> Path:
-
     return data_root(options.data_dir).resolve()
 
 
@@ -197,7 +193,6 @@ def check(settings: AttacksSettings, options: RunOptions) -> None:
 
 def on_load(settings: AttacksSettings, selection: Selection) -> None:
     """Refuse a benchmark that is not made of CoNLL-2014 test sentences."""
-
     if not settings.attacks:
         return
     bench = selection.benchmark
@@ -210,7 +205,6 @@ def on_load(settings: AttacksSettings, selection: Selection) -> None:
 def attack_corpus(bench: Benchmark, lines: Mapping[str, Sequence[str]]) -> Corpus:
     """The benchmark's sources, references and M2 edits with the attacks as its systems,
     each attack line taken at its sentence's position in the test set."""
-
     assert bench.source_set is not None  # on_load refused the others
     positions = list(bench.source_set.positions)
     corpus = bench.corpus
@@ -236,7 +230,6 @@ def level_scores(stats: Any, beta: float | None, level: str) -> Any:
 
 
 def run(context: Context, settings: AttacksSettings) -> list[AttackRow]:
-
     from ..selection import row_signature, system_scores
 
     lines = attack_lines(_root(context.options))
@@ -295,7 +288,6 @@ def title(settings: AttacksSettings, rows: Sequence[AttackRow],
 
 
 def table(rows: Sequence[AttackRow], fmt: str) -> str:
-
     def corr(value: float) -> str:
         return "-" if value != value else f"{value:.3f}"
 

@@ -85,7 +85,6 @@ def run(context: Context, settings: BootstrapSettings) -> list[Any]:
 
 
 def check(settings: BootstrapSettings, options: RunOptions) -> None:
-
     if settings.bootstrap is None:
         return
     refuse_sweep("--bootstrap", options)

@@ -193,7 +193,6 @@ def run(context: Context, settings: ClustersSettings) -> list[ClusterRow]:
 
 
 def check(settings: ClustersSettings, options: RunOptions) -> None:
-
     if settings.clusters is None:
         return
     check_choice("--clusters", settings.clusters, CLUSTER_STATS)
@@ -220,7 +219,6 @@ def title(settings: ClustersSettings, rows: Sequence[ClusterRow],
 
 def table(rows: Sequence[ClusterRow], fmt: str) -> str:
     """The significance ranking: one row per metric, best first, with its cluster."""
-
     def pct(value: float | None) -> str:
         return "-" if value is None or value != value else f"{100 * value:.1f}"
 

@@ -168,7 +168,6 @@ def title(settings: CompareSettings, rows: Sequence[Comparison],
 
 
 def table(rows: Sequence[Comparison], fmt: str) -> str:
-
     def beta(value: float | None) -> str:
         return "-" if value is None else f"{value:g}"
 

@@ -138,7 +138,6 @@ def run(context: Context, settings: CVBetaSettings) -> list[Any]:
 
 
 def check(settings: CVBetaSettings, options: RunOptions) -> None:
-
     if settings.cv_folds is None:
         return
     refuse_sweep("--cv-beta", options)
@@ -158,7 +157,6 @@ def title(settings: CVBetaSettings, rows: Sequence[MetaResult],
 
 def table(rows: Sequence[MetaResult], fmt: str) -> str:
     """One row per (benchmark, metric, level)."""
-
     headers = ["benchmark", "metric", "spec", "level", "β* (CV)", "sd", "fold optima",
                "r at β*", "ρ at β*"]
     seen, cells = set(), []

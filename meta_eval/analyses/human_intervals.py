@@ -117,7 +117,6 @@ def run(context: Context, settings: HumanIntervalsSettings) -> list[HumanInterva
 
 
 def check(settings: HumanIntervalsSettings, options: RunOptions) -> None:
-
     if settings.human_intervals and options.sentence_level:
         raise ConfigError("--human-intervals is a system-level statistic; drop it or drop "
                           "--sentence-level (--tie-calibration works at both levels)")
@@ -137,7 +136,6 @@ def title(settings: HumanIntervalsSettings, rows: Sequence[HumanIntervalRow],
 
 def table(rows: Sequence[HumanIntervalRow], fmt: str) -> str:
     """Every system's human score, 95% interval, rank, rank range and cluster."""
-
     digits = 3
     headers = ["benchmark", "cluster", "rank", "range", "system", "score", "95% CI"]
     cells = []

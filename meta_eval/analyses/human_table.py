@@ -105,7 +105,6 @@ def title(settings: HumanTableSettings, rows: Sequence[HumanTableRow],
 
 def table(rows: Sequence[HumanTableRow], fmt: str) -> str:
     """One line per benchmark, criterion and system; one column per part."""
-
     levels = list(dict.fromkeys(r.level for r in rows))
     lines: dict[tuple[str, str, str], dict[str, HumanTableRow]] = {}
     for r in rows:

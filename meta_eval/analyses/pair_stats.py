@@ -117,7 +117,6 @@ def _eps(value: float | None) -> str:
 def table(rows: Sequence[Any], fmt: str) -> str:
     """The statistics of the correlation rows, or the tie calibration of the
     sentence-level rows."""
-
     if rows and isinstance(rows[0], SentenceAgreement):
         return sentence_ties_table(rows, fmt)
     return pair_table(rows, fmt)
@@ -125,7 +124,6 @@ def table(rows: Sequence[Any], fmt: str) -> str:
 
 def pair_table(results: Sequence[MetaResult], fmt: str) -> str:
     """Per row: pairwise accuracy, acc_eq and its epsilon, SPA (those computed), in %."""
-
     rows = [r for r in results if r.pairs is not None]
     show = {"acc": any(r.pairs.pairwise_accuracy is not None for r in rows if r.pairs),
             "eq": any(r.pairs.acc_eq is not None for r in rows if r.pairs),
@@ -151,7 +149,6 @@ def pair_table(results: Sequence[MetaResult], fmt: str) -> str:
 def sentence_ties_table(rows: Sequence[SentenceAgreement], fmt: str) -> str:
     """Tie-calibrated accuracy of the sentence-level rows, with the accuracy under
     every tie policy for comparison (all in %)."""
-
     with_tc = [s for s in rows if s.tie_calibration is not None]
     policies = ([name for name, _ in with_tc[0].tie_calibration.accuracy_by_ties]
                 if with_tc and with_tc[0].tie_calibration else [])

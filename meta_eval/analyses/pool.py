@@ -134,7 +134,6 @@ class PoolSettings:
 
 
 def check(settings: PoolSettings, options: RunOptions) -> None:
-
     if settings.pool and options.grid is not None:
         raise ConfigError("--pool ranks metrics at the given betas; it cannot be combined "
                           "with --sweep-beta/--plot")
@@ -280,7 +279,6 @@ def _signature(row_signatures: Sequence[str], columns: Sequence[PoolColumn],
 def pool_table(rows: Sequence[PoolRow], fmt: str) -> str:
     """Rows: entries; columns: every (benchmark, human, level) value in percent, then the
     mean rank and the weighted average (percent)."""
-
     if not rows:
         return ""
     columns = rows[0].columns

@@ -142,7 +142,6 @@ def item_comparisons(items: Sequence[Any], systems: Sequence[str]
                      ) -> list[tuple[int, int, int, str, str]]:
     """Every comparison of the items within ``systems``, with the ranks the item gave:
     ``(sentence, better_rank, worse_rank, better, worse)``."""
-
     keep = set(systems)
     return [(item.sentence, *pair) for item in items
             for pair in ranked_pairs(item.groups, keep)]
@@ -199,7 +198,6 @@ def run(context: Context, settings: RankPairsSettings) -> list[RankPairRow]:
 
 
 def check(settings: RankPairsSettings, options: RunOptions) -> None:
-
     if settings.rank_pairs:
         refuse_sweep("--rank-pairs", options)
     if settings.rank_pairs_plot is not None:
@@ -217,7 +215,6 @@ def title(settings: RankPairsSettings, rows: Sequence[RankPairRow],
 
 
 def table(rows: Sequence[RankPairRow], fmt: str) -> str:
-
     headers = ["benchmark", "metric", "spec", "β", "i", "j", "system i", "system j",
                "pairs", "agree", "ties", "agree %"]
     body = [[r.benchmark, r.metric, r.spec, "-" if r.beta is None else f"{r.beta:g}",

@@ -267,7 +267,6 @@ def on_load(settings: SubsetsSettings, selection: Selection) -> None:
 
 
 def check(settings: SubsetsSettings, options: RunOptions) -> None:
-
     if settings.subsets is not None:
         if options.sentence_level or options.grid is not None:
             raise ConfigError("--subsets works on system-level correlations; it cannot be "
@@ -289,7 +288,6 @@ def title(settings: SubsetsSettings, rows: Sequence[SubsetRow],
 
 
 def table(rows: Sequence[SubsetRow], fmt: str) -> str:
-
     headers = ["benchmark", "metric", "spec", "β", "level", "subsets", "min", "Q1", "median",
                "Q3", "max", "best"]
     cells = [[r.benchmark, r.metric, r.spec, "-" if r.beta is None else f"{r.beta:g}",

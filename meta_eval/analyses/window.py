@@ -158,13 +158,11 @@ def run(context: Context, settings: WindowSettings) -> list[WindowRow]:
 
 def on_load(settings: WindowSettings, selection: Selection) -> None:
     """W fits the benchmark's systems (checked as its data is read, before scoring)."""
-
     if settings.window is not None:
         check_window(settings.window, len(selection.systems), selection.benchmark.name)
 
 
 def check(settings: WindowSettings, options: RunOptions) -> None:
-
     if settings.window is not None:
         refuse_sweep("--window", options)
         if options.sentence_level:
@@ -180,7 +178,6 @@ def title(settings: WindowSettings, rows: Sequence[WindowRow],
 
 
 def table(rows: Sequence[WindowRow], fmt: str) -> str:
-
     headers = ["benchmark", "metric", "spec", "β", "level", "from rank", "systems", "r", "ρ"]
     cells = [[w.benchmark, w.metric, w.spec, "-" if w.beta is None else f"{w.beta:g}",
               w.level, w.window_start, " ".join(w.systems_in_window), fixed(w.pearson, 3),

@@ -104,7 +104,6 @@ def load(root: Path, references: tuple[str, ...] | None = None, **_: object) -> 
 def reference_texts(root: Path, chosen: tuple[str, ...], nucle: list[list[str]] | Any,
                     n_sentences: int) -> list[list[str]]:
     """The reference texts of the chosen sets, in order (``nucle``: the M2 file's)."""
-
     sets = description(NAME)["reference_sets"]
     out: list[list[str]] = []
     for name in chosen:

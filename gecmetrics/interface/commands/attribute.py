@@ -154,7 +154,6 @@ def m2_edits(path: str, corpus: Corpus, name: str) -> list[list[EditTuple]]:
 
 def render(result: AttributionResult, fmt: str, digits: int) -> str:
     """The attributions as a table, TSV (percentage points) or JSON (0-1)."""
-
     if fmt == "json":
         return to_json(result.to_json())
 

@@ -173,7 +173,6 @@ def refuse_digits_with_json(ctx: click.Context, fmt: str) -> None:
     """A one-line :class:`~gecmetrics.errors.ConfigError` when ``-d/--digits`` is given
     with ``--format json``: JSON has full precision, so the option would be ignored
     silently (one message for every command that has both options)."""
-
     if "digits" in explicit(ctx) and fmt == "json":
         raise ConfigError("-d/--digits sets the decimals of tables; JSON has full precision: "
                           "drop -d or choose another --format")

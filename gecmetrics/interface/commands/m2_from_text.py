@@ -37,7 +37,6 @@ class M2FromTextOptions:
 
     def check(self) -> None:
         """ConfigError / InputError for what needs no file read."""
-
         if not self.references:
             raise ConfigError("no reference given; pass one or more with -r/--reference")
         if self.lang is not None and self.lang not in LANGUAGE_CODES:
@@ -52,7 +51,6 @@ def tokenised(lines: Sequence[str], tokens: Callable[[str], list[str]], name: st
     """Each line's tokens; InputError for an empty source line (M2 has no empty
     sentence) or a token M2 cannot hold. An empty reference line is a correction
     that deletes the whole sentence (CoNLL-2014 has one), not an error."""
-
     out_: list[list[str]] = []
     for number, line in enumerate(lines, start=1):
         toks = tokens(line)
@@ -113,7 +111,6 @@ def m2_from_text(source, references, lang, tokenize, output) -> None:
     reference's edits against the source, typed M, U, R or W
     (docs/edits-neutral.md).
     """
-
     if output == "-":
         output = None
     options = M2FromTextOptions(source, tuple(references), lang, tokenize, output)

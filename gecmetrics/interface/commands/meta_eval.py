@@ -125,7 +125,6 @@ class MetaEvalCommand(click.Command):
             formatter.write_dl(rows)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-
         checks: dict[str, Callable[..., Any]] = {
             "--bootstrap": check_resamples, "--window": check_window,
             "--cv-beta": check_folds, "--sweep-beta": parse_beta_grid}
@@ -143,7 +142,6 @@ class MetaEvalCommand(click.Command):
 
 
 def _int(text: str, option: str) -> int:
-
     try:
         return int(text)
     except ValueError:

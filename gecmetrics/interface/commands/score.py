@@ -99,7 +99,6 @@ JOBS_OPTION = click.option(
 
 def with_options(options: Sequence[Callable[[Any], Any]]) -> Callable[[Any], Any]:
     """A decorator applying the click ``options`` in order (the first is listed first)."""
-
     def apply(command: Any) -> Any:
         for option in reversed(options):
             command = option(command)
@@ -178,7 +177,6 @@ def score(ctx: click.Context, specs: tuple[str, ...], source: str,
 
 def paired_options(flags: dict[str, Any]) -> PairedOptions | None:
     """The paired test asked for by ``--paired-bootstrap/--paired-ar/--seed``, or None."""
-
     request = check_paired_request(flags["paired_bs"], flags["paired_ar"])
     seed = flags["seed"]
     if request is None:
