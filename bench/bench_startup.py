@@ -1,8 +1,16 @@
-"""Start-up time of ``gecmetrics --help`` (target: under 0.15 s of imports).
+"""Start-up time of ``gecmetrics --help`` and ``gecmetrics list`` against a bare
+``python -c pass`` (target: at most 3 x its wall time), and of ``score --help``.
 
 Run from the repository root, with the project installed::
 
-    python bench/bench_startup.py [--runs 15]
+    python bench/bench_startup.py [--runs 15] [--tree DIR ...]
+
+First, whole processes run in turn (so that a change of load falls on all alike):
+the bare interpreter, then each command through the console script's code, for this
+checkout and for each ``--tree`` (another checkout, e.g. the code before a change,
+imported first on the path); printed: the minimum and median wall time, the minimum
+CPU time (user + system, ``os.wait4``) and the ratio of the minima to the bare
+interpreter's. Then the imports:
 
 Each run is ``python -X importtime GECMETRICS_SCRIPT --help`` in a fresh
 process; the import time of a run is the sum of the "self" column of its
@@ -42,10 +50,45 @@ def one(args: list[str]) -> tuple[float, dict[str, tuple[int, int]]]:
     return sum(own for own, _ in modules.values()) / 1e6, modules
 
 
+COMMANDS = {"--help": ["--help"], "list": ["list"], "score --help": ["score", "--help"]}
+
+
+def console(tree: Path | None, args: list[str]) -> list[str]:
+    """The console script's code (gecmetrics.interface.console), from ``tree`` if given."""
+    first = f"sys.path.insert(0, {str(tree)!r}); " if tree else ""
+    return [sys.executable, "-c", f"import sys; {first}sys.argv[0] = 'gecmetrics'; "
+            "from gecmetrics.interface.console import main; main()", *args]
+
+
+def whole_processes(trees: list[Path | None], runs: int) -> None:
+    cases: dict[str, list[str]] = {"python -c pass": [sys.executable, "-c", "pass"]}
+    for tree in trees:
+        for name, args in COMMANDS.items():
+            cases[f"{tree.name + ': ' if tree else ''}gecmetrics {name}"] = console(tree, args)
+    walls: dict[str, list[float]] = {name: [] for name in cases}
+    cpus: dict[str, list[float]] = {name: [] for name in cases}
+    for _ in range(runs):
+        for name, argv in cases.items():
+            child = harness.run_child(argv, cwd=Path("/"))
+            if child.code != 0:
+                sys.exit(f"{name} failed: {child.stderr.strip()[-500:]}")
+            walls[name].append(child.seconds)
+            cpus[name].append(child.cpu)
+    base = min(walls["python -c pass"])
+    print(f"whole processes, {runs} runs each, in turn (wall s: min, median; CPU s: min):")
+    for name in cases:
+        print(f"  {name:40s} {min(walls[name]):6.3f} {statistics.median(walls[name]):6.3f} "
+              f"{min(cpus[name]):6.3f}   x{min(walls[name]) / base:4.1f} of python -c pass")
+    print(f"load average: {os.getloadavg()}")
+
+
 def main() -> None:
     parser = harness.parser(__doc__, data=None)
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--tree", type=Path, action="append", default=[],
+                        help="another checkout to time alongside (its kernels need not be built)")
     opts = parser.parse_args()
+    whole_processes([None, *[tree.resolve() for tree in opts.tree]], opts.runs)
     script = str(Path(sys.executable).with_name("gecmetrics"))
     cases = {"bare python (baseline)": ["-c", "pass"], "gecmetrics --help": [script, "--help"]}
     summary = {}

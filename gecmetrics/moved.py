@@ -12,7 +12,6 @@ table is the one list of moves; new code and the docs use the new paths.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
@@ -46,8 +45,13 @@ def new_name(name: str) -> str | None:
     return None
 
 
-class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds an old name and loads it as the module at its new place."""
+class _Alias:
+    """Finds an old name and loads it as the module at its new place.
+
+    A finder and loader by protocol rather than by subclassing ``importlib.abc``: that
+    module imports ``importlib.resources`` (tempfile, shutil, ...), a tenth of the
+    command line's start-up, and this module is imported with every ``gecmetrics``.
+    """
 
     def __init__(self) -> None:
         self._own_specs: dict[str, importlib.machinery.ModuleSpec | None] = {}
@@ -71,6 +75,10 @@ class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         """The module ran at its new place already; the import system has just set its
         ``__spec__`` to the old name's: give it back its own."""
         module.__spec__ = self._own_specs.get(module.__name__, module.__spec__)
+
+    def load_module(self, fullname: str) -> ModuleType:
+        """The legacy loader call (the import system uses create/exec_module)."""
+        return importlib.import_module(fullname)
 
     def get_code(self, fullname: str) -> object:
         """The new module's code, for ``python -m OLD.NAME``."""

@@ -20,6 +20,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from .descriptions import read_description
+from .entry_points import entry_points
 from .errors import ConfigError
 
 if TYPE_CHECKING:
@@ -55,9 +56,13 @@ def register_metric(name: str, metric: type[Metric] | str) -> None:
 
 
 def _entry_points() -> dict[str, Any]:
-    from importlib.metadata import entry_points
+    """The plug-ins: every entry point of :data:`ENTRY_POINT_GROUP`, by name.
 
-    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    Read by :mod:`gecmetrics.entry_points` from the installed distributions' metadata
+    folders, as :func:`importlib.metadata.entry_points` finds them; importing that module
+    (email, zipfile, socket, ...) would cost more than the rest of ``gecmetrics list``.
+    """
+    return {ep.name: ep for ep in entry_points(ENTRY_POINT_GROUP)}
 
 
 def _known() -> dict[str, Any]:
@@ -86,6 +91,10 @@ def _load(name: str, target: Any) -> type[Metric]:
 
 
 def metric_class(name: str) -> type[Metric]:
+    if name in _registered:  # the same precedence as _known(), without reading plug-ins
+        return _load(name, _registered[name])
+    if name in BUILTIN:
+        return _load(name, BUILTIN[name])
     known = _known()
     if name not in known:
         raise ConfigError(

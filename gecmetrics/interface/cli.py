@@ -9,6 +9,7 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import click
@@ -23,8 +24,88 @@ from gecmetrics.interface.commands.common import (
     report_output_error,
 )
 
+#: Each subcommand: its name, and the module under gecmetrics/interface/commands/ and the
+#: click command in it. A new command is one module plus one line here. A command's module
+#: is imported only when that command runs (or its --help is asked for), so
+#: ``gecmetrics score`` never pays for meta-eval's imports.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "attribute": ("attribute", "attribute_cmd"),
+    "download": ("download", "download_cmd"),
+    "list": ("list_metrics", "list_cmd"),
+    "m2-from-text": ("m2_from_text", "m2_from_text"),
+    "m2-to-text": ("m2_to_text", "m2_to_text"),
+    "meta-eval": ("meta_eval", "meta_eval"),
+    "multigec": ("multigec", "multigec"),
+    "report": ("report", "report"),
+    "score": ("score", "score"),
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+
+def _command_module(name: str) -> str:
+    return f"gecmetrics.interface.commands.{COMMANDS[name][0]}"
+
+
+def command_docstring(name: str) -> str:
+    """The help text of command ``name``, read from its module's source without importing
+    it: the top-level ``--help`` lists every command's first sentence, and importing all
+    of them would cost more than the rest of start-up together."""
+    import ast
+    import importlib.util
+
+    module, attribute = COMMANDS[name]
+    spec = importlib.util.find_spec(_command_module(name))
+    if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
+        return _loaded_help(name)
+    tree = ast.parse(Path(spec.origin).read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == attribute:
+            return ast.get_docstring(node, clean=False) or ""
+    return _loaded_help(name)
+
+
+def _loaded_help(name: str) -> str:
+    command = LazyGroup.load(name)
+    return command.help or ""
+
+
+class LazyGroup(click.Group):
+    """The ``gecmetrics`` group: commands from :data:`COMMANDS`, each imported when used."""
+
+    @staticmethod
+    def load(name: str) -> click.Command:
+        import importlib
+
+        command = getattr(importlib.import_module(_command_module(name)), COMMANDS[name][1])
+        assert isinstance(command, click.Command)
+        return command
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.commands or cmd_name not in COMMANDS:
+            return super().get_command(ctx, cmd_name)
+        command = self.load(cmd_name)
+        self.add_command(command, cmd_name)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """As click's, from the docstrings in the source (:func:`command_docstring`)."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            if name in self.commands:
+                text = self.commands[name].get_short_help_str(limit)
+            else:
+                text = click.Command(name, help=command_docstring(name)).get_short_help_str(limit)
+            rows.append((name, text))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup,
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="gecmetrics")
 def main() -> None:
     """Evaluate grammatical error correction: many metrics side by side, and how well
@@ -38,29 +119,6 @@ def main() -> None:
           -s src.txt -r ref.txt -c sys.txt
       gecmetrics m2-to-text official-2014.combined.m2 --annotator 0 > ref0.txt
     """
-
-
-# Each subcommand lives in its own module under gecmetrics/interface/commands/; a new
-# command is one module plus one line here.
-from gecmetrics.interface.commands.attribute import attribute_cmd  # noqa: E402
-from gecmetrics.interface.commands.download import download_cmd  # noqa: E402
-from gecmetrics.interface.commands.list_metrics import list_cmd  # noqa: E402
-from gecmetrics.interface.commands.m2_from_text import m2_from_text  # noqa: E402
-from gecmetrics.interface.commands.m2_to_text import m2_to_text  # noqa: E402
-from gecmetrics.interface.commands.meta_eval import meta_eval  # noqa: E402
-from gecmetrics.interface.commands.multigec import multigec  # noqa: E402
-from gecmetrics.interface.commands.report import report  # noqa: E402
-from gecmetrics.interface.commands.score import score  # noqa: E402
-
-main.add_command(list_cmd, "list")
-main.add_command(score, "score")
-main.add_command(m2_to_text, "m2-to-text")
-main.add_command(m2_from_text, "m2-from-text")
-main.add_command(meta_eval, "meta-eval")
-main.add_command(download_cmd, "download")
-main.add_command(multigec, "multigec")
-main.add_command(report, "report")
-main.add_command(attribute_cmd, "attribute")
 
 
 def _terminate(signum: int, frame: Any) -> None:
