@@ -933,6 +933,7 @@ def attribute_metrics(metrics: Sequence[Metric], corpus: Corpus,
     if scorer is not None and not isinstance(scorer, CandidateScorer):
         raise ConfigError(f"scorer must be a CandidateScorer, got {_short(scorer)}")
     check_lines(corpus, options, source_name)
+    checked = None if edits is None else _checked(corpus, edits, options)
     scorers = []
     for metric in metrics:
         # One row first: a metric that cannot score this corpus (m2 without --m2, a
@@ -941,15 +942,22 @@ def attribute_metrics(metrics: Sequence[Metric], corpus: Corpus,
                          and scorer.corpus is corpus) else CandidateScorer(metric, corpus)
         own.score([(0, " ".join(corpus.sources[0].split()))])
         scorers.append(own)
-    if edits is None:
-        edits = hypothesis_edits(corpus, extractor=edit_source,
-                                 max_tokens=options.token_limit)
-    checked = check_edits(corpus, edits)
-    check_edit_counts(checked, options)
-    total = check_size(corpus, checked, options)
-    return tuple(_attribute(metric, own, corpus, options, checked, edit_source, total,
+    if checked is None:
+        checked = _checked(corpus, hypothesis_edits(corpus, extractor=edit_source,
+                                                    max_tokens=options.token_limit), options)
+    edits, total = checked
+    return tuple(_attribute(metric, own, corpus, options, edits, edit_source, total,
                             progress_bar)
                  for metric, own in zip(metrics, scorers, strict=True))
+
+
+def _checked(corpus: Corpus, edits: Any, options: AttributionOptions
+             ) -> tuple[dict[str, list[list[EditTuple]]], int]:
+    """``edits`` checked (:func:`check_edits`, :func:`check_edit_counts`) and the
+    subset sentences they need (:func:`check_size`)."""
+    checked = check_edits(corpus, edits)
+    check_edit_counts(checked, options)
+    return checked, check_size(corpus, checked, options)
 
 
 def _attribute(metric: Metric, scorer: CandidateScorer, corpus: Corpus,
