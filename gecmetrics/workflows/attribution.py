@@ -24,14 +24,14 @@ These are gec-attribute's definitions (naist-nlp/gec-attribute, MIT; also
 gec-metrics' ``analysis/attributor``); docs/attribution.md has the formulas, a
 worked example and the differences (seeding, the reference's sampling).
 
-Edits are spans of whitespace tokens, so every text scored here is a list of
-tokens joined by single spaces: the source S and the hypothesis H too, not
-their lines as read. Then apply(S, {}) is exactly the S scored and
-apply(S, all edits) exactly the H scored, and the values add up to ``delta``
-for every metric and tokenizer, also one that scores spacing
-(``green:tokenize=char``); where such a metric scores a line as read otherwise,
-a note says so (:func:`spacing_note`). Edits that do not give the hypothesis's
-tokens are refused (:func:`check_edits`).
+Edits are spans of whitespace tokens, so every candidate scored here is a
+list of tokens joined by single spaces, the source S and the hypothesis H too
+(not their lines as read), against the source and references as read. Then
+apply(S, {}) is exactly the S scored and apply(S, all edits) exactly the H
+scored, and the values add up to ``delta`` for every metric and tokenizer,
+also one that scores spacing (``green:tokenize=char``); where such a metric
+scores a line as read otherwise, a note says so (:func:`spacing_note`). Edits
+that do not give the hypothesis's tokens are refused (:func:`check_edits`).
 
 Cost: a metric scores each *distinct* corrected sentence once. The subset
 sentences of each (system, sentence) are built in order, deduplicated, and
@@ -114,8 +114,9 @@ DEFAULT_SEED = 12345
 ROWS_PER_PASS = 20_000
 
 #: Characters of candidate text scored in one corpus pass: long lines make
-#: large rows (GREEN's n-gram counts grow with a row's length), so a pass of
-#: long rows holds fewer of them. 20,000 CoNLL-2014 rows have about 2.5 MB.
+#: large rows (GREEN's n-gram statistics take about 65 bytes a character, so
+#: about 130 MB a pass), so a pass of long rows holds fewer of them. 20,000
+#: CoNLL-2014 rows have about 2.5 MB.
 CHARS_PER_PASS = 2_000_000
 
 #: The most subset sentences one run may build (before deduplication): each is
@@ -871,9 +872,10 @@ def spacing_note(metric: Metric, differ: list[tuple[str, int]], lines: int) -> s
     return (f"note: {metric.spec} scores spacing, and {len(differ):,} of the {lines:,} "
             f"lines attributed (first: {system}, line {d + 1}) have other spaces than one "
             "between tokens (leading, trailing or repeated); edits are spans of "
-            "whitespace tokens, so every text is scored with single spaces: their "
-            "source_score and hypothesis_score differ from gecmetrics score's sentence "
-            "scores, and the values still add up to their delta")
+            "whitespace tokens, so the source, the hypothesis and every subset sentence "
+            "are scored with single spaces: their source_score and hypothesis_score "
+            "differ from gecmetrics score's sentence scores, and the values add up to "
+            "their delta")
 
 
 # --------------------------------------------------------------------------
