@@ -96,14 +96,6 @@ MAX_SAMPLES = 10_000
 #: proportion to edits x tokens x ``samples``.
 MAX_EDITS = 100
 
-#: The longest line (source or hypothesis) attribution takes, in tokens
-#: (``max_tokens``, ``--max-tokens``), when none is given: ERRANT's own bound
-#: (:data:`gecmetrics.edits.extraction.MAX_TOKENS`, 300), which the same option
-#: raises for the edits ERRANT extracts. Every subset sentence is scored whole,
-#: so a line's length multiplies the cost of each of its edits; the longest
-#: line of the CoNLL-2014 submissions has 259 tokens.
-MAX_TOKENS: int | None = None
-
 #: Default seed of the random orders (each sentence draws from its own stream
 #: seeded by (seed, system, sentence), so a result does not depend on which
 #: other sentences were attributed in the same run).
@@ -149,7 +141,7 @@ class AttributionOptions:
     seed: int = DEFAULT_SEED
     exact_max_edits: int = EXACT_MAX_EDITS
     max_edits: int = MAX_EDITS
-    max_tokens: int | None = MAX_TOKENS
+    max_tokens: int | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.method, str) or self.method not in METHODS:
@@ -165,7 +157,12 @@ class AttributionOptions:
 
     @property
     def token_limit(self) -> int:
-        """``max_tokens``, or ERRANT's default when None."""
+        """The longest line (source or hypothesis) attribution takes, in tokens:
+        ``max_tokens`` (``--max-tokens``), or when None ERRANT's own bound
+        (:data:`gecmetrics.edits.extraction.MAX_TOKENS`, 300), which the same
+        option raises for the edits ERRANT extracts. Every subset sentence is
+        scored whole, so a line's length multiplies the cost of each of its
+        edits; the longest line of the CoNLL-2014 submissions has 259 tokens."""
         if self.max_tokens is not None:
             return self.max_tokens
         from gecmetrics.edits.extraction import MAX_TOKENS as ERRANT_MAX_TOKENS
