@@ -64,7 +64,7 @@ def main() -> None:
                 one(corpus.sources[d])
                 one(lines[d])
                 calls += 2
-                for s in plan.subsets:
+                for s in plan.subsets():
                     one(apply_edits(tokens, [plan.edits[i] for i in s]))
                     calls += 1
         return calls

@@ -103,6 +103,12 @@ def make_files(folder: Path) -> None:
         "unicode_hyp.txt": ("She\xa0goes\xa0to school every day .\n"
                             "\u05d0\u05e0\u05d9 \u05d0\u05d5\u05d4\u05d1 .\n"
                             "\u0646\u200d\u0635 weather is nice today .\n").encode(),
+        # attribution: lines as read with trailing and repeated spaces; a sentence of
+        # 125 edits (every other token replaced)
+        "spaced_src.txt": "".join(line.replace(" ", "  ", 1) + "  \n"
+                                  for line in lines).encode(),
+        "many_src.txt": (" ".join(["word"] * 250) + "\n").encode(),
+        "many_hyp.txt": (" ".join(["word", "other"] * 125) + "\n").encode(),
     }
     for name, data in files.items():
         (folder / name).write_bytes(data)
@@ -131,6 +137,10 @@ class Case:
 
 SCORE = ("score", "-s", "source.txt", "-r", "ref0.txt", "ref1.txt", "-c", "system_a.txt")
 SCORE_M2 = ("score", "-m", "m2", "-s", "source.txt", "--m2", "good.m2", "-c", "system_a.txt")
+
+
+ATTRIBUTE = ("attribute", "-s", "source.txt", "-r", "ref0.txt", "-c", "system_a.txt",
+             "--extractor", "neutral")
 
 
 def _score_with(**swap: str) -> tuple[str, ...]:
@@ -303,6 +313,25 @@ CASES: tuple[Case, ...] = (
     Case("unknown-command", "a misspelt command", ("scor",), ("scor",)),
     Case("list-extra-argument", "an argument list does not take", ("list", "green"),
          ("green",)),
+    # --- issue 33: attribute -------------------------------------------------------------
+    Case("attribute-several-metrics", "two metrics: each attributed on the same edits",
+         (*ATTRIBUTE, "-m", "green", "-m", "chrf", "--format", "json"), ('"green"', '"chrf"'),
+         code=0),
+    Case("attribute-char-spacing", "a metric that scores spacing, lines with trailing and "
+         "double spaces (the values add up; a note)",
+         ("attribute", "-m", "green:tokenize=char", "-s", "spaced_src.txt", "-r", "ref0.txt",
+          "-c", "system_a.txt", "--extractor", "neutral", "--format", "json"), ('"delta"',),
+         code=0),
+    Case("attribute-samples-add", "--samples with --method add (no random orders)",
+         (*ATTRIBUTE, "--method", "add", "--samples", "10"), ("--samples",)),
+    Case("attribute-long-line", "one 10,000-token line",
+         ("attribute", "-s", "long_source.txt", "-r", "long_source.txt", "-c",
+          "long_rewrite.txt", "--method", "add"), ("long_source.txt", "--max-tokens")),
+    Case("attribute-many-edits", "a sentence of 125 edits",
+         ("attribute", "-s", "many_src.txt", "-r", "many_src.txt", "-c", "many_hyp.txt",
+          "--extractor", "neutral"), ("many_hyp.txt", "--max-edits")),
+    Case("attribute-max-edits-zero", "--max-edits 0", (*ATTRIBUTE, "--max-edits", "0"),
+         ("--max-edits",)),
 )
 
 

@@ -318,7 +318,7 @@ def parsed_texts(corpus: Corpus, gold: M2Corrections | None
 
 
 def check_lengths(named: Iterable[tuple[Where, Sequence[str]]], max_tokens: int,
-                  metric: str = "errant") -> None:
+                  metric: str = "errant", option: str | None = None) -> None:
     """Raise :class:`InputError` for the first sentence pair ERRANT would align
     with a larger alignment matrix than two sentences of ``max_tokens`` tokens,
     or the first line of more than :data:`MAX_CHARS` characters.
@@ -332,9 +332,17 @@ def check_lengths(named: Iterable[tuple[Where, Sequence[str]]], max_tokens: int,
     tokens, or a longer one against a shorter one (a system output that
     repeats a phrase hundreds of times after a short source), and neither
     sentence has more than :data:`SENTENCE_FACTOR` x ``max_tokens`` tokens.
-    ``metric`` names the option in the message (``cleme:max_tokens=...``).
+    ``metric`` names the option in the message (``cleme:max_tokens=...``);
+    ``option``, a command's own option instead (``--max-tokens``, which a
+    command such as ``attribute`` passes on to ERRANT).
     Cheap: only lines long enough to possibly exceed the limit are split.
     """
+    def limit_name(n: int) -> str:
+        return f"{metric}:max_tokens={n}" if option is None else f"{option} {n}"
+
+    def raise_with(n: int) -> str:
+        return f"-m {metric}:max_tokens={n}" if option is None else f"{option} {n}"
+
     groups = iter(named)
     first = next(groups, None)
     if first is None:
@@ -362,19 +370,19 @@ def check_lengths(named: Iterable[tuple[Where, Sequence[str]]], max_tokens: int,
                            else (f"{src_where[0]}{d + 1}", len(a)))
                 raise InputError(
                     f"ERRANT cannot take {name}: {n:,} tokens, more than {SENTENCE_FACTOR} x "
-                    f"{metric}:max_tokens={max_tokens} = {longest:,} (spaCy's parse of one "
+                    f"{limit_name(max_tokens)} = {longest:,} (spaCy's parse of one "
                     f"sentence needs about 20 KB a token); split the sentence, or raise the "
-                    f"limit with -m {metric}:max_tokens={-(-n // SENTENCE_FACTOR)} if time "
+                    f"limit with {raise_with(-(-n // SENTENCE_FACTOR))} if time "
                     "and memory allow")
             needed = max(math.isqrt(cells - 1), -(-max(len(a), len(b)) // SENTENCE_FACTOR))
             raise InputError(
                 f"ERRANT cannot align {where[0]}{d + 1}{where[1]} ({len(b):,} tokens) with "
                 f"{src_where[0]}{d + 1} ({len(a):,} tokens): more than "
-                f"{metric}:max_tokens={max_tokens} allows (two sentences of {max_tokens:,} "
+                f"{limit_name(max_tokens)} allows (two sentences of {max_tokens:,} "
                 f"tokens, or a longer one against a shorter one); aligning this pair needs "
                 f"about {_bytes(ALIGN_BYTES_PER_CELL * cells)} of memory and time in "
                 f"proportion; split the sentence, or raise the limit with "
-                f"-m {metric}:max_tokens={needed} if time and memory allow")
+                f"{raise_with(needed)} if time and memory allow")
 
 
 def _check_chars(where: Where, lines: Sequence[str]) -> None:

@@ -59,8 +59,16 @@ def edit_orders(n: int, samples: int, seed: int, key: tuple[int, ...]) -> list[t
     sentence ``key`` (e.g. its system's and line's numbers): from
     ``default_rng([seed, EDIT_ORDERS, *key])``, so a sentence's orders do not
     depend on which other sentences were drawn for."""
+    return list(iter_edit_orders(n, samples, seed, key))
+
+
+def iter_edit_orders(n: int, samples: int, seed: int, key: tuple[int, ...]
+                     ) -> Iterator[tuple[int, ...]]:
+    """The orders of :func:`edit_orders`, one at a time: a caller that uses each
+    order once (attribution's sampled Shapley values) holds one order, not all."""
     rng = np.random.default_rng([seed, EDIT_ORDERS, *key])
-    return [tuple(int(x) for x in rng.permutation(n)) for _ in range(samples)]
+    for _ in range(samples):
+        yield tuple(int(x) for x in rng.permutation(n))
 
 
 def python_random(seed: int) -> random.Random:
