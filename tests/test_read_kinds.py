@@ -1,7 +1,8 @@
 """Every file kind is read as every text input is (gecmetrics.readers.read_text).
 
 The saved run of ``meta-eval --run``, the benchmarks' rating files (GMEG and
-TMU-GFM CSV, sv-gec annotation JSON) were read with ``open()``: a byte-order
+TMU-GFM CSV, sv-gec annotation JSON, the TrueSkill rankings of conll14's
+``--human sakaguchi16-*``, SEEDA's edit judgments) were read with ``open()``: a byte-order
 mark was refused (or misread as part of the first header), UTF-16 ended in a
 traceback, a NUL byte was read as data. The bad-input sweep's file matrix
 (tests/trust_cases.py, full tier) runs each through the command line; these
@@ -11,14 +12,19 @@ are the fast checks of the readers themselves.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
+from conftest import require_shared_data
 
 from gecmetrics.errors import GecMetricsError, InputError
+from gecmetrics.meta_eval.benchmarks.conll14 import sakaguchi16_scores
 from gecmetrics.meta_eval.benchmarks.gmeg import read_corpus_scores
 from gecmetrics.meta_eval.benchmarks.sv_gec import _read_json
 from gecmetrics.meta_eval.benchmarks.tmu_gfm import read_rows
+from gecmetrics.meta_eval.edit_judgments import FOLDER as EDIT_FOLDER
+from gecmetrics.meta_eval.edit_judgments import read_edit_judgments
 from gecmetrics.meta_eval.saved_run import MetaEvalRun
 from gecmetrics.readers import open_text
 
@@ -116,3 +122,32 @@ def test_open_text_keeps_line_ends_for_the_parser(tmp_path: Path):
         assert handle.read() == 'x,"1\r\n2"\r\n'
     with pytest.raises(InputError, match="test file is empty"):
         open_text(_write(tmp_path, "e.csv", b""), "test", "rows")
+
+
+def _copy(tree: str, to: Path) -> Path:
+    """A copy of the evaluation data's ``tree`` under ``to`` (same relative path)."""
+    data = require_shared_data()
+    shutil.copytree(data / tree, to / tree)
+    return to
+
+
+def test_sakaguchi16_rankings_with_bom_and_crlf(tmp_path: Path):
+    root = _copy("reassess-gec/trueskill_rankings/result", tmp_path)
+    clean = sakaguchi16_scores(root, "sakaguchi16-expert")
+    path = root / "reassess-gec/trueskill_rankings/result/AMU_0_mu_sigma.json"
+    path.write_bytes(BOM + path.read_bytes().replace(b"\n", b"\r\n"))
+    assert sakaguchi16_scores(root, "sakaguchi16-expert") == clean
+    path.write_bytes(path.read_bytes().decode("utf-8-sig").encode("utf-16"))
+    with pytest.raises(InputError, match=f"{path}.* is UTF-16"):
+        sakaguchi16_scores(root, "sakaguchi16-expert")
+
+
+def test_seeda_edit_judgments_with_bom_and_crlf(tmp_path: Path):
+    root = _copy(str(EDIT_FOLDER), tmp_path)
+    clean = read_edit_judgments(root)
+    path = root / EDIT_FOLDER / "annotator1" / "0.txt"
+    path.write_bytes(BOM + path.read_bytes().replace(b"\n", b"\r\n"))
+    assert read_edit_judgments(root) == clean
+    path.write_bytes(path.read_bytes().decode("utf-8-sig").encode("utf-16"))
+    with pytest.raises(InputError, match=f"{path}.* is UTF-16"):
+        read_edit_judgments(root)
