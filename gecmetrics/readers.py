@@ -19,6 +19,7 @@ data (NUL bytes) are named as such, with the conversion that fixes them.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import sys
@@ -163,13 +164,27 @@ def read_lines(path: str | os.PathLike[str], role: str = "input",
     user knows which option to correct; ``expected`` says what an empty file
     should have held (an M2 file is not one sentence a line).
     """
-    name = display_name(path)
     lines = split_lines(read_text(path, role))
     if not lines:
-        if is_stdin(path):
-            raise InputError(f"{role} from standard input is empty (expected {expected})")
-        raise InputError(f"{role} file is empty: {name} (expected {expected})")
+        raise _empty(path, role, expected)
     return lines
+
+
+def open_text(path: str | os.PathLike[str], role: str, expected: str) -> io.StringIO:
+    """The checked text of a file (:func:`read_text`; empty is an error, as in
+    :func:`read_lines`) as a file object, for a parser that reads one (``csv``).
+
+    Line ends are left to the parser (a quoted CSV field may hold a CRLF)."""
+    text = read_text(path, role)
+    if not text:
+        raise _empty(path, role, expected)
+    return io.StringIO(text, newline="")
+
+
+def _empty(path: str | os.PathLike[str], role: str, expected: str) -> InputError:
+    if is_stdin(path):
+        return InputError(f"{role} from standard input is empty (expected {expected})")
+    return InputError(f"{role} file is empty: {display_name(path)} (expected {expected})")
 
 
 # A CR that does not end a CRLF pair; a CR that ends the text is a harmless

@@ -42,6 +42,7 @@ from gecmetrics.workflows.attribution import (
 from ..corpus import Corpus
 from ..errors import InputError
 from ..metric import Metric
+from ..readers import read_text
 from ..stats.pairwise_accuracy import roc_auc
 
 #: Where SEEDA's edit judgments are under a data folder, and how many files each
@@ -127,12 +128,11 @@ def read_edit_judgments(data: Path) -> EditJudgments:
     for annotator in ANNOTATORS:
         for n in range(FILES):
             path = folder / f"annotator{annotator}" / f"{n}.txt"
-            try:
-                lines = path.read_text(encoding="utf-8").splitlines()
-            except OSError as err:
-                raise InputError(f"SEEDA edit judgments: cannot read {path} "
-                                 f"({err.strerror or err}); get them with `gecmetrics "
-                                 "download seeda --data-dir DIR`") from None
+            if not path.is_file():
+                raise InputError(f"SEEDA edit judgments: cannot read {path} (no such file); "
+                                 "get them with `gecmetrics download seeda --data-dir DIR`")
+            # read as every input is: a BOM or CRLF read, UTF-16 or NUL bytes named
+            lines = read_text(path, "SEEDA edit judgment").splitlines()
             target = next((ln for ln in lines if ln.startswith("<t>")), None)
             if target is None:
                 raise InputError(f"{path}: no <t> line (the judged sentence)")

@@ -20,7 +20,8 @@ from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
-from gecmetrics.errors import ConfigError
+from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.readers import read_text
 
 from .analyses import ANALYSES
 from .options import MetaEvalOptions
@@ -151,11 +152,15 @@ class MetaEvalRun:
 
     @classmethod
     def load(cls, path: str) -> MetaEvalRun:
+        """The run saved at ``path``, read as every input is (:func:`~gecmetrics.readers.
+        read_text`: UTF-8, a byte-order mark or CRLF line ends allowed, NUL bytes, UTF-16
+        and over-long lines refused with the line)."""
+        text = read_text(path, "--run")
+        if not text.strip():
+            raise InputError(f"--run file {path} is empty; expected the JSON that "
+                             "meta-eval --save-run writes")
         try:
-            with open(path, encoding="utf-8") as f:
-                obj = json.load(f)
-        except OSError as err:
-            raise ConfigError(f"--run {path}: cannot be read ({err.strerror or err})") from None
+            obj = json.loads(text)
         except json.JSONDecodeError as err:
             raise ConfigError(f"--run {path}: not JSON ({err})") from None
         return cls.from_json(obj)

@@ -76,7 +76,7 @@ from gecmetrics.metric import (
     Statistics,
     check_beta,
 )
-from gecmetrics.readers import read_text
+from gecmetrics.readers import read_lines
 
 Weights = Literal["paper", "gec-metrics", "none"]
 Scoring = Literal["gts", "gec-metrics"]
@@ -417,8 +417,12 @@ def read_weight_file(path: str) -> tuple[int, list[list[int]]]:
     except OSError as err:
         raise InputError(f"cannot read the gotoscorer weight file {path}: {err.strerror}; "
                          "give an existing file (made by GTS -gen_w_file)") from None
-    # read as every input is (UTF-8, NUL bytes, the line limit: not /dev/zero forever)
-    lines = read_text(path, "gotoscorer weight").rstrip("\n").split("\n")
+    # read as every input is (UTF-8, NUL bytes, the line limit: not /dev/zero forever;
+    # CRLF line ends and a byte-order mark read, an empty file named as such)
+    lines = read_lines(path, "gotoscorer weight",
+                       "the number of systems, then a line of counts per sentence")
+    while len(lines) > 1 and not lines[-1]:  # blank lines at the end
+        lines.pop()
     try:
         n = int(lines[0])
         if n < 1:

@@ -10,11 +10,22 @@ shows exactly what the command printed (regenerate the page with
 from __future__ import annotations
 
 import importlib.util
+import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from conftest import SHARED_DATA, require_shared_data
-from trust_cases import CASES, LIMIT_MB, LIMIT_S, Case, make_files, markdown_row, run_case
+from conftest import SHARED_DATA, missing_shared_files, require_shared_data
+from trust_cases import (
+    CASES,
+    LIMIT_MB,
+    LIMIT_S,
+    Case,
+    Outcome,
+    make_files,
+    markdown_row,
+    run_case,
+)
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "trust.md"
 
@@ -22,7 +33,7 @@ PAGE = Path(__file__).resolve().parents[1] / "docs" / "trust.md"
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("trust")
-    make_files(path)
+    make_files(path, SHARED_DATA if SHARED_DATA.is_dir() else None)
     return path
 
 
@@ -37,14 +48,37 @@ def test_every_case_is_on_the_page():
         assert f"| {case.name} |" in page, f"{case.name} missing from docs/trust.md"
 
 
+def _skip_reason(case: Case) -> str | None:
+    if case.needs and importlib.util.find_spec(case.needs) is None:
+        return f"needs the {case.needs} extra"
+    if case.data and missing_shared_files():
+        return "needs the evaluation data"
+    return None
+
+
+@pytest.fixture(scope="module")
+def outcomes(request: pytest.FixtureRequest, folder: Path) -> dict[str, Outcome]:
+    """Every selected case that can run, run once, a few at a time (as make_trust.py
+    runs them): each case is its own process, so the sweep's hundreds of commands
+    take a fraction of the time one after another would."""
+    selected = [item.callspec.params["case"] for item in request.session.items
+                if getattr(item, "originalname", None) == "test_case"]
+    runnable = [case for case in selected if _skip_reason(case) is None]
+    with ThreadPoolExecutor(max(2, len(os.sched_getaffinity(0)))) as pool:
+        done = list(pool.map(
+            lambda case: run_case(case, folder, SHARED_DATA if case.data else None), runnable))
+    return {case.name: outcome for case, outcome in zip(runnable, done, strict=True)}
+
+
 @pytest.mark.full
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
-def test_case(case: Case, folder: Path):
-    if case.needs and importlib.util.find_spec(case.needs) is None:
-        pytest.skip(f"needs the {case.needs} extra")
-    if case.data:
-        require_shared_data()
-    outcome = run_case(case, folder, SHARED_DATA if case.data else None)
+def test_case(case: Case, outcomes: dict[str, Outcome]):
+    reason = _skip_reason(case)
+    if reason is not None:
+        if case.data:
+            require_shared_data()  # skips, or fails where the data is required
+        pytest.skip(reason)
+    outcome = outcomes[case.name]
     assert outcome.code == case.code, (outcome.code, outcome.stderr)
     assert outcome.seconds < LIMIT_S
     assert outcome.peak_mb < LIMIT_MB, outcome.peak_mb
@@ -57,6 +91,8 @@ def test_case(case: Case, folder: Path):
     else:
         for word in case.words:
             assert word in outcome.stdout, (word, outcome.stdout[:500])
+    if case.same_as_clean:
+        assert outcome.same, "the output differs from that of the same files without the fault"
     assert markdown_row(case, outcome) in PAGE.read_text(encoding="utf-8"), (
         "docs/trust.md does not show what this case prints now; regenerate it with "
         "`python docs/generate/make_trust.py`")

@@ -15,6 +15,7 @@ the evaluation data folder (cases with ``data=True`` are skipped without it).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -24,6 +25,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,8 +61,16 @@ def _all(score: float) -> dict[str, float]:
     return {name: score for name in CONLL14_SYSTEMS}
 
 
-def make_files(folder: Path) -> None:
-    """The files the cases name: the shipped example, and one bad file per fault."""
+def make_files(folder: Path, data: Path | None = None) -> None:
+    """The files the cases name: the shipped example, one bad file per fault, the
+    file matrix's files (with copies from the evaluation ``data``, when given); and
+    all of them clean in :data:`TWIN`."""
+    _write_files(folder, False, data)
+    _write_files(folder / TWIN, True, data)
+
+
+def _write_files(folder: Path, clean: bool, shared: Path | None) -> None:
+    folder.mkdir(exist_ok=True)
     for path in EXAMPLE.glob("*.txt"):
         (folder / path.name).write_bytes(path.read_bytes())
     lines = _SOURCE.splitlines()
@@ -110,9 +120,11 @@ def make_files(folder: Path) -> None:
         "many_src.txt": (" ".join(["word"] * 250) + "\n").encode(),
         "many_hyp.txt": (" ".join(["word", "other"] * 125) + "\n").encode(),
     }
-    for name, data in files.items():
+    for name, data in {**files, **MATRIX_FILES}.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_bytes(data)
     (folder / "folder").mkdir()
+    _write_matrix_files(folder, clean, shared)
 
 
 @dataclass(frozen=True)
@@ -133,6 +145,286 @@ class Case:
     stdout: str | None = None
     data: bool = False
     needs: str | None = None  # an optional module the case needs ("errant")
+    #: environment variables of the run (``DATA`` in a value stands for the data folder)
+    env: tuple[tuple[str, str], ...] = ()
+    #: the run must print exactly what the same command prints on the clean files
+    #: (:data:`TWIN`: every file the case names, without its fault)
+    same_as_clean: bool = False
+
+
+# --- issue 33: every command x every file kind x every fault ---------------------------
+# The file matrix: each input of each command that reads a file (:data:`INPUTS`: the
+# command line with ``@`` for that file), given each fault of :data:`FAULTS`. A fault
+# that keeps the text (a byte-order mark, CRLF, mixed LF and CRLF) must give exactly
+# what the clean file gives (the same command run in :data:`TWIN`, where every file
+# is clean); any other must be one line naming the file (and the line, where there is
+# one). The faulty copies lie in a folder per fault (``nul/source.txt``).
+
+#: The subfolder of the case folder holding every file clean, under the same names.
+TWIN = "clean"
+
+_ESSAY_IDS = ("e1", "e2")
+
+
+def _essays(lines: list[str]) -> str:
+    """Two MultiGEC essays: the first two sentences as paragraphs, then the third."""
+    return (f"### essay_id = {_ESSAY_IDS[0]}\n{lines[0]}\n\n{lines[1]}\n\n"
+            f"### essay_id = {_ESSAY_IDS[1]}\n{lines[2]}\n")
+
+
+def _example(name: str) -> list[str]:
+    return (EXAMPLE / name).read_text(encoding="utf-8").splitlines()
+
+
+#: system_a.txt's edits of source.txt, as the M2 file of ``attribute --edits``
+EDITS_M2 = _m2(f"{_s(0)}\nA 1 2|||R:VERB|||goes|||REQUIRED|||-NONE-|||0\n"
+               "A 5 6|||R:NOUN|||day|||REQUIRED|||-NONE-|||0",
+               f"{_s(1)}\nA 1 2|||R:VERB|||have|||REQUIRED|||-NONE-|||0",
+               f"{_s(2)}\nA -1 -1|||noop|||-NONE-|||REQUIRED|||-NONE-|||0")
+
+#: Sentences of the CoNLL-2014 test set (the per-system files of a --scores folder).
+CONLL14_SENTENCES = 1312
+
+
+def _matrix_files() -> dict[str, bytes]:
+    """The clean file of each kind the matrix faults, by path in the case folder."""
+    systems = {name: i / 20 for i, name in enumerate(CONLL14_SYSTEMS)}
+    files = {name: (EXAMPLE / name).read_bytes()
+             for name in ("source.txt", "ref0.txt", "system_a.txt")}
+    files.update({
+        "good.m2": GOOD_M2.encode(),
+        "edits_a.m2": EDITS_M2.encode(),
+        "essays/orig.md": _essays(_example("source.txt")).encode(),
+        "essays/ref1.md": _essays(_example("ref0.txt")).encode(),
+        "essays/hyp.md": _essays(_example("system_a.txt")).encode(),
+        "mgdata/en-demo-orig-dev.md": _essays(_example("source.txt")).encode(),
+        "mgdata/en-demo-ref1-dev.md": _essays(_example("ref0.txt")).encode(),
+        "mghyp/en-demo-hypo1-dev.md": _essays(_example("system_a.txt")).encode(),
+        "scores.tsv": ("system\tscore\n" + "".join(
+            f"{name}\t{score}\n" for name, score in systems.items())).encode(),
+        "scores.json": (json.dumps(systems, indent=2) + "\n").encode(),
+        "score_output.json": (json.dumps(
+            [{"hypothesis": f"{name}.txt", "spec": "green", "beta": 2.0, "score": score}
+             for name, score in systems.items()], indent=2) + "\n").encode(),
+        # the GoToScorer weights of system_a.txt and system_b.txt against ref0.txt
+        # (written by gecmetrics.metrics.gotoscorer.write_weight_file)
+        "weights.txt": b"2\n2 2 2 1 2 2 1 2 2 2 2 1 2 2 2\n2 2 2 1 2 1 2 2 2 2 2\n"
+                       b"2 2 2 2 2 1 2 2 2 1 2 2 2\n",
+        "run.json": (json.dumps({
+            "meta_eval_run": 1, "benchmarks": ["conll14"], "metrics": [],
+            "scores": ["mine=scores.json"], "analyses": {}, "options": {},
+            "explicit": ["benchmarks", "scores"], "format": "table"}, indent=2)
+            + "\n").encode(),
+    })
+    for k, name in enumerate(CONLL14_SYSTEMS):  # sentence scores, one a line
+        files[f"scores_dir/{name}.txt"] = "".join(
+            f"{(k * 7 + i) % 101 / 100}\n" for i in range(CONLL14_SENTENCES)).encode()
+    return files
+
+
+MATRIX_FILES = _matrix_files()
+
+
+@dataclass(frozen=True)
+class Input:
+    """One file a command reads: ``argv`` has ``@`` where the file (or its ``folder``)
+    goes and ``%`` for an output file of the case's own; ``file`` is the clean file
+    of :data:`MATRIX_FILES` that a fault changes."""
+
+    key: str  # the case names' prefix
+    what: str  # the file's job, as "the tried" column says it
+    file: str
+    argv: tuple[str, ...]
+    folder: str | None = None
+    data: bool = False
+    env: tuple[tuple[str, str], ...] = ()
+    needs: str | None = None  # an optional module the command needs
+    #: the files and folders of the evaluation data that ``folder`` holds a copy of
+    #: (the case is skipped without the data)
+    copy: tuple[str, ...] = ()
+
+
+_REPORT = ("report", "--edits", "diff", "--no-significance", "-o", "%")
+_ATTRIBUTE = ("attribute", "--extractor", "neutral")
+_MULTIGEC = ("multigec", "--tokenize", "whitespace", "--edits", "neutral")
+_META = ("meta-eval", "conll14", "--data-dir", "DATA", "--scores")
+
+INPUTS: tuple[Input, ...] = (
+    Input("score-s", "the source (score -s)", "source.txt",
+          ("score", "-s", "@", "-r", "ref0.txt", "-c", "system_a.txt")),
+    Input("score-r", "a reference (score -r)", "ref0.txt",
+          ("score", "-s", "source.txt", "-r", "@", "-c", "system_a.txt")),
+    Input("score-c", "a system output (score -c)", "system_a.txt",
+          ("score", "-s", "source.txt", "-r", "ref0.txt", "-c", "@")),
+    Input("score-m2", "the gold M2 file (score --m2)", "good.m2",
+          ("score", "-m", "m2", "-s", "source.txt", "--m2", "@", "-c", "system_a.txt")),
+    Input("score-s-m2", "the source read whole, beside --m2 (score -s)", "source.txt",
+          ("score", "-m", "m2", "-s", "@", "--m2", "good.m2", "-c", "system_a.txt")),
+    Input("score-s-essays", "MultiGEC essays as the source (score -s)", "essays/orig.md",
+          ("score", "-m", "gleu", "-s", "@", "-r", "essays/ref1.md", "-c", "essays/hyp.md")),
+    Input("score-weights", "a GoToScorer weight file (score -m gotoscorer:weight_file=)",
+          "weights.txt", ("score", "-m", "gotoscorer:weight_file=@", "-s", "source.txt", "-r",
+                          "ref0.txt", "-c", "system_a.txt"), needs="errant"),
+    Input("report-s", "the source (report -s)", "source.txt",
+          (*_REPORT, "-s", "@", "-r", "ref0.txt", "-c", "system_a.txt")),
+    Input("report-r", "a reference (report -r)", "ref0.txt",
+          (*_REPORT, "-s", "source.txt", "-r", "@", "-c", "system_a.txt")),
+    Input("report-c", "a system output (report -c)", "system_a.txt",
+          (*_REPORT, "-s", "source.txt", "-r", "ref0.txt", "-c", "@")),
+    Input("report-m2", "the gold M2 file (report --m2)", "good.m2",
+          (*_REPORT, "-m", "m2", "-s", "source.txt", "--m2", "@", "-c", "system_a.txt")),
+    Input("attribute-s", "the source (attribute -s)", "source.txt",
+          (*_ATTRIBUTE, "-s", "@", "-r", "ref0.txt", "-c", "system_a.txt")),
+    Input("attribute-r", "a reference (attribute -r)", "ref0.txt",
+          (*_ATTRIBUTE, "-s", "source.txt", "-r", "@", "-c", "system_a.txt")),
+    Input("attribute-c", "the system output (attribute -c)", "system_a.txt",
+          (*_ATTRIBUTE, "-s", "source.txt", "-r", "ref0.txt", "-c", "@")),
+    Input("attribute-m2", "the gold M2 file (attribute --m2)", "good.m2",
+          (*_ATTRIBUTE, "-s", "source.txt", "--m2", "@", "-c", "system_a.txt")),
+    Input("attribute-edits", "the system's edits as M2 (attribute --edits)", "edits_a.m2",
+          ("attribute", "-s", "source.txt", "-r", "ref0.txt", "-c", "system_a.txt",
+           "--edits", "@")),
+    Input("m2fromtext-s", "the source (m2-from-text -s)", "source.txt",
+          ("m2-from-text", "-s", "@", "-r", "ref0.txt")),
+    Input("m2fromtext-r", "a corrected text (m2-from-text -r)", "ref0.txt",
+          ("m2-from-text", "-s", "source.txt", "-r", "@")),
+    Input("m2totext", "the M2 file (m2-to-text FILE.m2)", "good.m2",
+          ("m2-to-text", "@", "--annotator", "0")),
+    Input("multigec-s", "the original essays (multigec -s)", "essays/orig.md",
+          (*_MULTIGEC, "--lang", "en", "-s", "@", "-r", "essays/ref1.md",
+           "-c", "essays/hyp.md")),
+    Input("multigec-r", "the reference essays (multigec -r)", "essays/ref1.md",
+          (*_MULTIGEC, "--lang", "en", "-s", "essays/orig.md", "-r", "@",
+           "-c", "essays/hyp.md")),
+    Input("multigec-c", "the corrected essays (multigec -c)", "essays/hyp.md",
+          (*_MULTIGEC, "--lang", "en", "-s", "essays/orig.md", "-r", "essays/ref1.md",
+           "-c", "@")),
+    Input("multigec-data", "the orig file in the MultiGEC folder (multigec --data)",
+          "mgdata/en-demo-orig-dev.md", (*_MULTIGEC, "--data", "@", "--hyp-dir", "mghyp"),
+          folder="mgdata"),
+    Input("multigec-hyp-dir", "a hypothesis file (multigec --hyp-dir)",
+          "mghyp/en-demo-hypo1-dev.md", (*_MULTIGEC, "--data", "mgdata", "--hyp-dir", "@"),
+          folder="mghyp"),
+    Input("meta-scores-tsv", "a system<TAB>score file (meta-eval --scores)", "scores.tsv",
+          (*_META, "mine=@"), data=True),
+    Input("meta-scores-json", "a {system: score} JSON file (meta-eval --scores)",
+          "scores.json", (*_META, "mine=@"), data=True),
+    Input("meta-scores-output", "the JSON of score --format json (meta-eval --scores)",
+          "score_output.json", (*_META, "mine=@"), data=True),
+    Input("meta-scores-folder", "a sentence-score file of a --scores folder",
+          "scores_dir/AMU.txt", (*_META, "mine=@"), folder="scores_dir", data=True),
+    Input("meta-run", "a saved run (meta-eval --run)", "run.json", ("meta-eval", "--run", "@"),
+          data=True, env=(("GECMETRICS_DATA", "DATA"),)),
+    Input("meta-data-json", "a rating file (annotation JSON) of a benchmark's data folder "
+          "(meta-eval sv-gec --data-dir)",
+          "svdata/gec-evaluation/annotations/balanced_A/katarina.json",
+          ("meta-eval", "sv-gec", "-m", "bleu", "--data-dir", "@"), folder="svdata",
+          data=True, copy=("gec-evaluation",)),
+    Input("meta-data-csv", "a rating file (CSV) of a benchmark's data folder "
+          "(meta-eval gmeg-fce --data-dir)", "gmdata/GMEG/data/test/fce-corpus-scores.csv",
+          ("meta-eval", "gmeg-fce", "-m", "bleu", "--data-dir", "@"), folder="gmdata",
+          data=True, copy=tuple(f"GMEG/data/test/{name}" for name in (
+              "fce", "fce-corpus-scores.csv", "fce-segment-scores.csv"))),
+)
+
+
+def _line_ends(data: bytes, ends: Callable[[int], bytes]) -> bytes:
+    """``data`` with line ``k`` (from 1) ended by ``ends(k)`` (a file may have CRLF
+    already: the upstream sv-gec ratings do)."""
+    lines = data.replace(b"\r\n", b"\n").split(b"\n")
+    return b"".join(line + ends(k) for k, line in enumerate(lines[:-1], 1)) + lines[-1]
+
+
+def _line2(data: bytes, change: Callable[[bytes], bytes]) -> bytes:
+    lines = data.split(b"\n")
+    lines[1] = change(lines[1])
+    return b"\n".join(lines)
+
+
+#: The line limit of the long-line fault's runs (set through the environment, so that
+#: a line over it stays small) and the length of its line 2.
+SMALL_LINE_LIMIT = 4096
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One way a file goes wrong: its bytes from the clean bytes, and how it must end:
+    ``words`` (of the path) in the one error line, or (``ok``) the clean file's output."""
+
+    name: str
+    tried: str
+    change: Callable[[bytes], bytes]
+    ok: bool = False
+    words: Callable[[str], tuple[str, ...]] = lambda path: (path,)
+    env: tuple[tuple[str, str], ...] = ()
+
+
+FAULTS: tuple[Fault, ...] = (
+    Fault("bom", "a UTF-8 byte-order mark at the start of", lambda d: b"\xef\xbb\xbf" + d,
+          ok=True),
+    Fault("crlf", "CRLF (Windows) line ends in", lambda d: _line_ends(d, lambda k: b"\r\n"),
+          ok=True),
+    Fault("mixed", "line ends mixed, LF and CRLF by turns, in",
+          lambda d: _line_ends(d, lambda k: b"\r\n" if k % 2 else b"\n"), ok=True),
+    Fault("lone-cr", "a lone CR inside line 2 (line 1 ends in CRLF, the rest in LF) of",
+          lambda d: _line2(_line_ends(d, lambda k: b"\r\n" if k == 1 else b"\n"),
+                           lambda x: x[:1] + b"\r" + x[1:]),
+          words=lambda path: (path, "carriage return", "line 2")),
+    Fault("nul", "a NUL byte inside line 2 of",
+          lambda d: _line2(d, lambda x: x[:1] + b"\0" + x[1:]),
+          words=lambda path: (path, "NUL byte", "line 2")),
+    Fault("utf16", "UTF-16 (with its byte-order mark) as",
+          lambda d: d.decode("utf-8").encode("utf-16"), words=lambda path: (path, "UTF-16")),
+    Fault("empty", "an empty file as", lambda d: b"", words=lambda path: (path, "is empty")),
+    Fault("long-line", f"a line 2 over the line limit (set to {SMALL_LINE_LIMIT:,} bytes) in",
+          lambda d: _line2(d, lambda x: b"x " * SMALL_LINE_LIMIT),
+          words=lambda path: (path, "line 2 is longer than"),
+          env=(("GECMETRICS_MAX_LINE_BYTES", str(SMALL_LINE_LIMIT)),)),
+)
+
+
+def _matrix_case(source: Input, fault: Fault) -> Case:
+    path = f"{fault.name}/{source.folder or source.file}"
+    output = f"{fault.name}/{source.key}.html"
+    argv = tuple(part.replace("@", path).replace("%", output) for part in source.argv)
+    return Case(f"{source.key}-{fault.name}", f"{fault.tried} {source.what}", argv,
+                () if fault.ok else fault.words(f"{fault.name}/{source.file}"),
+                code=0 if fault.ok else 2, data=source.data, needs=source.needs,
+                env=source.env + fault.env,
+                same_as_clean=fault.ok)
+
+
+FILE_MATRIX: tuple[Case, ...] = tuple(_matrix_case(source, fault)
+                                      for source in INPUTS for fault in FAULTS)
+
+
+def _clean_files(source: Input, data: Path | None) -> dict[str, bytes]:
+    """The clean files of one input (a folder input: every file of its folder)."""
+    if source.copy:
+        if data is None or not all((data / part).exists() for part in source.copy):
+            return {}
+        paths = [path for part in source.copy for path in
+                 ([data / part] if (data / part).is_file() else sorted((data / part).rglob("*")))]
+        return {f"{source.folder}/{path.relative_to(data).as_posix()}": path.read_bytes()
+                for path in paths if path.is_file()}
+    if source.folder is None:
+        return {source.file: MATRIX_FILES[source.file]}
+    return {name: content for name, content in MATRIX_FILES.items()
+            if name.startswith(source.folder + "/")}
+
+
+def _write_matrix_files(folder: Path, clean: bool, data: Path | None) -> None:
+    """Every fault's copy of every matrix file (``clean``: the clean bytes instead, for
+    :data:`TWIN`), a folder input's other files beside it."""
+    for source in INPUTS:
+        files = _clean_files(source, data)
+        for fault in FAULTS:
+            for name, content in files.items():
+                if name == source.file and not clean:
+                    content = fault.change(content)
+                target = folder / fault.name / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(content)
 
 
 SCORE = ("score", "-s", "source.txt", "-r", "ref0.txt", "ref1.txt", "-c", "system_a.txt")
@@ -332,6 +624,8 @@ CASES: tuple[Case, ...] = (
           "--extractor", "neutral"), ("many_hyp.txt", "--max-edits")),
     Case("attribute-max-edits-zero", "--max-edits 0", (*ATTRIBUTE, "--max-edits", "0"),
          ("--max-edits",)),
+    # --- issue 33: every command x every file kind x every fault (generated above) ---
+    *FILE_MATRIX,
 )
 
 
@@ -344,13 +638,19 @@ class Outcome:
     stdout: str
     seconds: float
     peak_mb: float
+    #: for a case ``same_as_clean``: whether the clean files gave the same exit code,
+    #: stdout and stderr
+    same: bool | None = None
 
     @property
     def shown(self) -> str:
-        """What the user sees of it: the error line; on success, that there are results,
-        and any notes on stderr."""
+        """What the user sees of it: the error line; on success, that there are results
+        (the same as for the clean files, where compared), and any notes on stderr."""
         if self.code == 0:
             shown = "(the results)" if self.stdout else "(nothing)"
+            if self.same is not None:
+                shown = ("(the same output as for the clean file)" if self.same
+                         else "(an output that differs from the clean file's)")
             return " / ".join([shown, *self.stderr])
         return self.stderr[0] if len(self.stderr) == 1 else " / ".join(self.stderr)
 
@@ -359,9 +659,24 @@ MEASURE = str(Path(__file__).with_name("trust_measure.py"))
 
 
 def run_case(case: Case, folder: Path, data: Path | None) -> Outcome:
-    """Run ``case`` in ``folder`` (made by :func:`make_files`), bounded by the limits."""
-    argv = [str(data) if part == "DATA" and data is not None else part for part in case.argv]
-    env = {**os.environ, "COLUMNS": "100", "GECMETRICS_DATA": str(folder / "no-data")}
+    """Run ``case`` in ``folder`` (made by :func:`make_files`), bounded by the limits;
+    a case ``same_as_clean`` runs again in :data:`TWIN` to compare."""
+    outcome = _run(case, folder, data)
+    if not case.same_as_clean:
+        return outcome
+    clean = _run(case, folder / TWIN, data)
+    same = (clean.code, clean.stdout, clean.stderr) == (outcome.code, outcome.stdout,
+                                                          outcome.stderr)
+    return dataclasses.replace(outcome, same=same)
+
+
+def _run(case: Case, folder: Path, data: Path | None) -> Outcome:
+    def resolved(part: str) -> str:
+        return str(data) if part == "DATA" and data is not None else part
+
+    argv = [resolved(part) for part in case.argv]
+    env = {**os.environ, "COLUMNS": "100", "GECMETRICS_DATA": str(folder / "no-data"),
+           **{key: resolved(value) for key, value in case.env}}
     env.pop("GECMETRICS_MIRROR", None)
     stdin = open(folder / case.stdin if case.stdin else os.devnull, "rb")  # noqa: SIM115
     cap = 4 * LIMIT_MB * 1024 * 1024  # address space: four times the resident limit
@@ -400,9 +715,21 @@ def _machine_neutral(stderr: str) -> str:
     return re.sub(rf"(?<=the ){cores} cores?(.*at most ){cores}\b", r"N cores\1N", stderr)
 
 
+#: The commands in the order docs/trust.md groups the cases by.
+COMMANDS = ("score", "report", "attribute", "m2-from-text", "m2-to-text", "multigec",
+            "meta-eval", "download", "list")
+
+
+def command_of(case: Case) -> str:
+    """The command a case runs (its group on the page), "other" for none of
+    :data:`COMMANDS` (a misspelt one)."""
+    return case.argv[0] if case.argv and case.argv[0] in COMMANDS else "other"
+
+
 def markdown_row(case: Case, outcome: Outcome) -> str:
     """The row of docs/trust.md for a case (what was tried, the command, what it printed)."""
-    command = "gecmetrics " + " ".join(case.argv)
+    command = "".join(f"{key}={value} " for key, value in case.env)
+    command += "gecmetrics " + " ".join(case.argv)
     if case.stdin:
         command += f" < {case.stdin}"
     if case.stdout:

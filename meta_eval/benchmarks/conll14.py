@@ -41,7 +41,7 @@ from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.formatting import plural
 from gecmetrics.m2_format import read_m2
-from gecmetrics.readers import read_lines
+from gecmetrics.readers import read_lines, read_text
 
 from ..human import RankingItem, expected_wins, read_judgments
 from .base import (
@@ -138,8 +138,9 @@ def sakaguchi16_scores(root: Path, kind: str) -> dict[str, float]:
     totals: dict[str, float] = {}
     for run in range(runs):
         path = root / pattern.format(run=run)
+        text = read_text(path, "TrueSkill ranking")  # as every input: BOM, CRLF, NUL ...
         try:
-            data = json.loads(path.read_text("utf-8"))
+            data = json.loads(text)
             scores = {k: float(v[0]) for k, v in data.items() if k != "data_points"}
         except (ValueError, TypeError, IndexError, AttributeError):
             raise InputError(f"{path}: expected a JSON object of system: [mu, sigma^2]") from None

@@ -33,7 +33,7 @@ from pathlib import Path
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.formatting import plural
-from gecmetrics.readers import read_lines
+from gecmetrics.readers import open_text, read_lines
 
 from ..human import RankingItem
 from .base import Benchmark, Judgments, description, rating_items, require_files
@@ -46,7 +46,7 @@ HUMAN_KIND = "rating"
 
 def read_corpus_scores(path: Path) -> dict[str, float]:
     """``system,score`` rows of a GMEG corpus-scores file (header required)."""
-    with open(path, encoding="utf-8", newline="") as handle:
+    with open_text(path, "GMEG rating", "a 'system,score' header and rows") as handle:
         rows = [row for row in csv.reader(handle) if row]
     if not rows or [c.strip().lower() for c in rows[0]] != ["system", "score"]:
         raise InputError(f"{path}: expected a header 'system,score'")
@@ -62,7 +62,7 @@ def read_corpus_scores(path: Path) -> dict[str, float]:
 
 def read_segment_scores(path: Path, n_sentences: int) -> dict[str, list[float | None]]:
     """Per-entry lists of sentence ratings (None for an empty cell), one per sentence."""
-    with open(path, encoding="utf-8", newline="") as handle:
+    with open_text(path, "GMEG rating", "a header of systems and a row per sentence") as handle:
         rows = list(csv.reader(handle))
     header = [c.strip() for c in rows[0]]
     body = [row for row in rows[1:] if row]

@@ -51,7 +51,7 @@ import numpy as np
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import InputError
-from gecmetrics.readers import read_lines
+from gecmetrics.readers import read_lines, read_text
 
 from .base import (
     Benchmark,
@@ -88,9 +88,15 @@ class SvGecData:
 
 
 def _read_json(path: Path) -> dict[str, Any]:
+    # read as every input is (UTF-8; a byte-order mark or CRLF kept apart from the JSON;
+    # NUL bytes, UTF-16, stray CRs and over-long lines named with their line)
+    text = read_text(path, "sv-gec annotation")
+    if not text.strip():
+        raise InputError(f"sv-gec annotation file {path} is empty; run `gecmetrics download "
+                         "sv-gec` to fetch it again")
     try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
         raise InputError(f"{path}: not a readable annotation file ({err}); run "
                          "`gecmetrics download sv-gec` to fetch it again") from None
     if not isinstance(data, dict) or not isinstance(data.get("data"), list):

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import InputError
+from gecmetrics.readers import open_text
 
 from .base import Benchmark, RatedOutput, RatedOutputs, description, require_files
 
@@ -58,7 +59,7 @@ def _mean_rating(cell: str, where: str) -> float:
 
 def read_rows(path: Path, columns: dict[str, str]) -> list[RatedOutput]:
     """The rated outputs, in CSV order."""
-    with open(path, encoding="utf-8", newline="") as handle:
+    with open_text(path, "TMU-GFM rating", "tmu-gfm-dataset.csv's header and rows") as handle:
         reader = csv.DictReader(handle)
         needed = ["source", "output", "system", *columns.values()]
         missing = [c for c in needed if c not in (reader.fieldnames or [])]
