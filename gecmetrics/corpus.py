@@ -62,6 +62,9 @@ class Corpus:
             {name: tuple(hyp) for name, hyp in self.hypotheses.items()}))
         if not self.references:
             raise InputError("no reference given; pass at least one reference set (-r/--m2)")
+        if not self.hypotheses:
+            raise InputError("hypotheses holds no system; give at least one system's output "
+                             "(a mapping of names to lines, e.g. {\"mine\": lines})")
         if not self.sources:
             raise InputError("the corpus has no sentence; give at least one source line "
                              "(the scores of nothing would be a meaningless 0 or an error)")
@@ -170,7 +173,12 @@ def _restore(cls: type[Corpus], sources: Any, references: Any, hypotheses: Any, 
 def _checked_counts(corpus: Corpus) -> tuple[int, ...]:
     """``reference_counts`` as a tuple, one count per item, each from 1 to the number of
     reference sets, and every filled-in place a copy of the item's first reference."""
-    counts = tuple(corpus.reference_counts or ())
+    if isinstance(corpus.reference_counts, (str, bytes)) or not isinstance(
+            corpus.reference_counts, Iterable):
+        raise InputError(f"reference_counts must be a list of counts, one per item (got "
+                         f"{type(corpus.reference_counts).__name__}: "
+                         f"{_short(corpus.reference_counts)})")
+    counts = tuple(corpus.reference_counts)
     sets = len(corpus.references)
     if len(counts) != corpus.num_sentences:
         raise InputError(f"reference_counts has {len(counts)} entries for "

@@ -46,7 +46,10 @@ from .validate import (  # noqa: F401 (LEVELS, Level, check_beta re-exported: me
     Level,
     check_beta,
     check_betas,
+    check_instance,
+    check_mapping,
     check_sentences,
+    check_text,
 )
 
 if TYPE_CHECKING:
@@ -344,6 +347,7 @@ S = TypeVar("S", bound=Statistics)
 
 def counting_options(config: MetricConfig) -> tuple[Any, ...]:
     """The values of every field of ``config`` not marked :data:`LAST_STEP`, in order."""
+    check_instance(config, "config", MetricConfig, "a metric's Config (metric.config)")
     return tuple(getattr(config, f.name) for f in dataclasses.fields(config)
                  if f.metadata.get("counting", True))
 
@@ -563,6 +567,8 @@ PARTIAL_REFERENCE_METRICS: tuple[str, ...] = ("gleu", "errant")
 def check_partial_references(metric: Metric[Any], corpus: Corpus) -> None:
     """Refuse ``metric`` on a corpus whose items have a varying number of references
     unless it can score them (one line, naming the metrics that can)."""
+    check_instance(metric, "metric", Metric, "a Metric (e.g. get_metric(\"green\"))")
+    check_instance(corpus, "corpus", Corpus, "a Corpus")
     if (corpus.partial_references and not metric.partial_references
             and not metric.reference_free):
         raise ConfigError(
@@ -574,6 +580,11 @@ def check_partial_references(metric: Metric[Any], corpus: Corpus) -> None:
 
 def make_config(config_cls: type[C], options: Mapping[str, Any], metric: str) -> C:
     """Build ``config_cls`` from options, converting strings to the field types."""
+    if not (isinstance(config_cls, type) and issubclass(config_cls, MetricConfig)):
+        raise ConfigError(f"config_cls must be a MetricConfig class, e.g. GreenConfig "
+                          f"(got {config_cls!r})")
+    check_mapping(options, "options", "a mapping of option names to values")
+    check_text(metric, "metric (its name)")
     fields = {f.name: f for f in dataclasses.fields(config_cls)}
     hints = typing.get_type_hints(config_cls)
     values: dict[str, Any] = {}

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from .descriptions import read_description
 from .errors import ConfigError
+from .validate import check_text
 
 if TYPE_CHECKING:
     from .metric import Metric
@@ -51,6 +52,10 @@ _registered: dict[str, type[Metric] | str] = {}
 
 def register_metric(name: str, metric: type[Metric] | str) -> None:
     """Register a metric class (or a ``module:Class`` path) under ``name``."""
+    check_text(name, "register_metric name")
+    if not isinstance(metric, (type, str)) or not metric:
+        raise ConfigError(f"register_metric metric must be a Metric class or a "
+                          f"'module:Class' string (got {type(metric).__name__}: {metric!r})")
     _registered[name] = metric
 
 
@@ -86,6 +91,7 @@ def _load(name: str, target: Any) -> type[Metric]:
 
 
 def metric_class(name: str) -> type[Metric]:
+    check_text(name, "metric name")
     known = _known()
     if name not in known:
         raise ConfigError(
@@ -123,6 +129,7 @@ def list_metrics() -> dict[str, str]:
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split ``name:key=value,key=value`` into the name and string options."""
+    check_text(spec, "metric spec", empty=True)
     name, _, rest = spec.strip().partition(":")
     if not name:
         raise ConfigError(f"empty metric name in spec {spec!r}; write e.g. green:tokenize=char")

@@ -27,10 +27,10 @@ import math
 import numbers
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, get_args
 
-from .errors import ConfigError
+from .errors import ConfigError, InputError
 
 #: The levels a metric scores at (``Metric.evaluate``, ``score --level``): here,
 #: free of numpy, so that the CLI derives its choices from it and starts fast.
@@ -349,3 +349,130 @@ def beta_options_apply(metrics: Sequence[Any], notes: list[str], **given: bool) 
         if on:
             applies_to(option, specs, with_beta, "metrics with a beta (green, chrf, m2, errant)",
                        notes)
+
+
+# -- the Python API's arguments -------------------------------------------------------
+#
+# Each public function checks its arguments at its entry with these, so that a library
+# caller's None, number or string in the wrong place is one line naming the argument
+# (InputError for data, ConfigError for settings) instead of a TypeError or a numpy
+# error from deep inside. They check and return; they never change a valid value.
+
+
+def _got(value: Any) -> str:
+    return f"got {type(value).__name__}: {_short(value)}"
+
+
+def check_instance(value: Any, argument: str, kind: type | tuple[type, ...], what: str,
+                   error: type[Exception] = ConfigError) -> Any:
+    """``value`` an instance of ``kind`` (``what`` says it in words: "a Corpus")."""
+    if not isinstance(value, kind):
+        raise error(f"{argument} must be {what} ({_got(value)})")
+    return value
+
+
+def check_text(value: Any, argument: str, empty: bool = False) -> str:
+    """A string (non-empty unless ``empty``): a name, a spec, a format."""
+    if not isinstance(value, str) or (not empty and not value):
+        raise ConfigError(f"{argument} must be a non-empty string ({_got(value)})")
+    return value
+
+
+def check_path(value: Any, argument: str) -> Any:
+    """A file name: a non-empty string or path-like object."""
+    if isinstance(value, bool) or not isinstance(value, (str, os.PathLike)) or not os.fspath(
+            value):
+        raise InputError(f"{argument} must be a file name, a string or a Path ({_got(value)})")
+    return value
+
+
+def check_paths(value: Any, argument: str) -> Any:
+    """A list of file names (a lone string is refused: it is not a list of files)."""
+    if isinstance(value, (str, bytes, os.PathLike)) or not isinstance(value, Iterable):
+        raise InputError(f"{argument} must be a list of file names, e.g. [\"ref0.txt\"] "
+                         f"({_got(value)})")
+    for item in value:
+        check_path(item, f"{argument} item")
+    return value
+
+
+def check_mapping(value: Any, argument: str, what: str = "a mapping (a dict)") -> Any:
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{argument} must be {what} ({_got(value)})")
+    return value
+
+
+def check_callable(value: Any, argument: str, what: str) -> Any:
+    if not callable(value):
+        raise ConfigError(f"{argument} must be {what} ({_got(value)})")
+    return value
+
+
+def as_items(value: Any, argument: str, example: str) -> tuple[Any, ...]:
+    """A sequence argument as a tuple; a lone string is taken as a one-item list (the
+    friendlier reading of ``metrics="green"``); None or a number is refused."""
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, Mapping) or not isinstance(value, Iterable):
+        raise ConfigError(f"{argument} must be a list, e.g. {argument}={example} "
+                          f"({_got(value)})")
+    return tuple(value)
+
+
+def check_count(value: Any, argument: str, low: int = 0) -> int:
+    """A whole number >= ``low`` (a bool or a float is refused, not truncated)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+        raise ConfigError(f"{argument} must be a whole number >= {low} ({_got(value)})")
+    return int(value)
+
+
+def check_number(value: Any, argument: str, low: float | None = None,
+                 high: float | None = None) -> float:
+    """A finite real number within [low, high] where given."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(
+            value):
+        raise ConfigError(f"{argument} must be a finite number ({_got(value)})")
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"from {low:g} to {high:g}" if low is not None and high is not None else (
+            f">= {low:g}" if low is not None else f"<= {high:g}")
+        raise ConfigError(f"{argument} must be a number {bounds} (got {value!r})")
+    return float(value)
+
+
+def check_fraction(value: Any, argument: str) -> float:
+    """A level or a probability strictly between 0 and 1 (confidence, alpha)."""
+    number = check_number(value, argument)
+    if not 0 < number < 1:
+        raise ConfigError(f"{argument} must be a number between 0 and 1, e.g. 0.95 "
+                          f"(got {value!r})")
+    return number
+
+
+def check_numbers(value: Any, argument: str, ndim: int | tuple[int, ...] | None = None,
+                  least: int = 1, kind: str = "numbers") -> Any:
+    """An array of numbers (bools allowed where ``kind`` says so) with ``ndim``
+    dimensions and at least ``least`` values along each; returns it as numpy reads it
+    (``numpy.asarray``, no copy of an array), so results are those of the unchecked
+    value."""
+    import numpy as np
+
+    if value is None or isinstance(value, (str, bytes, Mapping)):
+        raise InputError(f"{argument} must be an array of {kind} ({_got(value)})")
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{argument} must be a regular array of {kind} "
+                         f"({_got(value)})") from None
+    allowed = "biuf" if kind != "numbers" else "iuf"
+    if array.dtype.kind not in allowed and not (array.size == 0 and array.dtype.kind == "f"):
+        raise InputError(f"{argument} must be an array of {kind} (got {array.dtype} values: "
+                         f"{_short(value)})")
+    dims = (ndim,) if isinstance(ndim, int) else ndim
+    if dims is not None and array.ndim not in dims:
+        wanted = " or ".join(f"{d}-D" for d in dims)
+        raise InputError(f"{argument} must be a {wanted} array of {kind} (got shape "
+                         f"{array.shape})")
+    if array.ndim == 0 or min(array.shape) < least:
+        raise InputError(f"{argument} needs at least {least} value(s) along each axis (got "
+                         f"shape {array.shape})")
+    return array
