@@ -338,7 +338,55 @@ class MetricConfig:
         """Raise :class:`ConfigError` for invalid values (called after init)."""
 
     def __post_init__(self) -> None:
+        _check_field_types(self)
         self.validate()
+
+
+@functools.cache
+def _field_kinds(config_cls: type) -> dict[str, tuple[type, ...]]:
+    """{field: the Python types its annotation allows}, for the fields whose annotation
+    is made of str, int, float, bool, None and Literals of strings (the others: not
+    checked here, their ``validate`` does)."""
+    import numbers
+    import os
+
+    simple: dict[Any, tuple[type, ...]] = {
+        str: (str, os.PathLike), int: (numbers.Integral,), float: (numbers.Real,),
+        bool: (bool, numbers.Integral), type(None): (type(None),)}
+    hints = typing.get_type_hints(config_cls)
+    out = {}
+    for f in dataclasses.fields(config_cls):
+        hint = hints.get(f.name)
+        parts = typing.get_args(hint) if typing.get_origin(hint) in (
+            typing.Union, getattr(__import__("types"), "UnionType", None)) else (hint,)
+        kinds: list[type] = []
+        for part in parts:
+            if typing.get_origin(part) is Literal:
+                values = typing.get_args(part)
+                if not all(isinstance(v, str) for v in values):
+                    break
+                kinds.append(str)
+            elif part in simple:
+                kinds.extend(simple[part])
+            else:
+                break
+        else:
+            out[f.name] = tuple(kinds)
+    return out
+
+
+def _check_field_types(config: MetricConfig) -> None:
+    """Each option of a simple type holds a value of that type, so that a list or None
+    in the wrong place is one line naming the option, not a TypeError from a check."""
+    for name, kinds in _field_kinds(type(config)).items():
+        value = getattr(config, name)
+        if not isinstance(value, kinds):
+            allowed = sorted({"a string" if k is str else "a number" if k in (int, float)
+                              else k.__name__ for k in kinds if k is not type(None)
+                              and not (isinstance(k, type) and k.__module__ == "os")})
+            raise ConfigError(f"option {name} must be {' or '.join(allowed)}"
+                              f"{' or None' if type(None) in kinds else ''} "
+                              f"(got {type(value).__name__}: {value!r:.60})")
 
 
 C = TypeVar("C", bound=MetricConfig)

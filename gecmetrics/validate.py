@@ -36,6 +36,10 @@ from .errors import ConfigError, InputError
 #: free of numpy, so that the CLI derives its choices from it and starts fast.
 Level = Literal["corpus", "sentence", "mean"]
 LEVELS: tuple[Level, ...] = get_args(Level)
+#: The formats of ``gecmetrics score --format`` and of ``render_scores``.
+SCORE_FORMATS = ("table", "tsv", "json", "markdown", "latex")
+#: The most decimal places a table shows (``-d/--digits``).
+MAX_DIGITS = 15
 
 MAX_BETA = 1e100
 MAX_GRID_POINTS = 100_001
@@ -278,7 +282,7 @@ def check_output_file(path: str, option: str, suffixes: Sequence[str] | None = N
     a folder, and that a file can be created in the folder (a real try, as
     ``os.access`` says yes to root even on read-only file systems such as /proc).
     """
-    path = os.fspath(path)
+    path = os.fspath(check_path(path, option, ConfigError, empty=True))
     if not path:
         raise ConfigError(f"{option} needs a file name (got an empty one)")
     if suffixes and os.path.splitext(path)[1].lower() not in suffixes:
@@ -378,11 +382,12 @@ def check_text(value: Any, argument: str, empty: bool = False) -> str:
     return value
 
 
-def check_path(value: Any, argument: str) -> Any:
-    """A file name: a non-empty string or path-like object."""
-    if isinstance(value, bool) or not isinstance(value, (str, os.PathLike)) or not os.fspath(
-            value):
-        raise InputError(f"{argument} must be a file name, a string or a Path ({_got(value)})")
+def check_path(value: Any, argument: str, error: type[Exception] = InputError,
+               empty: bool = False) -> Any:
+    """A file name: a string or path-like object (non-empty unless ``empty``: then the
+    caller says what an empty name means)."""
+    if not isinstance(value, (str, os.PathLike)) or not (empty or os.fspath(value)):
+        raise error(f"{argument} must be a file name, a string or a Path ({_got(value)})")
     return value
 
 

@@ -169,7 +169,9 @@ VALID: dict[str, Row] = {
         patch={"gecmetrics.meta_eval.api.run": lambda options: types.SimpleNamespace(notes=()),
                "gecmetrics.meta_eval.api.save_figures": lambda *a, **k: None}),
     "gecmetrics.meta_eval.options.MetaEvalOptions": Row(
-        call(("conll14",), ("green",))),
+        call(("conll14",), ("green",)),
+        names={"system_set": ("--systems",), "grid": ("--sweep-beta",), "plot": ("--plot",),
+               "html": ("--html",), "levels": ("--level",), "betas": ("--beta",)}),
     # scoring
     "gecmetrics.scoring.ScoreOptions": Row(
         lambda f: ((f["source"], [f["ref"]], [f["hyp_a"]]), {}),
