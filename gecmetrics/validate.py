@@ -468,6 +468,11 @@ def check_numbers(value: Any, argument: str, ndim: int | tuple[int, ...] | None 
     except (TypeError, ValueError):
         raise InputError(f"{argument} must be a regular array of {kind} "
                          f"({_got(value)})") from None
+    if array.dtype.kind == "O":  # None among numbers is NaN to numpy's float reading
+        try:
+            array = np.asarray(value, dtype=float)
+        except (TypeError, ValueError):
+            pass
     allowed = "biuf" if kind != "numbers" else "iuf"
     if array.dtype.kind not in allowed and not (array.size == 0 and array.dtype.kind == "f"):
         raise InputError(f"{argument} must be an array of {kind} (got {array.dtype} values: "
@@ -481,3 +486,93 @@ def check_numbers(value: Any, argument: str, ndim: int | tuple[int, ...] | None 
         raise InputError(f"{argument} needs at least {least} value(s) along each axis (got "
                          f"shape {array.shape})")
     return array
+
+
+# Declarative checks of a function's arguments: ``@arguments(x=numbers(ndim=1))`` runs
+# each named check on the bound argument before the function, so a module of pure
+# functions (gecmetrics.stats) states its contract once, above each function.
+
+Check = Any  # a callable (value, argument name) -> None
+
+
+def arguments(same: tuple[str, ...] = (), **checks: Check) -> Any:
+    """Decorate a function so that ``checks[name](value, name)`` runs on each named
+    argument (given or default) before the body; the arrays named in ``same`` must
+    have the same length."""
+    import functools
+    import inspect
+
+    def decorate(function: Any) -> Any:
+        signature = inspect.signature(function)
+
+        @functools.wraps(function)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            try:
+                bound = signature.bind(*args, **kwargs)
+            except TypeError as err:
+                raise ConfigError(f"{function.__name__}(): {err}") from None
+            bound.apply_defaults()
+            for name, check in checks.items():
+                out = check(bound.arguments[name], name)
+                if out is not None:  # an array as numpy reads it (the same object if it was one)
+                    bound.arguments[name] = out
+            if same:
+                lengths = {name: len(bound.arguments[name]) for name in same}
+                if len(set(lengths.values())) > 1:
+                    raise InputError(f"{' and '.join(same)} must have the same length (got "
+                                     f"{', '.join(map(str, lengths.values()))})")
+            return function(*bound.args, **bound.kwargs)
+
+        return checked
+
+    return decorate
+
+
+def is_array(ndim: int | tuple[int, ...] | None = None, least: int = 1,
+            kind: str = "numbers") -> Check:
+    return lambda value, name: check_numbers(value, name, ndim, least, kind)
+
+
+def is_count(low: int = 0) -> Check:
+    return lambda value, name: check_count(value, name, low) and None
+
+
+def is_number(low: float | None = None, high: float | None = None) -> Check:
+    return lambda value, name: check_number(value, name, low, high) and None
+
+
+def is_fraction() -> Check:
+    return lambda value, name: check_fraction(value, name) and None
+
+
+def is_function(what: str) -> Check:
+    return lambda value, name: check_callable(value, name, what) and None
+
+
+def is_flag() -> Check:
+    return lambda value, name: check_instance(value, name, (bool, numbers.Integral),
+                                              "True or False") and None
+
+
+def is_choice(allowed: Sequence[str]) -> Check:
+    return lambda value, name: check_choice(name, value, allowed)
+
+
+def is_optional(check: Check) -> Check:
+    return lambda value, name: None if value is None else check(value, name)
+
+
+def is_texts(least: int = 1) -> Check:
+    """A list of strings (names)."""
+    def check(value: Any, name: str) -> None:
+        if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+            raise InputError(f"{name} must be a list of strings ({_got(value)})")
+        items = list(value)
+        if len(items) < least or not all(isinstance(item, str) for item in items):
+            raise InputError(f"{name} must be a list of at least {least} string(s) "
+                             f"({_got(value)})")
+    return check
+
+
+def is_mapping(what: str) -> Check:
+    return lambda value, name: check_mapping(value, name, what) and None

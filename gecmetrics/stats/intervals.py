@@ -31,6 +31,17 @@ from typing import Any
 
 import numpy as np
 
+from gecmetrics.validate import (
+    arguments,
+    is_array,
+    is_count,
+    is_fraction,
+    is_function,
+    is_mapping,
+    is_optional,
+    is_texts,
+)
+
 from . import DEFAULT_RESAMPLES, DEFAULT_SEED
 from .correlation import CORRELATIONS, correlate_one, correlation_rows
 from .resampling import SystemScores, bootstrap_system_scores, resample_counts
@@ -38,6 +49,7 @@ from .resampling import SystemScores, bootstrap_system_scores, resample_counts
 # -- correlations ---------------------------------------------------------------------
 
 
+@arguments(samples=is_array(None, 0), confidence=is_fraction())
 def percentile_interval(samples: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
     """The percentile-method interval: the (1-c)/2 and (1+c)/2 quantiles of the
     non-NaN ``samples`` (numpy's default linear interpolation between order
@@ -80,6 +92,9 @@ class BootstrapCI:
         }
 
 
+@arguments(system_scores=is_function("a function of sentence indices"), human=is_array(1),
+           n_sentences=is_count(1), n_resamples=is_count(1), seed=is_optional(is_count()),
+           confidence=is_fraction())
 def bootstrap_ci(
     system_scores: SystemScores,
     human: np.ndarray,
@@ -123,6 +138,7 @@ def bootstrap_ci(
 # -- human scores -------------------------------------------------------------------
 
 
+@arguments(wins=is_array(3))
 def expected_wins_rows(wins: np.ndarray) -> np.ndarray:
     """Expected Wins from win counts (B, S, S) (``wins[b, i, j]``: i beat j): (B, S).
 
@@ -134,6 +150,7 @@ def expected_wins_rows(wins: np.ndarray) -> np.ndarray:
     return share.sum(axis=2) / (wins.shape[1] - 1)
 
 
+@arguments(n_systems=is_count(1), n_resamples=is_count(1), seed=is_count())
 def expected_wins_resamples(wins: Any, n_systems: int, n_resamples: int,
                             seed: int) -> np.ndarray:
     """Expected Wins on ``n_resamples`` resamples of the rows of ``wins``, a (units,
@@ -147,6 +164,8 @@ def expected_wins_resamples(wins: Any, n_systems: int, n_resamples: int,
     return np.vstack(out)
 
 
+@arguments(segment=is_mapping("a mapping of system names to ratings"), systems=is_texts(),
+           n_resamples=is_count(1), seed=is_count())
 def bootstrap_ratings(segment: Mapping[str, Sequence[float | None]], systems: Sequence[str],
                       n_resamples: int, seed: int) -> np.ndarray:
     """GMEG: mean segment rating of each system on resamples of the sentences (B, S);
@@ -163,6 +182,7 @@ def bootstrap_ratings(segment: Mapping[str, Sequence[float | None]], systems: Se
     return np.vstack(out)
 
 
+@arguments(samples=is_array(2))
 def ranks(samples: np.ndarray) -> np.ndarray:
     """Rank of every system on every resample (1 = best; equal scores share the better
     rank): 1 + the number of systems with a strictly higher score."""
@@ -170,6 +190,7 @@ def ranks(samples: np.ndarray) -> np.ndarray:
     return 1 + (x[:, None, :] > x[:, :, None]).sum(axis=2)
 
 
+@arguments(rank_samples=is_array(2), confidence=is_fraction())
 def rank_range(rank_samples: np.ndarray, confidence: float = 0.95) -> tuple[np.ndarray,
                                                                              np.ndarray]:
     """Per system, the lowest and highest rank left after dropping the (1-c)/2 best and
@@ -180,6 +201,8 @@ def rank_range(rank_samples: np.ndarray, confidence: float = 0.95) -> tuple[np.n
     return r[cut], r[count - 1 - cut]
 
 
+@arguments(same=("order", "low", "high"),
+           order=is_array(1, 0, "whole numbers"), low=is_array(1, 0), high=is_array(1, 0))
 def rank_clusters(order: Sequence[int], low: np.ndarray, high: np.ndarray) -> list[int]:
     """Cluster number (1 = best) of every system, given ``order`` (best first by point
     score) and 95% rank ranges ``[low, high]``: a new cluster starts after the system
@@ -211,6 +234,7 @@ class HumanIntervals:
     cluster: tuple[int, ...]
 
 
+@arguments(systems=is_texts(), point=is_array(1), samples=is_array(2), confidence=is_fraction())
 def human_intervals(systems: Sequence[str], point: np.ndarray, samples: np.ndarray,
                     confidence: float = 0.95) -> HumanIntervals:
     """Intervals, rank ranges and clusters from the scores on all data (``point``, (S,))
