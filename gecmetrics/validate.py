@@ -529,8 +529,13 @@ def arguments(same: tuple[str, ...] = (), **checks: Check) -> Any:
 
 
 def is_array(ndim: int | tuple[int, ...] | None = None, least: int = 1,
-            kind: str = "numbers") -> Check:
-    return lambda value, name: check_numbers(value, name, ndim, least, kind)
+             kind: str = "numbers", convert: bool = True) -> Check:
+    """An array of numbers, passed on as numpy reads it (``convert``; an array stays the
+    same object) or as given (for a function that uses it as a Python sequence)."""
+    def check(value: Any, name: str) -> Any:
+        array = check_numbers(value, name, ndim, least, kind)
+        return array if convert else None
+    return check
 
 
 def is_count(low: int = 0) -> Check:

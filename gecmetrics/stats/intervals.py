@@ -202,7 +202,8 @@ def rank_range(rank_samples: np.ndarray, confidence: float = 0.95) -> tuple[np.n
 
 
 @arguments(same=("order", "low", "high"),
-           order=is_array(1, 0, "whole numbers"), low=is_array(1, 0), high=is_array(1, 0))
+           order=is_array(1, 0, "whole numbers", convert=False), low=is_array(1, 0),
+           high=is_array(1, 0))
 def rank_clusters(order: Sequence[int], low: np.ndarray, high: np.ndarray) -> list[int]:
     """Cluster number (1 = best) of every system, given ``order`` (best first by point
     score) and 95% rank ranges ``[low, high]``: a new cluster starts after the system

@@ -57,7 +57,8 @@ def generator(seed: int, stream: int = SENTENCES) -> np.random.Generator:
     return np.random.default_rng(seed if stream == SENTENCES else [seed, stream])
 
 
-@arguments(n=is_count(), samples=is_count(), seed=is_count(), key=is_array(1, 0, "whole numbers"))
+@arguments(n=is_count(), samples=is_count(), seed=is_count(),
+           key=is_array(1, 0, "whole numbers", convert=False))
 def edit_orders(n: int, samples: int, seed: int, key: tuple[int, ...]) -> list[tuple[int, ...]]:
     """``samples`` random orders of ``range(n)``, drawn with replacement, for the
     sentence ``key`` (e.g. its system's and line's numbers): from
