@@ -351,8 +351,8 @@ def _field_kinds(config_cls: type) -> dict[str, tuple[type, ...]]:
     import os
 
     simple: dict[Any, tuple[type, ...]] = {
-        str: (str, os.PathLike), int: (numbers.Integral,), float: (numbers.Real,),
-        bool: (bool, numbers.Integral), type(None): (type(None),)}
+        str: (str, os.PathLike), int: (numbers.Real,), float: (numbers.Real,),
+        bool: (bool, numbers.Real), type(None): (type(None),)}
     hints = typing.get_type_hints(config_cls)
     out = {}
     for f in dataclasses.fields(config_cls):
@@ -381,9 +381,10 @@ def _check_field_types(config: MetricConfig) -> None:
     for name, kinds in _field_kinds(type(config)).items():
         value = getattr(config, name)
         if not isinstance(value, kinds):
-            allowed = sorted({"a string" if k is str else "a number" if k in (int, float)
-                              else k.__name__ for k in kinds if k is not type(None)
-                              and not (isinstance(k, type) and k.__module__ == "os")})
+            words = {str: "a string", bool: "True or False"}
+            allowed = ["True or False"] if bool in kinds else sorted(
+                {words.get(k, "a number") for k in kinds
+                 if k is not type(None) and k.__module__ != "os"})
             raise ConfigError(f"option {name} must be {' or '.join(allowed)}"
                               f"{' or None' if type(None) in kinds else ''} "
                               f"(got {type(value).__name__}: {value!r:.60})")

@@ -453,6 +453,23 @@ def check_fraction(value: Any, argument: str) -> float:
     return number
 
 
+def check_size(argument: str, got: int, expected: int, what: str) -> None:
+    """A length that must match another argument's (``what`` says which, in words)."""
+    if got != expected:
+        raise InputError(f"{argument} must have {expected} {what} (got {got})")
+
+
+def check_broadcast(first: str, a: Any, second: str, b: Any) -> None:
+    """Two arrays that numpy combines element by element: their shapes must broadcast."""
+    import numpy as np
+
+    try:
+        np.broadcast_shapes(np.shape(a), np.shape(b))
+    except ValueError:
+        raise InputError(f"{first} of shape {np.shape(a)} does not match {second} of shape "
+                         f"{np.shape(b)}; give one value per pair in each") from None
+
+
 def check_numbers(value: Any, argument: str, ndim: int | tuple[int, ...] | None = None,
                   least: int = 1, kind: str = "numbers") -> Any:
     """An array of numbers (bools allowed where ``kind`` says so) with ``ndim``
@@ -538,12 +555,29 @@ def is_array(ndim: int | tuple[int, ...] | None = None, least: int = 1,
     return check
 
 
+def is_matrix() -> Check:
+    """A 2-D matrix: anything with a 2-D ``shape`` (a numpy array, a scipy sparse
+    matrix) as given, else an array of numbers as numpy reads it."""
+    def check(value: Any, name: str) -> Any:
+        shape = getattr(value, "shape", None)
+        if isinstance(shape, tuple) and len(shape) == 2:
+            return None
+        return check_numbers(value, name, 2, 1)
+    return check
+
+
 def is_count(low: int = 0) -> Check:
     return lambda value, name: check_count(value, name, low) and None
 
 
 def is_number(low: float | None = None, high: float | None = None) -> Check:
     return lambda value, name: check_number(value, name, low, high) and None
+
+
+def is_real() -> Check:
+    """Any real number, NaN and infinities included (a correlation may be undefined)."""
+    return lambda value, name: check_instance(
+        value, name, numbers.Real, "a number", InputError) and None
 
 
 def is_fraction() -> Check:

@@ -317,22 +317,6 @@ def _score_results():
     return ScoreResults(tuple(results), tuple("sig" for _ in results))
 
 
-#: Known gaps: (callable, argument) whose bad values of these kinds still escape as a
-#: numpy or Python error; each is a relation between two arguments (an index or a
-#: length checked against another array) that no single-argument check sees. Listed
-#: so that the walk stays green while they are open; delete an entry once fixed (the
-#: walk then fails if the gap comes back). TO FIX: each entry is an open defect.
-GAPS: dict[tuple[str, str], tuple[str, ...]] = {
-    (ST + "clusters.paired_p_values", "point"): ("a list of ints",),
-    (ST + "clusters.weighted_pair_mean", "weights"): ("a list of ints",),
-    (ST + "intervals.bootstrap_ci", "human"): ("a list of ints",),
-    (ST + "intervals.human_intervals", "point"): ("a list of ints",),
-    (ST + "intervals.expected_wins_resamples", "wins"): tuple(w for w, _ in BAD_VALUES),
-    (ST + "intervals.expected_wins_resamples", "n_systems"): ("an int",),
-    (ST + "significance.ar_diffs", "baseline"): ("an int",),
-    (ST + "significance.ar_scores", "baseline"): ("an int",),
-}
-
 #: Rows whose fix lands from another branch of issue 33: their walk is expected to
 #: fail (strict xfail) until that branch is merged. SWITCH ON AT MERGE: delete the
 #: entry here, so that the row runs as every other.
@@ -430,8 +414,6 @@ def _walk(name: str, files: dict[str, Any]) -> list[str]:
                 if "\n" in message or not _names_argument(message, argument, row):
                     problems.append(f"{argument}={words}: {type(err).__name__}: {message}")
             except Exception as err:  # noqa: BLE001 (any other error is the failure)
-                if words in GAPS.get((name, argument), ()):
-                    continue
                 problems.append(f"{argument}={words}: {type(err).__name__}: {err}")
     return problems
 

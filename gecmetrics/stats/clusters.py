@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gecmetrics.validate import arguments, is_array, is_fraction
+from gecmetrics.validate import arguments, check_broadcast, check_size, is_array, is_fraction
 
 from .significance import paired_p_value
 
@@ -53,11 +53,11 @@ def pair_weights(counts: np.ndarray) -> np.ndarray:
     return (counts[:, i] * counts[:, j]).astype(float)
 
 
-@arguments(same=("values", "weights"),
-           values=is_array((1, 2), 0), weights=is_array((1, 2), 0))
+@arguments(values=is_array((1, 2), 0), weights=is_array(2, 0))
 def weighted_pair_mean(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """Per resample, the weighted mean of pair values ((B, P) or (P,)); NaN where no
     two different systems were drawn."""
+    check_broadcast("values", values, "weights", weights)
     with np.errstate(invalid="ignore", divide="ignore"):
         return (values * weights).sum(axis=1) / weights.sum(axis=1)
 
@@ -70,6 +70,7 @@ def paired_p_values(samples: np.ndarray, point: np.ndarray) -> np.ndarray:
     defined."""
     x = np.asarray(samples, dtype=float)
     m = x.shape[1]
+    check_size("point", len(point), m, "values, one per column of samples")
     p = np.full((m, m), np.nan)
     for a in range(m):
         for b in range(m):

@@ -35,10 +35,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 
-from gecmetrics.validate import arguments, is_array, is_choice
+from gecmetrics.validate import arguments, is_array
 
 from ..errors import ConfigError, InputError
 
@@ -52,6 +53,13 @@ ArrayLike = Sequence[float] | np.ndarray
 
 
 # -- input shapes -------------------------------------------------------------------
+
+
+def known_correlation(value: Any, argument: str) -> None:
+    """The check of a ``correlation=`` argument (one of :data:`CORRELATIONS`)."""
+    if not isinstance(value, str) or value not in CORRELATIONS:
+        raise ConfigError(f"unknown correlation {value!r} ({argument}=); choose from "
+                          f"{', '.join(CORRELATIONS)}")
 
 
 def _rows(scores: ArrayLike, human: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
@@ -173,7 +181,7 @@ ROW_FUNCTIONS: dict[str, Callable[[ArrayLike, ArrayLike], np.ndarray]] = {
 }
 
 
-@arguments(scores=is_array((1, 2)), human=is_array(1), correlation=is_choice(CORRELATIONS))
+@arguments(scores=is_array((1, 2)), human=is_array(1), correlation=known_correlation)
 def correlation_rows(scores: ArrayLike, human: ArrayLike, correlation: str = "pearson"
                      ) -> np.ndarray:
     """The named correlation (``pearson``, ``spearman`` or ``kendall``) of every row."""
@@ -199,7 +207,7 @@ def correlation_curves(scores: ArrayLike, human: ArrayLike) -> dict[str, np.ndar
 # -- rows against rows: each metric vector with its own human vector ---------------------
 
 
-@arguments(scores=is_array(2), human=is_array(2), correlation=is_choice(CORRELATIONS))
+@arguments(scores=is_array(2), human=is_array(2), correlation=known_correlation)
 def paired_rows(scores: ArrayLike, human: ArrayLike, correlation: str = "pearson"
                 ) -> np.ndarray:
     """The named correlation of row b of ``scores`` with row b of ``human`` (both (B, n)):
@@ -226,25 +234,25 @@ def paired_rows(scores: ArrayLike, human: ArrayLike, correlation: str = "pearson
 # -- one metric score vector ---------------------------------------------------------------
 
 
-@arguments(scores=is_array(1), human=is_array(1))
+@arguments(scores=is_array(), human=is_array(1))
 def pearson(scores: ArrayLike, human: ArrayLike) -> float:
     """Pearson r of one score vector with ``human`` (NaN if either is constant)."""
     return float(pearson_rows(_vector(scores), human)[0])
 
 
-@arguments(scores=is_array(1), human=is_array(1))
+@arguments(scores=is_array(), human=is_array(1))
 def spearman(scores: ArrayLike, human: ArrayLike) -> float:
     """Spearman rho of one score vector with ``human`` (NaN if either is constant)."""
     return float(spearman_rows(_vector(scores), human)[0])
 
 
-@arguments(scores=is_array(1), human=is_array(1))
+@arguments(scores=is_array(), human=is_array(1))
 def kendall(scores: ArrayLike, human: ArrayLike) -> float:
     """Kendall tau-b of one score vector with ``human`` (NaN if either is constant)."""
     return float(kendall_rows(_vector(scores), human)[0])
 
 
-@arguments(scores=is_array(1), human=is_array(1), correlation=is_choice(CORRELATIONS))
+@arguments(scores=is_array(), human=is_array(1), correlation=known_correlation)
 def correlate_one(scores: ArrayLike, human: ArrayLike, correlation: str = "pearson") -> float:
     """The named correlation of one score vector with ``human``."""
     return float(correlation_rows(_vector(scores), human, correlation)[0])
@@ -264,7 +272,7 @@ class Correlation:
         return asdict(self)
 
 
-@arguments(metric=is_array(1), human=is_array(1))
+@arguments(metric=is_array(), human=is_array(1))
 def correlate(metric: ArrayLike, human: ArrayLike) -> Correlation:
     """The three correlations of the metric's system scores with the human scores.
 

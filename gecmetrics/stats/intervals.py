@@ -31,13 +31,16 @@ from typing import Any
 
 import numpy as np
 
+from gecmetrics.errors import InputError
 from gecmetrics.validate import (
     arguments,
+    check_size,
     is_array,
     is_count,
     is_fraction,
     is_function,
     is_mapping,
+    is_matrix,
     is_optional,
     is_texts,
 )
@@ -93,7 +96,7 @@ class BootstrapCI:
 
 
 @arguments(system_scores=is_function("a function of sentence indices"), human=is_array(1),
-           n_sentences=is_count(1), n_resamples=is_count(1), seed=is_optional(is_count()),
+           n_sentences=is_count(), n_resamples=is_count(), seed=is_optional(is_count()),
            confidence=is_fraction())
 def bootstrap_ci(
     system_scores: SystemScores,
@@ -115,8 +118,9 @@ def bootstrap_ci(
     human = np.asarray(human, dtype=float)
     full = np.asarray(system_scores(np.arange(n_sentences)), dtype=float)
     if full.shape != human.shape:
-        raise ValueError(
-            f"system_scores gave {full.shape[0]} scores for {human.shape[0]} human scores"
+        raise InputError(
+            f"system_scores gave {full.shape[0] if full.ndim else full.shape} scores for "
+            f"{human.shape[0]} human scores; give one human score per system"
         )
     boot = bootstrap_system_scores(system_scores, n_sentences, n_resamples, seed)
     values = {name: correlation_rows(boot, human, name) for name in CORRELATIONS}
@@ -150,13 +154,16 @@ def expected_wins_rows(wins: np.ndarray) -> np.ndarray:
     return share.sum(axis=2) / (wins.shape[1] - 1)
 
 
-@arguments(n_systems=is_count(1), n_resamples=is_count(1), seed=is_count())
+@arguments(wins=is_matrix(), n_systems=is_count(), n_resamples=is_count(),
+           seed=is_count())
 def expected_wins_resamples(wins: Any, n_systems: int, n_resamples: int,
                             seed: int) -> np.ndarray:
     """Expected Wins on ``n_resamples`` resamples of the rows of ``wins``, a (units,
     S*S) matrix (sparse or dense) whose row k counts unit k's wins of system a over
     system b at column a*S+b: (B, S). Each block of :func:`.resampling.resample_counts`
     is one product with the matrix."""
+    check_size("wins", wins.shape[1], n_systems * n_systems,
+               f"columns, one per pair of the {n_systems} systems (n_systems squared)")
     out = []
     for counts in resample_counts(wins.shape[0], n_resamples, seed):
         summed = np.asarray((wins.T @ counts.T).T, dtype=float)  # (block, S*S)
@@ -165,7 +172,7 @@ def expected_wins_resamples(wins: Any, n_systems: int, n_resamples: int,
 
 
 @arguments(segment=is_mapping("a mapping of system names to ratings"), systems=is_texts(),
-           n_resamples=is_count(1), seed=is_count())
+           n_resamples=is_count(), seed=is_count())
 def bootstrap_ratings(segment: Mapping[str, Sequence[float | None]], systems: Sequence[str],
                       n_resamples: int, seed: int) -> np.ndarray:
     """GMEG: mean segment rating of each system on resamples of the sentences (B, S);
@@ -241,6 +248,8 @@ def human_intervals(systems: Sequence[str], point: np.ndarray, samples: np.ndarr
     """Intervals, rank ranges and clusters from the scores on all data (``point``, (S,))
     and on the resamples (``samples``, (B, S))."""
     point = np.asarray(point, dtype=float)
+    check_size("point", len(point), len(systems), "values, one per system")
+    check_size("samples", samples.shape[1], len(systems), "columns, one per system")
     bounds = [percentile_interval(samples[:, i], confidence) for i in range(len(systems))]
     rank_low, rank_high = rank_range(ranks(samples), confidence)
     order = sorted(range(len(systems)), key=lambda i: (-point[i], i))

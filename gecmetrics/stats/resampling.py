@@ -75,7 +75,7 @@ def python_random(seed: int) -> random.Random:
     return random.Random(seed)
 
 
-@arguments(n_sentences=is_count(1), n_resamples=is_count(1), seed=is_count())
+@arguments(n_sentences=is_count(), n_resamples=is_count(), seed=is_count())
 def resample_indices(n_sentences: int, n_resamples: int, seed: int) -> Iterator[np.ndarray]:
     """The bootstrap resamples: ``n_resamples`` arrays of ``n_sentences`` indices drawn
     with replacement from ``range(n_sentences)``, one ``integers`` call each on
@@ -94,8 +94,8 @@ def resample_indices(n_sentences: int, n_resamples: int, seed: int) -> Iterator[
         yield rng.integers(0, n_sentences, size=n_sentences)
 
 
-@arguments(system_scores=is_function("a function of sentence indices"), n_sentences=is_count(1),
-           n_resamples=is_count(1), seed=is_count())
+@arguments(system_scores=is_function("a function of sentence indices"), n_sentences=is_count(),
+           n_resamples=is_count(), seed=is_count())
 def bootstrap_system_scores(
     system_scores: SystemScores, n_sentences: int, n_resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
@@ -107,7 +107,7 @@ def bootstrap_system_scores(
     return np.vstack(rows)
 
 
-@arguments(indices=is_array(2, 0, "whole numbers"), n=is_count(1))
+@arguments(indices=is_array(2, 0, "whole numbers"), n=is_count())
 def draw_counts(indices: np.ndarray, n: int) -> np.ndarray:
     """(B, n): how often each of ``range(n)`` was drawn in each row of ``indices`` (B, k)."""
     b = indices.shape[0]
@@ -115,7 +115,7 @@ def draw_counts(indices: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(offset.ravel(), minlength=b * n).reshape(b, n)
 
 
-@arguments(n_items=is_count(1), n_resamples=is_count(1), seed=is_count(), block=is_count(1))
+@arguments(n_items=is_count(1), n_resamples=is_count(), seed=is_count(), block=is_count(1))
 def resample_counts(n_items: int, n_resamples: int, seed: int,
                     block: int = COUNT_BLOCK) -> Iterator[np.ndarray]:
     """Blocks of (resamples, n_items) draw counts: row b counts how often each item
@@ -131,14 +131,14 @@ def resample_counts(n_items: int, n_resamples: int, seed: int,
         done += size
 
 
-@arguments(n_systems=is_count(1), n_resamples=is_count(1), seed=is_count())
+@arguments(n_systems=is_count(), n_resamples=is_count(), seed=is_count())
 def system_resamples(n_systems: int, n_resamples: int, seed: int) -> np.ndarray:
     """(B, S) indices of systems drawn with replacement, on stream :data:`SYSTEMS`."""
     rng = generator(seed, SYSTEMS)
     return rng.integers(0, n_systems, size=(n_resamples, n_systems))
 
 
-@arguments(n_trials=is_count(1), n_sentences=is_count(1), seed=is_count())
+@arguments(n_trials=is_count(), n_sentences=is_count(), seed=is_count())
 def swap_masks(n_trials: int, n_sentences: int, seed: int) -> Iterator[np.ndarray]:
     """Blocks of approximate-randomisation masks (trials, sentences), True with
     probability 1/2: sacrebleu's ``rng.integers(2, size=(N, D), dtype=bool)``, drawn in
@@ -167,7 +167,7 @@ def permutations(n: int, count: int, seed: int) -> list[np.ndarray]:
     return [rng.permutation(n) for _ in range(count)]
 
 
-@arguments(n=is_count(1), k=is_count(1), count=is_count(1), seed=is_count())
+@arguments(n=is_count(), k=is_count(), count=is_count(), seed=is_count())
 def random_subsets(n: int, k: int, count: int, seed: int) -> np.ndarray:
     """``count`` random subsets of k of ``range(n)``, each without repeats and drawn
     independently of the others, as rows of sorted indices (count, k): the k smallest

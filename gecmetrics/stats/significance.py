@@ -40,20 +40,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gecmetrics.errors import ConfigError
 from gecmetrics.validate import (
     arguments,
+    check_size,
     is_array,
-    is_choice,
     is_count,
     is_flag,
     is_fraction,
     is_function,
     is_number,
     is_optional,
+    is_real,
 )
 
 from . import DEFAULT_RESAMPLES, DEFAULT_SEED
-from .correlation import CORRELATIONS, correlate_one, correlation_rows, pearson
+from .correlation import correlate_one, correlation_rows, known_correlation, pearson
 from .intervals import percentile_interval
 from .resampling import SystemScores, bootstrap_system_scores, swap_masks
 
@@ -86,7 +88,7 @@ class WilliamsResult:
     one_sided: bool
 
 
-@arguments(r12=is_number(-1, 1), r13=is_number(-1, 1), r23=is_number(-1, 1), n=is_count(),
+@arguments(r12=is_real(), r13=is_real(), r23=is_real(), n=is_count(),
            one_sided=is_flag())
 def williams_test(
     r12: float, r13: float, r23: float, n: int, one_sided: bool = True
@@ -149,8 +151,8 @@ class PairedBootstrapResult:
 
 @arguments(scores_a=is_function("a function of sentence indices"),
            scores_b=is_function("a function of sentence indices"), human=is_array(1),
-           n_sentences=is_count(1), n_resamples=is_count(1), seed=is_optional(is_count()),
-           correlation=is_choice(CORRELATIONS), confidence=is_fraction())
+           n_sentences=is_count(), n_resamples=is_count(), seed=is_optional(is_count()),
+           correlation=known_correlation, confidence=is_fraction())
 def paired_bootstrap_test(
     scores_a: SystemScores,
     scores_b: SystemScores,
@@ -229,7 +231,7 @@ def weighted_scores(stats: np.ndarray, formula: Formula, weights: np.ndarray) ->
 
 
 @arguments(per=is_array((2, 3, 4, 5)), formula=is_function("a function of summed statistics"),
-           baseline=is_count(), samples=is_count(1), seed=is_count())
+           baseline=is_count(), samples=is_count(), seed=is_count())
 def ar_scores(per: np.ndarray, formula: Formula, baseline: int, samples: int,
               seed: int) -> np.ndarray:
     """|A_t - B_t| for every trial t and system: (samples, H).
@@ -249,6 +251,10 @@ def ar_diffs(per: np.ndarray, formula: Formula, baseline: int,
     """|A - B| for given swap masks (trials, sentences): True keeps the baseline's
     sentence in A (and the system's in B). (trials, H); 0 for the baseline."""
     H, D = per.shape[:2]
+    if baseline >= H:
+        raise ConfigError(f"baseline must be the index of a system of per, from 0 to {H - 1} "
+                          f"(got {baseline})")
+    check_size("masks", masks.shape[1], D, "columns, one per sentence of per")
     flat = per.reshape(H, D, -1).astype(np.float64)
     totals = flat.sum(axis=1)  # (H, F)
     weights = np.asarray(masks, dtype=np.float64)
