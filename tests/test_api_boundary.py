@@ -208,6 +208,8 @@ VALID: dict[str, Row] = {
     ST + "correlation.kendall": Row(call([1, 2, 3], [1, 2, 4])),
     ST + "correlation.correlate_one": Row(call([1, 2, 3], [1, 2, 4], "pearson")),
     ST + "correlation.correlate": Row(call([1, 2, 3], [1, 2, 4])),
+    ST + "correlation.known_correlation": Row(call("kendall", "correlation"),
+                                              names={"value": ("correlation",)}),
     ST + "resampling.generator": Row(call(1, 0)),
     ST + "resampling.edit_orders": Row(call(3, 2, 1, (0, 1))),
     ST + "resampling.python_random": Row(call(1)),
