@@ -53,7 +53,8 @@ _registered: dict[str, type[Metric] | str] = {}
 def register_metric(name: str, metric: type[Metric] | str) -> None:
     """Register a metric class (or a ``module:Class`` path) under ``name``."""
     check_text(name, "register_metric name")
-    if not isinstance(metric, (type, str)) or not metric:
+    if not isinstance(metric, (type, str)) or (isinstance(metric, str) and not all(
+            metric.partition(":")[::2])):
         raise ConfigError(f"register_metric metric must be a Metric class or a "
                           f"'module:Class' string (got {type(metric).__name__}: {metric!r})")
     _registered[name] = metric
@@ -79,7 +80,11 @@ def _load(name: str, target: Any) -> type[Metric]:
         cls = target
     elif isinstance(target, str):
         module, _, attr = target.partition(":")
-        cls = getattr(importlib.import_module(module), attr)
+        try:
+            cls = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError, ValueError) as err:
+            raise ConfigError(f"metric {name!r} points to {target!r}, which cannot be "
+                              f"loaded ({err})") from None
     else:  # an importlib.metadata.EntryPoint
         try:
             cls = target.load()

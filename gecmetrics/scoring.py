@@ -110,8 +110,8 @@ class ScoreOptions:
             object.__setattr__(self, name, value)
 
         check_path(self.source, "source")
-        set_("references", tuple(check_paths(self.references, "references")))
-        set_("hypotheses", tuple(check_paths(self.hypotheses, "hypotheses")))
+        set_("references", check_paths(self.references, "references"))
+        set_("hypotheses", check_paths(self.hypotheses, "hypotheses"))
         if self.m2 is not None:
             check_path(self.m2, "m2")
         set_("metrics", as_items(self.metrics, "metrics", '["green", "m2"]'))
@@ -372,8 +372,8 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     :class:`MisalignmentWarning`) and still scored.
     """
     check_path(source, "source")
-    check_paths(references, "references")
-    check_paths(hypotheses, "hypotheses")
+    references = check_paths(references, "references")
+    hypotheses = check_paths(hypotheses, "hypotheses")
     if m2 is not None:
         check_path(m2, "m2")
     check_inputs(source, references, hypotheses, m2)

@@ -360,7 +360,8 @@ def beta_options_apply(metrics: Sequence[Any], notes: list[str], **given: bool) 
 # Each public function checks its arguments at its entry with these, so that a library
 # caller's None, number or string in the wrong place is one line naming the argument
 # (InputError for data, ConfigError for settings) instead of a TypeError or a numpy
-# error from deep inside. They check and return; they never change a valid value.
+# error from deep inside. They check and return; they never change a valid value
+# (a list given as another iterable may come back as a tuple or an array).
 
 
 def _got(value: Any) -> str:
@@ -391,14 +392,16 @@ def check_path(value: Any, argument: str, error: type[Exception] = InputError,
     return value
 
 
-def check_paths(value: Any, argument: str) -> Any:
-    """A list of file names (a lone string is refused: it is not a list of files)."""
+def check_paths(value: Any, argument: str) -> tuple[Any, ...]:
+    """A list of file names, as a tuple (any iterable is read once; a lone string is
+    refused: it is not a list of files)."""
     if isinstance(value, (str, bytes, os.PathLike)) or not isinstance(value, Iterable):
         raise InputError(f"{argument} must be a list of file names, e.g. [\"ref0.txt\"] "
                          f"({_got(value)})")
-    for item in value:
+    paths = tuple(value)
+    for item in paths:
         check_path(item, f"{argument} item")
-    return value
+    return paths
 
 
 def check_mapping(value: Any, argument: str, what: str = "a mapping (a dict)") -> Any:

@@ -157,7 +157,8 @@ VALID: dict[str, Row] = {
     "gecmetrics.registry.get_metric": Row(call("green", n=4), names={"name": ("metric",)}),
     "gecmetrics.registry.list_metrics": Row(call()),
     "gecmetrics.registry.register_metric": Row(
-        call("boundary-test", "gecmetrics.metrics.green:Green")),
+        call("boundary-test", "gecmetrics.metrics.green:Green"),
+        patch={"gecmetrics.registry._registered": {}}),  # registers nothing for the others
     "gecmetrics.registry.metric_class": Row(call("green"), names={"name": ("metric",)}),
     "gecmetrics.registry.parse_spec": Row(call("green:n=4")),
     "gecmetrics.registry.metric_from_spec": Row(call("green:n=4"), names={"spec": ("metric",)}),
