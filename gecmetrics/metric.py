@@ -39,7 +39,7 @@ import numpy as np
 
 from . import extras
 from .corpus import Corpus
-from .errors import ConfigError
+from .errors import ConfigError, GecMetricsError
 from .signature import metric_signature
 from .validate import (  # noqa: F401 (LEVELS, Level, check_beta re-exported: metrics use them)
     LEVELS,
@@ -338,8 +338,16 @@ class MetricConfig:
         """Raise :class:`ConfigError` for invalid values (called after init)."""
 
     def __post_init__(self) -> None:
+        # The config's own checks speak first (their words name the metric); a value of
+        # the wrong type that trips them, or that they let pass, is named here.
+        try:
+            self.validate()
+        except GecMetricsError:
+            raise
+        except Exception:
+            _check_field_types(self)
+            raise
         _check_field_types(self)
-        self.validate()
 
 
 @functools.cache

@@ -36,7 +36,7 @@ import numpy as np
 from gecmetrics.validate import arguments, is_array, is_number
 
 
-@arguments(values=is_array(1, 0))
+@arguments(values=is_array((1, 2), 0))
 def pair_differences(values: Sequence[float] | np.ndarray) -> np.ndarray:
     """``v_i - v_j`` for every pair ``i < j`` (in ``np.triu_indices`` order); on a
     2-D array, per row: shape (..., n(n-1)/2)."""
