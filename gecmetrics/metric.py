@@ -386,7 +386,7 @@ def _field_kinds(config_cls: type) -> dict[str, tuple[type, ...]]:
 def _check_field_types(config: MetricConfig) -> None:
     """Each option of a simple type holds a value of that type, so that a list or None
     in the wrong place is one line naming the option, not a TypeError from a check."""
-    for name, kinds in _field_kinds(type(config)).items():
+    for name, kinds in _field_kinds(typing.cast(Any, type(config))).items():
         value = getattr(config, name)
         if not isinstance(value, kinds):
             words = {str: "a string", bool: "True or False"}

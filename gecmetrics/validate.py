@@ -440,11 +440,12 @@ def check_number(value: Any, argument: str, low: float | None = None,
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(
             value):
         raise ConfigError(f"{argument} must be a finite number ({_got(value)})")
-    if (low is not None and value < low) or (high is not None and value > high):
+    number = float(value)
+    if (low is not None and number < low) or (high is not None and number > high):
         bounds = f"from {low:g} to {high:g}" if low is not None and high is not None else (
             f">= {low:g}" if low is not None else f"<= {high:g}")
         raise ConfigError(f"{argument} must be a number {bounds} (got {value!r})")
-    return float(value)
+    return number
 
 
 def check_fraction(value: Any, argument: str) -> float:
