@@ -109,11 +109,6 @@ def call(*args: Any, **kwargs: Any) -> Callable[[dict[str, Any]], tuple[tuple, d
     return lambda files: (args, kwargs)
 
 
-def with_files(make: Callable[[dict[str, Any]], tuple[tuple, dict]]
-               ) -> Callable[[dict[str, Any]], tuple[tuple, dict]]:
-    return make
-
-
 SOURCES = ["He go to school .", "She like cats .", "It is fine ."]
 REFS = [["He goes to school .", "She likes cats .", "It is fine ."]]
 HYPS = {"a": ["He goes to school .", "She like cats .", "It is fine ."],
