@@ -115,6 +115,10 @@ HYPS = {"a": ["He goes to school .", "She like cats .", "It is fine ."],
         "b": ["He go to school .", "She likes cats .", "It is fine ."]}
 
 
+#: HYPS' edits on the source's tokens: (start, end, correction, type) per sentence.
+EDITS = {"a": [[(1, 2, "goes", "R:VERB")], [], []], "b": [[], [(1, 2, "likes", "R:VERB")], []]}
+
+
 def _corpus():
     from gecmetrics.corpus import Corpus
 
@@ -313,6 +317,11 @@ EXTRA: dict[str, Row] = {
     "gecmetrics.corpus.Corpus.build": Row(call(SOURCES, REFS, HYPS),
                                           names={"hypotheses": ("hypothesis",)}),
     "gecmetrics.edits.neutral.neutral_edits": Row(call(["He", "go", "."], ["He", "goes", "."])),
+    "gecmetrics.workflows.attribution.attribute": Row(
+        lambda f: ((_green(), _corpus()), {"edits": EDITS}),
+        # edits=None means ERRANT's edits: given here, so that no spaCy model loads
+        patch={"gecmetrics.workflows.attribution.hypothesis_edits": lambda *a, **k: EDITS}),
+    "gecmetrics.workflows.attribution.AttributionOptions": Row(call()),
     "gecmetrics.interface.score_report.render_scores": Row(
         lambda f: ((_score_results(), "json"), {})),
 }
@@ -332,6 +341,9 @@ PENDING: dict[str, str] = {
     "gecmetrics.edits.neutral.neutral_edits": "SWITCH ON AT MERGE: fixed on the branch of "
                                               "issue 33 that owns neutral_edits and the "
                                               "kernel wrappers",
+    "gecmetrics.workflows.attribution.attribute": "SWITCH ON AT MERGE: fixed on the branch "
+                                                  "of issue 33 that owns the attribution "
+                                                  "functions",
 }
 
 
