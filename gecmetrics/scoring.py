@@ -38,7 +38,7 @@ from .errors import ConfigError, InputError
 from .essays import essay_corpus, essay_inputs, is_essay_file, is_regular
 from .formatting import plural
 from .metric import Metric, SystemResult, check_partial_references
-from .paired import compare_with_baseline
+from .paired import PairedOptions, compare_with_baseline
 from .parallel import current, default_jobs, execution, pool_size, workers_for
 from .readers import check_inputs, describe, line_count_error, read_lines
 from .registry import metric_from_spec
@@ -64,7 +64,6 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from .breakdown import Breakdown
-    from .paired import PairedOptions
 
 #: How a run is executed: ``"corpus"``, every file read whole into one corpus;
 #: ``"chunked"``, files read and counted a chunk of lines at a time.
@@ -153,8 +152,6 @@ def _check_options(options: Any) -> None:
 
 
 def _check_paired_options(paired: Any) -> None:
-    from .paired import PairedOptions
-
     if paired is not None:
         check_instance(paired, "paired", PairedOptions, "a PairedOptions or None")
 
