@@ -62,6 +62,9 @@ class Corpus:
             {name: tuple(hyp) for name, hyp in self.hypotheses.items()}))
         if not self.references:
             raise InputError("no reference given; pass at least one reference set (-r/--m2)")
+        if not self.hypotheses:
+            raise InputError("hypotheses holds no system; give at least one system's output "
+                             "(a mapping of names to lines, e.g. {\"mine\": lines})")
         if not self.sources:
             raise InputError("the corpus has no sentence; give at least one source line "
                              "(the scores of nothing would be a meaningless 0 or an error)")
@@ -92,6 +95,7 @@ class Corpus:
         list of such lists; ``hypotheses`` may be a single list, a list of lists
         (named ``sys0``, ``sys1``, ...) or a mapping of names to lists.
         """
+        _check_line_list("sources", sources)
         refs = _as_list_of_lists(references, "references")
         if isinstance(hypotheses, Mapping):
             hyps = {str(name): list(lines) for name, lines in hypotheses.items()}
@@ -170,7 +174,12 @@ def _restore(cls: type[Corpus], sources: Any, references: Any, hypotheses: Any, 
 def _checked_counts(corpus: Corpus) -> tuple[int, ...]:
     """``reference_counts`` as a tuple, one count per item, each from 1 to the number of
     reference sets, and every filled-in place a copy of the item's first reference."""
-    counts = tuple(corpus.reference_counts or ())
+    if isinstance(corpus.reference_counts, (str, bytes)) or not isinstance(
+            corpus.reference_counts, Iterable):
+        raise InputError(f"reference_counts must be a list of counts, one per item (got "
+                         f"{type(corpus.reference_counts).__name__}: "
+                         f"{_short(corpus.reference_counts)})")
+    counts = tuple(corpus.reference_counts)
     sets = len(corpus.references)
     if len(counts) != corpus.num_sentences:
         raise InputError(f"reference_counts has {len(counts)} entries for "
@@ -189,11 +198,7 @@ def _checked_counts(corpus: Corpus) -> tuple[int, ...]:
 def _check_line_lists(sources: Any, references: Any, hypotheses: Any) -> None:
     """The shapes a library caller can get wrong, before they are copied into tuples:
     a lone string would become a tuple of characters, one line per character."""
-    def one(what: str, lines: Any) -> None:
-        if isinstance(lines, (str, bytes)) or not isinstance(lines, Iterable):
-            raise InputError(f"{what} must be a list of lines, one sentence each "
-                             f"(got {type(lines).__name__}: {_short(lines)})")
-
+    one = _check_line_list
     one("sources", sources)
     one("references", references)
     for k, ref in enumerate(references):
@@ -205,6 +210,12 @@ def _check_line_lists(sources: Any, references: Any, hypotheses: Any) -> None:
         if not isinstance(name, str):
             raise InputError(f"hypothesis names must be strings (got {name!r})")
         one(f"hypothesis {name}", hyp)
+
+
+def _check_line_list(what: str, lines: Any) -> None:
+    if isinstance(lines, (str, bytes)) or not isinstance(lines, Iterable):
+        raise InputError(f"{what} must be a list of lines, one sentence each "
+                         f"(got {type(lines).__name__}: {_short(lines)})")
 
 
 def _check_lines(what: str, lines: Sequence[Any]) -> None:
@@ -226,6 +237,7 @@ def _short(value: Any, limit: int = 40) -> str:
 def _as_list_of_lists(value: Sequence[Any], what: str) -> list[list[str]]:
     if isinstance(value, str):
         raise InputError(f"{what} must be a list of sentences, not a single string")
+    _check_line_list(what, value)
     items = list(value)
     lists = [isinstance(item, Sequence) and not isinstance(item, (str, bytes)) for item in items]
     if items and not any(lists):

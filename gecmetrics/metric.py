@@ -39,14 +39,17 @@ import numpy as np
 
 from . import extras
 from .corpus import Corpus
-from .errors import ConfigError
+from .errors import ConfigError, GecMetricsError
 from .signature import metric_signature
 from .validate import (  # noqa: F401 (LEVELS, Level, check_beta re-exported: metrics use them)
     LEVELS,
     Level,
     check_beta,
     check_betas,
+    check_instance,
+    check_mapping,
     check_sentences,
+    check_text,
 )
 
 if TYPE_CHECKING:
@@ -335,7 +338,64 @@ class MetricConfig:
         """Raise :class:`ConfigError` for invalid values (called after init)."""
 
     def __post_init__(self) -> None:
-        self.validate()
+        # The config's own checks speak first (their words name the metric); a value of
+        # the wrong type that trips them, or that they let pass, is named here.
+        try:
+            self.validate()
+        except GecMetricsError:
+            raise
+        except Exception:
+            _check_field_types(self)
+            raise
+        _check_field_types(self)
+
+
+@functools.cache
+def _field_kinds(config_cls: type) -> dict[str, tuple[type, ...]]:
+    """{field: the Python types its annotation allows}, for the fields whose annotation
+    is made of str, int, float, bool, None and Literals of strings (the others: not
+    checked here, their ``validate`` does)."""
+    import numbers
+    import os
+
+    simple: dict[Any, tuple[type, ...]] = {
+        str: (str, os.PathLike), int: (numbers.Real,), float: (numbers.Real,),
+        bool: (bool, numbers.Real), type(None): (type(None),)}
+    hints = typing.get_type_hints(config_cls)
+    out = {}
+    for f in dataclasses.fields(config_cls):
+        hint = hints.get(f.name)
+        parts = typing.get_args(hint) if typing.get_origin(hint) in (
+            typing.Union, getattr(__import__("types"), "UnionType", None)) else (hint,)
+        kinds: list[type] = []
+        for part in parts:
+            if typing.get_origin(part) is Literal:
+                values = typing.get_args(part)
+                if not all(isinstance(v, str) for v in values):
+                    break
+                kinds.append(str)
+            elif part in simple:
+                kinds.extend(simple[part])
+            else:
+                break
+        else:
+            out[f.name] = tuple(kinds)
+    return out
+
+
+def _check_field_types(config: MetricConfig) -> None:
+    """Each option of a simple type holds a value of that type, so that a list or None
+    in the wrong place is one line naming the option, not a TypeError from a check."""
+    for name, kinds in _field_kinds(typing.cast(Any, type(config))).items():
+        value = getattr(config, name)
+        if not isinstance(value, kinds):
+            words = {str: "a string", bool: "True or False"}
+            allowed = ["True or False"] if bool in kinds else sorted(
+                {words.get(k, "a number") for k in kinds
+                 if k is not type(None) and k.__module__ != "os"})
+            raise ConfigError(f"option {name} must be {' or '.join(allowed)}"
+                              f"{' or None' if type(None) in kinds else ''} "
+                              f"(got {type(value).__name__}: {value!r:.60})")
 
 
 C = TypeVar("C", bound=MetricConfig)
@@ -344,6 +404,7 @@ S = TypeVar("S", bound=Statistics)
 
 def counting_options(config: MetricConfig) -> tuple[Any, ...]:
     """The values of every field of ``config`` not marked :data:`LAST_STEP`, in order."""
+    check_instance(config, "config", MetricConfig, "a metric's Config (metric.config)")
     return tuple(getattr(config, f.name) for f in dataclasses.fields(config)
                  if f.metadata.get("counting", True))
 
@@ -563,6 +624,8 @@ PARTIAL_REFERENCE_METRICS: tuple[str, ...] = ("gleu", "errant")
 def check_partial_references(metric: Metric[Any], corpus: Corpus) -> None:
     """Refuse ``metric`` on a corpus whose items have a varying number of references
     unless it can score them (one line, naming the metrics that can)."""
+    check_instance(metric, "metric", Metric, "a Metric (e.g. get_metric(\"green\"))")
+    check_instance(corpus, "corpus", Corpus, "a Corpus")
     if (corpus.partial_references and not metric.partial_references
             and not metric.reference_free):
         raise ConfigError(
@@ -574,6 +637,11 @@ def check_partial_references(metric: Metric[Any], corpus: Corpus) -> None:
 
 def make_config(config_cls: type[C], options: Mapping[str, Any], metric: str) -> C:
     """Build ``config_cls`` from options, converting strings to the field types."""
+    if not (isinstance(config_cls, type) and issubclass(config_cls, MetricConfig)):
+        raise ConfigError(f"config_cls must be a MetricConfig class, e.g. GreenConfig "
+                          f"(got {config_cls!r})")
+    check_mapping(options, "options", "a mapping of option names to values")
+    check_text(metric, "metric (its name)")
     fields = {f.name: f for f in dataclasses.fields(config_cls)}
     hints = typing.get_type_hints(config_cls)
     values: dict[str, Any] = {}

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from .descriptions import read_description
 from .entry_points import entry_points
 from .errors import ConfigError
+from .validate import check_text
 
 if TYPE_CHECKING:
     from .metric import Metric
@@ -52,6 +53,11 @@ _registered: dict[str, type[Metric] | str] = {}
 
 def register_metric(name: str, metric: type[Metric] | str) -> None:
     """Register a metric class (or a ``module:Class`` path) under ``name``."""
+    check_text(name, "register_metric name")
+    if not isinstance(metric, (type, str)) or (isinstance(metric, str) and not all(
+            metric.partition(":")[::2])):
+        raise ConfigError(f"register_metric metric must be a Metric class or a "
+                          f"'module:Class' string (got {type(metric).__name__}: {metric!r})")
     _registered[name] = metric
 
 
@@ -79,7 +85,11 @@ def _load(name: str, target: Any) -> type[Metric]:
         cls = target
     elif isinstance(target, str):
         module, _, attr = target.partition(":")
-        cls = getattr(importlib.import_module(module), attr)
+        try:
+            cls = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError, ValueError) as err:
+            raise ConfigError(f"metric {name!r} points to {target!r}, which cannot be "
+                              f"loaded ({err})") from None
     else:  # an importlib.metadata.EntryPoint
         try:
             cls = target.load()
@@ -91,6 +101,7 @@ def _load(name: str, target: Any) -> type[Metric]:
 
 
 def metric_class(name: str) -> type[Metric]:
+    check_text(name, "metric name")
     if name in _registered:  # the same precedence as _known(), without reading plug-ins
         return _load(name, _registered[name])
     if name in BUILTIN:
@@ -132,6 +143,7 @@ def list_metrics() -> dict[str, str]:
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split ``name:key=value,key=value`` into the name and string options."""
+    check_text(spec, "metric spec", empty=True)
     name, _, rest = spec.strip().partition(":")
     if not name:
         raise ConfigError(f"empty metric name in spec {spec!r}; write e.g. green:tokenize=char")

@@ -27,15 +27,19 @@ import math
 import numbers
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, get_args
 
-from .errors import ConfigError
+from .errors import ConfigError, InputError
 
 #: The levels a metric scores at (``Metric.evaluate``, ``score --level``): here,
 #: free of numpy, so that the CLI derives its choices from it and starts fast.
 Level = Literal["corpus", "sentence", "mean"]
 LEVELS: tuple[Level, ...] = get_args(Level)
+#: The formats of ``gecmetrics score --format`` and of ``render_scores``.
+SCORE_FORMATS = ("table", "tsv", "json", "markdown", "latex")
+#: The most decimal places a table shows (``-d/--digits``).
+MAX_DIGITS = 15
 
 MAX_BETA = 1e100
 MAX_GRID_POINTS = 100_001
@@ -278,7 +282,7 @@ def check_output_file(path: str, option: str, suffixes: Sequence[str] | None = N
     a folder, and that a file can be created in the folder (a real try, as
     ``os.access`` says yes to root even on read-only file systems such as /proc).
     """
-    path = os.fspath(path)
+    path = os.fspath(check_path(path, option, ConfigError, empty=True))
     if not path:
         raise ConfigError(f"{option} needs a file name (got an empty one)")
     if suffixes and os.path.splitext(path)[1].lower() not in suffixes:
@@ -349,3 +353,269 @@ def beta_options_apply(metrics: Sequence[Any], notes: list[str], **given: bool) 
         if on:
             applies_to(option, specs, with_beta, "metrics with a beta (green, chrf, m2, errant)",
                        notes)
+
+
+# -- the Python API's arguments -------------------------------------------------------
+#
+# Each public function checks its arguments at its entry with these, so that a library
+# caller's None, number or string in the wrong place is one line naming the argument
+# (InputError for data, ConfigError for settings) instead of a TypeError or a numpy
+# error from deep inside. They check and return; they never change a valid value
+# (a list given as another iterable may come back as a tuple or an array).
+
+
+def _got(value: Any) -> str:
+    return f"got {type(value).__name__}: {_short(value)}"
+
+
+def check_instance(value: Any, argument: str, kind: type | tuple[type, ...], what: str,
+                   error: type[Exception] = ConfigError) -> Any:
+    """``value`` an instance of ``kind`` (``what`` says it in words: "a Corpus")."""
+    if not isinstance(value, kind):
+        raise error(f"{argument} must be {what} ({_got(value)})")
+    return value
+
+
+def check_text(value: Any, argument: str, empty: bool = False) -> str:
+    """A string (non-empty unless ``empty``): a name, a spec, a format."""
+    if not isinstance(value, str) or (not empty and not value):
+        raise ConfigError(f"{argument} must be a non-empty string ({_got(value)})")
+    return value
+
+
+def check_path(value: Any, argument: str, error: type[Exception] = InputError,
+               empty: bool = False) -> Any:
+    """A file name: a string or path-like object (non-empty unless ``empty``: then the
+    caller says what an empty name means)."""
+    if not isinstance(value, (str, os.PathLike)) or not (empty or os.fspath(value)):
+        raise error(f"{argument} must be a file name, a string or a Path ({_got(value)})")
+    return value
+
+
+def check_paths(value: Any, argument: str) -> tuple[Any, ...]:
+    """A list of file names, as a tuple (any iterable is read once; a lone string is
+    refused: it is not a list of files)."""
+    if isinstance(value, (str, bytes, os.PathLike)) or not isinstance(value, Iterable):
+        raise InputError(f"{argument} must be a list of file names, e.g. [\"ref0.txt\"] "
+                         f"({_got(value)})")
+    paths = tuple(value)
+    for item in paths:
+        check_path(item, f"{argument} item")
+    return paths
+
+
+def check_mapping(value: Any, argument: str, what: str = "a mapping (a dict)") -> Any:
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{argument} must be {what} ({_got(value)})")
+    return value
+
+
+def check_callable(value: Any, argument: str, what: str) -> Any:
+    if not callable(value):
+        raise ConfigError(f"{argument} must be {what} ({_got(value)})")
+    return value
+
+
+def as_items(value: Any, argument: str, example: str) -> tuple[Any, ...]:
+    """A sequence argument as a tuple; a lone string is taken as a one-item list (the
+    friendlier reading of ``metrics="green"``); None or a number is refused."""
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, Mapping) or not isinstance(value, Iterable):
+        raise ConfigError(f"{argument} must be a list, e.g. {argument}={example} "
+                          f"({_got(value)})")
+    return tuple(value)
+
+
+def check_count(value: Any, argument: str, low: int = 0) -> int:
+    """A whole number >= ``low`` (a bool or a float is refused, not truncated)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+        raise ConfigError(f"{argument} must be a whole number >= {low} ({_got(value)})")
+    return int(value)
+
+
+def check_number(value: Any, argument: str, low: float | None = None,
+                 high: float | None = None) -> float:
+    """A finite real number within [low, high] where given."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(
+            value):
+        raise ConfigError(f"{argument} must be a finite number ({_got(value)})")
+    number = float(value)
+    if (low is not None and number < low) or (high is not None and number > high):
+        bounds = f"from {low:g} to {high:g}" if low is not None and high is not None else (
+            f">= {low:g}" if low is not None else f"<= {high:g}")
+        raise ConfigError(f"{argument} must be a number {bounds} (got {value!r})")
+    return number
+
+
+def check_fraction(value: Any, argument: str) -> float:
+    """A level or a probability strictly between 0 and 1 (confidence, alpha)."""
+    number = check_number(value, argument)
+    if not 0 < number < 1:
+        raise ConfigError(f"{argument} must be a number between 0 and 1, e.g. 0.95 "
+                          f"(got {value!r})")
+    return number
+
+
+def check_size(argument: str, got: int, expected: int, what: str) -> None:
+    """A length that must match another argument's (``what`` says which, in words)."""
+    if got != expected:
+        raise InputError(f"{argument} must have {expected} {what} (got {got})")
+
+
+def check_broadcast(first: str, a: Any, second: str, b: Any) -> None:
+    """Two arrays that numpy combines element by element: their shapes must broadcast."""
+    import numpy as np
+
+    try:
+        np.broadcast_shapes(np.shape(a), np.shape(b))
+    except ValueError:
+        raise InputError(f"{first} of shape {np.shape(a)} does not match {second} of shape "
+                         f"{np.shape(b)}; give one value per pair in each") from None
+
+
+def check_numbers(value: Any, argument: str, ndim: int | tuple[int, ...] | None = None,
+                  least: int = 1, kind: str = "numbers") -> Any:
+    """An array of numbers (bools allowed where ``kind`` says so) with ``ndim``
+    dimensions and at least ``least`` values along each; returns it as numpy reads it
+    (``numpy.asarray``, no copy of an array), so results are those of the unchecked
+    value."""
+    import numpy as np
+
+    if value is None or isinstance(value, (str, bytes, Mapping)):
+        raise InputError(f"{argument} must be an array of {kind} ({_got(value)})")
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{argument} must be a regular array of {kind} "
+                         f"({_got(value)})") from None
+    if array.dtype.kind == "O":  # None among numbers is NaN to numpy's float reading
+        try:
+            array = np.asarray(value, dtype=float)
+        except (TypeError, ValueError):
+            pass
+    allowed = "biuf" if kind != "numbers" else "iuf"
+    if array.dtype.kind not in allowed and not (array.size == 0 and array.dtype.kind == "f"):
+        raise InputError(f"{argument} must be an array of {kind} (got {array.dtype} values: "
+                         f"{_short(value)})")
+    dims = (ndim,) if isinstance(ndim, int) else ndim
+    if dims is not None and array.ndim not in dims:
+        wanted = " or ".join(f"{d}-D" for d in dims)
+        raise InputError(f"{argument} must be a {wanted} array of {kind} (got shape "
+                         f"{array.shape})")
+    if array.ndim == 0 or min(array.shape) < least:
+        raise InputError(f"{argument} needs at least {least} value(s) along each axis (got "
+                         f"shape {array.shape})")
+    return array
+
+
+# Declarative checks of a function's arguments: ``@arguments(x=numbers(ndim=1))`` runs
+# each named check on the bound argument before the function, so a module of pure
+# functions (gecmetrics.stats) states its contract once, above each function.
+
+Check = Any  # a callable (value, argument name) -> None
+
+
+def arguments(same: tuple[str, ...] = (), **checks: Check) -> Any:
+    """Decorate a function so that ``checks[name](value, name)`` runs on each named
+    argument (given or default) before the body; the arrays named in ``same`` must
+    have the same length."""
+    import functools
+    import inspect
+
+    def decorate(function: Any) -> Any:
+        signature = inspect.signature(function)
+
+        @functools.wraps(function)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            try:
+                bound = signature.bind(*args, **kwargs)
+            except TypeError as err:
+                raise ConfigError(f"{function.__name__}(): {err}") from None
+            bound.apply_defaults()
+            for name, check in checks.items():
+                out = check(bound.arguments[name], name)
+                if out is not None:  # an array as numpy reads it (the same object if it was one)
+                    bound.arguments[name] = out
+            if same:
+                lengths = {name: len(bound.arguments[name]) for name in same}
+                if len(set(lengths.values())) > 1:
+                    raise InputError(f"{' and '.join(same)} must have the same length (got "
+                                     f"{', '.join(map(str, lengths.values()))})")
+            return function(*bound.args, **bound.kwargs)
+
+        return checked
+
+    return decorate
+
+
+def is_array(ndim: int | tuple[int, ...] | None = None, least: int = 1,
+             kind: str = "numbers", convert: bool = True) -> Check:
+    """An array of numbers, passed on as numpy reads it (``convert``; an array stays the
+    same object) or as given (for a function that uses it as a Python sequence)."""
+    def check(value: Any, name: str) -> Any:
+        array = check_numbers(value, name, ndim, least, kind)
+        return array if convert else None
+    return check
+
+
+def is_matrix() -> Check:
+    """A 2-D matrix: anything with a 2-D ``shape`` (a numpy array, a scipy sparse
+    matrix) as given, else an array of numbers as numpy reads it."""
+    def check(value: Any, name: str) -> Any:
+        shape = getattr(value, "shape", None)
+        if isinstance(shape, tuple) and len(shape) == 2:
+            return None
+        return check_numbers(value, name, 2, 1)
+    return check
+
+
+def is_count(low: int = 0) -> Check:
+    return lambda value, name: check_count(value, name, low) and None
+
+
+def is_number(low: float | None = None, high: float | None = None) -> Check:
+    return lambda value, name: check_number(value, name, low, high) and None
+
+
+def is_real() -> Check:
+    """Any real number, NaN and infinities included (a correlation may be undefined)."""
+    return lambda value, name: check_instance(
+        value, name, numbers.Real, "a number", InputError) and None
+
+
+def is_fraction() -> Check:
+    return lambda value, name: check_fraction(value, name) and None
+
+
+def is_function(what: str) -> Check:
+    return lambda value, name: check_callable(value, name, what) and None
+
+
+def is_flag() -> Check:
+    return lambda value, name: check_instance(value, name, (bool, numbers.Integral),
+                                              "True or False") and None
+
+
+def is_choice(allowed: Sequence[str]) -> Check:
+    return lambda value, name: check_choice(name, value, allowed)
+
+
+def is_optional(check: Check) -> Check:
+    return lambda value, name: None if value is None else check(value, name)
+
+
+def is_texts(least: int = 1) -> Check:
+    """A list of strings (names)."""
+    def check(value: Any, name: str) -> None:
+        if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+            raise InputError(f"{name} must be a list of strings ({_got(value)})")
+        items = list(value)
+        if len(items) < least or not all(isinstance(item, str) for item in items):
+            raise InputError(f"{name} must be a list of at least {least} string(s) "
+                             f"({_got(value)})")
+    return check
+
+
+def is_mapping(what: str) -> Check:
+    return lambda value, name: check_mapping(value, name, what) and None

@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from gecmetrics.meta_eval.render import render_evaluation
+from gecmetrics.validate import as_items
 
 from . import correlation_analyses, pair_scoring, ratings
 from .aggregate import AggregateSettings, check_sentence_scores, correlate_aggregated
@@ -52,7 +53,7 @@ def meta_evaluate(benchmarks: str | Sequence[str], metrics: str | Metric | Seque
     """
     if isinstance(metrics, str) or not isinstance(metrics, Sequence):
         metrics = [metrics]
-    names = (benchmarks,) if isinstance(benchmarks, str) else tuple(benchmarks)
+    names = as_items(benchmarks, "benchmarks", '["conll14"]')
     opts = MetaEvalOptions.from_keywords(benchmarks=names, metrics=tuple(metrics),
                                          explicit=frozenset(options), **options)
     result = run(opts)

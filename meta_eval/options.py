@@ -36,11 +36,14 @@ from gecmetrics.errors import ConfigError
 from gecmetrics.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 from gecmetrics.validate import (
     applies_to,
+    as_items,
     beta_options_apply,
     check_beta,
     check_betas,
     check_choice,
+    check_instance,
     check_int_range,
+    check_mapping,
     check_output_file,
     check_plot_file,
     check_seed,
@@ -96,7 +99,9 @@ def _normalised(value: Any, spec: registry.OptionSpec) -> Any:
     if value is None or value == ():
         return spec.default
     if spec.multiple:
-        return (value,) if isinstance(value, str) else tuple(dict.fromkeys(value))
+        return as_items(value, spec.field, f'["{spec.values[0]}"]') if isinstance(
+            value, str) else tuple(dict.fromkeys(as_items(value, spec.field,
+                                                          f'["{spec.values[0]}"]')))
     return value
 
 @dataclass(frozen=True)
@@ -241,13 +246,16 @@ class MetaEvalOptions:
             set_(name, (value,) if isinstance(value, str) else tuple(value))
         levels = (self.levels,) if isinstance(self.levels, str) else self.levels
         set_("levels", tuple(dict.fromkeys(levels)) or ("corpus",))
-        set_("explicit", frozenset(self.explicit))
+        set_("explicit", frozenset(as_items(self.explicit, "explicit", '["levels"]')))
+        for name in self.explicit:
+            check_instance(name, "explicit item", str, "an option name (a string)")
         set_("trueskill_runs", count("--trueskill-runs", self.trueskill_runs,
                                       DEFAULT_TRUESKILL_RUNS))
         if self.seed is not None:
             set_("seed", count("--seed", self.seed, DEFAULT_SEED))
         if self.grid is None and self.plot is not None:  # --plot implies a sweep
             set_("grid", DEFAULT_GRID)
+        check_mapping(self.settings, "settings", "a mapping of analysis names to settings")
         set_("settings", {a.name: self.settings.get(a.name) or a.settings() for a in ANALYSES})
         known = [f.name for f in fields(self) if f.init] + [
             f.name for a in ANALYSES for f in fields(a.settings)] + list(

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from gecmetrics.errors import ConfigError
+from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.stats import DEFAULT_SEED, intervals
 from gecmetrics.stats import correlation as corr
 from gecmetrics.stats import significance as sig
@@ -126,7 +126,7 @@ def test_bootstrap_counts_undefined_resamples_and_checks_shapes():
     draws = np.random.default_rng(0)
     expected = sum(0 not in draws.integers(0, 4, size=4) for _ in range(400))
     assert ci.n_undefined["pearson"] == expected > 0  # about (3/4)^4 = 32%
-    with pytest.raises(ValueError, match="gave 3 scores for 2 human scores"):
+    with pytest.raises(InputError, match="gave 3 scores for 2 human scores"):
         intervals.bootstrap_ci(mean_scores(per_sentence), human[:2], 4, n_resamples=5)
 
 
@@ -135,7 +135,7 @@ def test_percentile_interval():
     assert intervals.percentile_interval(samples, 0.95) == pytest.approx((2.5, 97.5))
     assert intervals.percentile_interval(np.append(samples, np.nan), 0.9) == pytest.approx((5, 95))
     assert all(math.isnan(v) for v in intervals.percentile_interval(np.array([np.nan])))
-    with pytest.raises(ValueError):
+    with pytest.raises(ConfigError, match="confidence must be a number between 0 and 1"):
         intervals.percentile_interval(samples, 1.5)
 
 
@@ -184,7 +184,7 @@ def test_williams_sig_diff_from_scores():
     t, p = sig.williams_test(res.r_a, res.r_b, res.r_ab, 6)
     assert (res.t, res.p, res.df) == (pytest.approx(t), pytest.approx(p), 3)
     assert res.t > 0 and res.p < 0.5
-    with pytest.raises(ValueError):
+    with pytest.raises(InputError, match="must have the same length"):
         sig.williams_sig_diff(a[:5], b, human)
 
 

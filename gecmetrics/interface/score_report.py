@@ -23,6 +23,13 @@ from gecmetrics.errors import ConfigError
 from gecmetrics.formatting import JSON_ENCODER, fixed, percent, render, signature_lines, to_json
 from gecmetrics.metric import SystemResult
 from gecmetrics.scoring import ScoreResults, SentenceStream
+from gecmetrics.validate import (
+    MAX_DIGITS,
+    SCORE_FORMATS,
+    check_choice,
+    check_instance,
+    check_int_range,
+)
 
 
 def render_scores(scores: ScoreResults, fmt: str, digits: int = 2,
@@ -33,6 +40,9 @@ def render_scores(scores: ScoreResults, fmt: str, digits: int = 2,
     them; breakdowns (``scores.breakdowns``) add a table per system, or a
     ``breakdown`` object in the JSON rows.
     """
+    check_instance(scores, "scores", ScoreResults, "a ScoreResults (what score() returns)")
+    check_choice("fmt", fmt, SCORE_FORMATS)
+    check_int_range(digits, "digits", 0, MAX_DIGITS, "a number of decimal places")
     notes = list(scores.notes)
     if fmt == "json":
         return to_json(scores.to_json(), notes), notes

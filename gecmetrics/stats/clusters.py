@@ -39,24 +39,30 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gecmetrics.validate import arguments, check_broadcast, check_size, is_array, is_fraction
+
 from .significance import paired_p_value
 
 ALPHA = 0.05
 
 
+@arguments(counts=is_array(2))
 def pair_weights(counts: np.ndarray) -> np.ndarray:
     """(B, P) weights c_i * c_j of the pairs i < j (``np.triu_indices`` order)."""
     i, j = np.triu_indices(counts.shape[1], k=1)
     return (counts[:, i] * counts[:, j]).astype(float)
 
 
+@arguments(values=is_array((1, 2), 0), weights=is_array(2, 0))
 def weighted_pair_mean(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """Per resample, the weighted mean of pair values ((B, P) or (P,)); NaN where no
     two different systems were drawn."""
+    check_broadcast("values", values, "weights", weights)
     with np.errstate(invalid="ignore", divide="ignore"):
         return (values * weights).sum(axis=1) / weights.sum(axis=1)
 
 
+@arguments(samples=is_array(2), point=is_array(1))
 def paired_p_values(samples: np.ndarray, point: np.ndarray) -> np.ndarray:
     """(M, M): ``p[a, b]`` for metrics with point[a] >= point[b], the
     :func:`.significance.paired_p_value` of a against b over the resamples (B, M);
@@ -64,6 +70,7 @@ def paired_p_values(samples: np.ndarray, point: np.ndarray) -> np.ndarray:
     defined."""
     x = np.asarray(samples, dtype=float)
     m = x.shape[1]
+    check_size("point", len(point), m, "values, one per column of samples")
     p = np.full((m, m), np.nan)
     for a in range(m):
         for b in range(m):
@@ -83,6 +90,7 @@ class Ranking:
     p_vs_top: tuple[float | None, ...]  # p(top, metric); None for a cluster's first top
 
 
+@arguments(values=is_array(1, 0), p=is_array(2, 0), alpha=is_fraction())
 def greedy_clusters(values: Sequence[float] | np.ndarray, p: np.ndarray,
                     alpha: float = ALPHA) -> Ranking:
     """The WMT-style greedy clustering described in the module docstring.

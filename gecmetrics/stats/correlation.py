@@ -35,8 +35,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
+
+from gecmetrics.validate import arguments, is_array
 
 from ..errors import ConfigError, InputError
 
@@ -50,6 +53,13 @@ ArrayLike = Sequence[float] | np.ndarray
 
 
 # -- input shapes -------------------------------------------------------------------
+
+
+def known_correlation(value: Any, argument: str) -> None:
+    """The check of a ``correlation=`` argument (one of :data:`CORRELATIONS`)."""
+    if not isinstance(value, str) or value not in CORRELATIONS:
+        raise ConfigError(f"unknown correlation {value!r} ({argument}=); choose from "
+                          f"{', '.join(CORRELATIONS)}")
 
 
 def _rows(scores: ArrayLike, human: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
@@ -78,6 +88,7 @@ def _vector(scores: ArrayLike) -> ArrayLike:
     return scores
 
 
+@arguments(x=is_array((1, 2)))
 def constant_rows(x: np.ndarray) -> np.ndarray:
     """True for every row of ``x`` (B, n) whose values are all equal (exactly)."""
     return np.asarray(x.max(axis=-1) == x.min(axis=-1))
@@ -143,6 +154,7 @@ def _average_ranks(x: np.ndarray) -> np.ndarray:
     return rankdata(x, axis=-1)  # ties get the mean of their ranks, as spearmanr
 
 
+@arguments(scores=is_array((1, 2)), human=is_array(1))
 def pearson_rows(scores: ArrayLike, human: ArrayLike) -> np.ndarray:
     """Pearson r of every row of ``scores`` ((B, n), or (n,) as one row) with ``human``
     (n,): an array of B values, NaN where a row or the human scores are constant."""
@@ -150,12 +162,14 @@ def pearson_rows(scores: ArrayLike, human: ArrayLike) -> np.ndarray:
     return _pearson(x, y)
 
 
+@arguments(scores=is_array((1, 2)), human=is_array(1))
 def spearman_rows(scores: ArrayLike, human: ArrayLike) -> np.ndarray:
     """Spearman rho (Pearson r of average ranks) of every row of ``scores`` with ``human``."""
     x, y = _rows(scores, human)
     return _pearson(_average_ranks(x), _average_ranks(y))
 
 
+@arguments(scores=is_array((1, 2)), human=is_array(1))
 def kendall_rows(scores: ArrayLike, human: ArrayLike) -> np.ndarray:
     """Kendall tau-b of every row of ``scores`` with ``human``, over all pairs of systems."""
     x, y = _rows(scores, human)
@@ -167,6 +181,7 @@ ROW_FUNCTIONS: dict[str, Callable[[ArrayLike, ArrayLike], np.ndarray]] = {
 }
 
 
+@arguments(scores=is_array((1, 2)), human=is_array(1), correlation=known_correlation)
 def correlation_rows(scores: ArrayLike, human: ArrayLike, correlation: str = "pearson"
                      ) -> np.ndarray:
     """The named correlation (``pearson``, ``spearman`` or ``kendall``) of every row."""
@@ -179,6 +194,7 @@ def correlation_rows(scores: ArrayLike, human: ArrayLike, correlation: str = "pe
     return function(scores, human)
 
 
+@arguments(scores=is_array(2), human=is_array(1))
 def correlation_curves(scores: ArrayLike, human: ArrayLike) -> dict[str, np.ndarray]:
     """All three correlations of every row of ``scores`` (B, n) with ``human`` (n,):
     ``{"pearson": (B,), "spearman": (B,), "kendall": (B,)}`` (a sweep's curves)."""
@@ -191,6 +207,7 @@ def correlation_curves(scores: ArrayLike, human: ArrayLike) -> dict[str, np.ndar
 # -- rows against rows: each metric vector with its own human vector ---------------------
 
 
+@arguments(scores=is_array(2), human=is_array(2), correlation=known_correlation)
 def paired_rows(scores: ArrayLike, human: ArrayLike, correlation: str = "pearson"
                 ) -> np.ndarray:
     """The named correlation of row b of ``scores`` with row b of ``human`` (both (B, n)):
@@ -217,21 +234,25 @@ def paired_rows(scores: ArrayLike, human: ArrayLike, correlation: str = "pearson
 # -- one metric score vector ---------------------------------------------------------------
 
 
+@arguments(scores=is_array(), human=is_array(1))
 def pearson(scores: ArrayLike, human: ArrayLike) -> float:
     """Pearson r of one score vector with ``human`` (NaN if either is constant)."""
     return float(pearson_rows(_vector(scores), human)[0])
 
 
+@arguments(scores=is_array(), human=is_array(1))
 def spearman(scores: ArrayLike, human: ArrayLike) -> float:
     """Spearman rho of one score vector with ``human`` (NaN if either is constant)."""
     return float(spearman_rows(_vector(scores), human)[0])
 
 
+@arguments(scores=is_array(), human=is_array(1))
 def kendall(scores: ArrayLike, human: ArrayLike) -> float:
     """Kendall tau-b of one score vector with ``human`` (NaN if either is constant)."""
     return float(kendall_rows(_vector(scores), human)[0])
 
 
+@arguments(scores=is_array(), human=is_array(1), correlation=known_correlation)
 def correlate_one(scores: ArrayLike, human: ArrayLike, correlation: str = "pearson") -> float:
     """The named correlation of one score vector with ``human``."""
     return float(correlation_rows(_vector(scores), human, correlation)[0])
@@ -251,6 +272,7 @@ class Correlation:
         return asdict(self)
 
 
+@arguments(metric=is_array(), human=is_array(1))
 def correlate(metric: ArrayLike, human: ArrayLike) -> Correlation:
     """The three correlations of the metric's system scores with the human scores.
 

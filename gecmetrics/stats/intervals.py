@@ -31,6 +31,20 @@ from typing import Any
 
 import numpy as np
 
+from gecmetrics.errors import InputError
+from gecmetrics.validate import (
+    arguments,
+    check_size,
+    is_array,
+    is_count,
+    is_fraction,
+    is_function,
+    is_mapping,
+    is_matrix,
+    is_optional,
+    is_texts,
+)
+
 from . import DEFAULT_RESAMPLES, DEFAULT_SEED
 from .correlation import CORRELATIONS, correlate_one, correlation_rows
 from .resampling import SystemScores, bootstrap_system_scores, resample_counts
@@ -38,6 +52,7 @@ from .resampling import SystemScores, bootstrap_system_scores, resample_counts
 # -- correlations ---------------------------------------------------------------------
 
 
+@arguments(samples=is_array(None, 0), confidence=is_fraction())
 def percentile_interval(samples: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
     """The percentile-method interval: the (1-c)/2 and (1+c)/2 quantiles of the
     non-NaN ``samples`` (numpy's default linear interpolation between order
@@ -80,6 +95,9 @@ class BootstrapCI:
         }
 
 
+@arguments(system_scores=is_function("a function of sentence indices"), human=is_array(1),
+           n_sentences=is_count(), n_resamples=is_count(), seed=is_optional(is_count()),
+           confidence=is_fraction())
 def bootstrap_ci(
     system_scores: SystemScores,
     human: np.ndarray,
@@ -100,8 +118,9 @@ def bootstrap_ci(
     human = np.asarray(human, dtype=float)
     full = np.asarray(system_scores(np.arange(n_sentences)), dtype=float)
     if full.shape != human.shape:
-        raise ValueError(
-            f"system_scores gave {full.shape[0]} scores for {human.shape[0]} human scores"
+        raise InputError(
+            f"system_scores gave {full.shape[0] if full.ndim else full.shape} scores for "
+            f"{human.shape[0]} human scores; give one human score per system"
         )
     boot = bootstrap_system_scores(system_scores, n_sentences, n_resamples, seed)
     values = {name: correlation_rows(boot, human, name) for name in CORRELATIONS}
@@ -123,6 +142,7 @@ def bootstrap_ci(
 # -- human scores -------------------------------------------------------------------
 
 
+@arguments(wins=is_array(3))
 def expected_wins_rows(wins: np.ndarray) -> np.ndarray:
     """Expected Wins from win counts (B, S, S) (``wins[b, i, j]``: i beat j): (B, S).
 
@@ -134,12 +154,16 @@ def expected_wins_rows(wins: np.ndarray) -> np.ndarray:
     return share.sum(axis=2) / (wins.shape[1] - 1)
 
 
+@arguments(wins=is_matrix(), n_systems=is_count(), n_resamples=is_count(),
+           seed=is_count())
 def expected_wins_resamples(wins: Any, n_systems: int, n_resamples: int,
                             seed: int) -> np.ndarray:
     """Expected Wins on ``n_resamples`` resamples of the rows of ``wins``, a (units,
     S*S) matrix (sparse or dense) whose row k counts unit k's wins of system a over
     system b at column a*S+b: (B, S). Each block of :func:`.resampling.resample_counts`
     is one product with the matrix."""
+    check_size("wins", wins.shape[1], n_systems * n_systems,
+               f"columns, one per pair of the {n_systems} systems (n_systems squared)")
     out = []
     for counts in resample_counts(wins.shape[0], n_resamples, seed):
         summed = np.asarray((wins.T @ counts.T).T, dtype=float)  # (block, S*S)
@@ -147,6 +171,8 @@ def expected_wins_resamples(wins: Any, n_systems: int, n_resamples: int,
     return np.vstack(out)
 
 
+@arguments(segment=is_mapping("a mapping of system names to ratings"), systems=is_texts(),
+           n_resamples=is_count(), seed=is_count())
 def bootstrap_ratings(segment: Mapping[str, Sequence[float | None]], systems: Sequence[str],
                       n_resamples: int, seed: int) -> np.ndarray:
     """GMEG: mean segment rating of each system on resamples of the sentences (B, S);
@@ -163,6 +189,7 @@ def bootstrap_ratings(segment: Mapping[str, Sequence[float | None]], systems: Se
     return np.vstack(out)
 
 
+@arguments(samples=is_array(2))
 def ranks(samples: np.ndarray) -> np.ndarray:
     """Rank of every system on every resample (1 = best; equal scores share the better
     rank): 1 + the number of systems with a strictly higher score."""
@@ -170,6 +197,7 @@ def ranks(samples: np.ndarray) -> np.ndarray:
     return 1 + (x[:, None, :] > x[:, :, None]).sum(axis=2)
 
 
+@arguments(rank_samples=is_array(2), confidence=is_fraction())
 def rank_range(rank_samples: np.ndarray, confidence: float = 0.95) -> tuple[np.ndarray,
                                                                              np.ndarray]:
     """Per system, the lowest and highest rank left after dropping the (1-c)/2 best and
@@ -180,6 +208,9 @@ def rank_range(rank_samples: np.ndarray, confidence: float = 0.95) -> tuple[np.n
     return r[cut], r[count - 1 - cut]
 
 
+@arguments(same=("order", "low", "high"),
+           order=is_array(1, 0, "whole numbers", convert=False), low=is_array(1, 0),
+           high=is_array(1, 0))
 def rank_clusters(order: Sequence[int], low: np.ndarray, high: np.ndarray) -> list[int]:
     """Cluster number (1 = best) of every system, given ``order`` (best first by point
     score) and 95% rank ranges ``[low, high]``: a new cluster starts after the system
@@ -211,11 +242,14 @@ class HumanIntervals:
     cluster: tuple[int, ...]
 
 
+@arguments(systems=is_texts(), point=is_array(1), samples=is_array(2), confidence=is_fraction())
 def human_intervals(systems: Sequence[str], point: np.ndarray, samples: np.ndarray,
                     confidence: float = 0.95) -> HumanIntervals:
     """Intervals, rank ranges and clusters from the scores on all data (``point``, (S,))
     and on the resamples (``samples``, (B, S))."""
     point = np.asarray(point, dtype=float)
+    check_size("point", len(point), len(systems), "values, one per system")
+    check_size("samples", samples.shape[1], len(systems), "columns, one per system")
     bounds = [percentile_interval(samples[:, i], confidence) for i in range(len(systems))]
     rank_low, rank_high = rank_range(ranks(samples), confidence)
     order = sorted(range(len(systems)), key=lambda i: (-point[i], i))

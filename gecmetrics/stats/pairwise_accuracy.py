@@ -33,7 +33,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gecmetrics.validate import arguments, is_array, is_number
 
+
+@arguments(values=is_array((1, 2), 0))
 def pair_differences(values: Sequence[float] | np.ndarray) -> np.ndarray:
     """``v_i - v_j`` for every pair ``i < j`` (in ``np.triu_indices`` order); on a
     2-D array, per row: shape (..., n(n-1)/2)."""
@@ -42,6 +45,8 @@ def pair_differences(values: Sequence[float] | np.ndarray) -> np.ndarray:
     return x[..., i] - x[..., j]
 
 
+@arguments(same=("metric", "human"),
+           metric=is_array(1, 0), human=is_array(1, 0))
 def pairwise_accuracy(metric: Sequence[float] | np.ndarray,
                       human: Sequence[float] | np.ndarray) -> float:
     """Share of system pairs whose metric difference has the sign of the human one
@@ -65,6 +70,8 @@ class TieCalibration:
     metric_ties: int  # pairs with |metric difference| <= epsilon
 
 
+@arguments(same=("metric_diffs", "human_diffs"),
+           metric_diffs=is_array(1, 0), human_diffs=is_array(1, 0))
 def tie_calibrated_accuracy(metric_diffs: Sequence[float] | np.ndarray,
                             human_diffs: Sequence[float] | np.ndarray) -> TieCalibration:
     """acc_eq maximised over epsilon (Deutsch et al. 2023), from parallel arrays of pair
@@ -91,6 +98,8 @@ def tie_calibrated_accuracy(metric_diffs: Sequence[float] | np.ndarray,
                           int((h == 0).sum()), int(below[best]))
 
 
+@arguments(same=("metric_diffs", "human_diffs"),
+           metric_diffs=is_array(1, 0), human_diffs=is_array(1, 0), epsilon=is_number(0))
 def accuracy_at(metric_diffs: Sequence[float] | np.ndarray,
                 human_diffs: Sequence[float] | np.ndarray, epsilon: float) -> float:
     """acc_eq at a given epsilon (the definition, pair by pair; an oracle and a probe)."""
@@ -100,6 +109,8 @@ def accuracy_at(metric_diffs: Sequence[float] | np.ndarray,
     return float(np.mean(metric_sign == h)) if d.size else float("nan")
 
 
+@arguments(same=("scores", "labels"),
+           scores=is_array(1, 0), labels=is_array(1, 0, "booleans"))
 def roc_auc(scores: Sequence[float] | np.ndarray, labels: Sequence[bool] | np.ndarray
             ) -> float:
     """The area under the ROC curve of ``scores`` separating the True from the False

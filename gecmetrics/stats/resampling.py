@@ -31,6 +31,8 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from gecmetrics.validate import arguments, is_array, is_count, is_function
+
 from . import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 #: Stream of the sentence and item resamples, folds, orders, subsets and swap masks.
@@ -48,12 +50,15 @@ COUNT_BLOCK = 100
 SystemScores = Callable[[np.ndarray], np.ndarray]
 
 
+@arguments(seed=is_count(), stream=is_count())
 def generator(seed: int, stream: int = SENTENCES) -> np.random.Generator:
     """The generator of ``stream`` under ``seed``: ``default_rng(seed)`` for stream 0,
     ``default_rng([seed, stream])`` otherwise."""
     return np.random.default_rng(seed if stream == SENTENCES else [seed, stream])
 
 
+@arguments(n=is_count(), samples=is_count(), seed=is_count(),
+           key=is_array(1, 0, "whole numbers", convert=False))
 def edit_orders(n: int, samples: int, seed: int, key: tuple[int, ...]) -> list[tuple[int, ...]]:
     """``samples`` random orders of ``range(n)``, drawn with replacement, for the
     sentence ``key`` (e.g. its system's and line's numbers): from
@@ -71,12 +76,14 @@ def iter_edit_orders(n: int, samples: int, seed: int, key: tuple[int, ...]
         yield tuple(int(x) for x in rng.permutation(n))
 
 
+@arguments(seed=is_count())
 def python_random(seed: int) -> random.Random:
     """Python's Mersenne Twister seeded with ``seed``, for procedures defined by the
     ``random`` module's methods (``choice``, ``choices``)."""
     return random.Random(seed)
 
 
+@arguments(n_sentences=is_count(), n_resamples=is_count(), seed=is_count())
 def resample_indices(n_sentences: int, n_resamples: int, seed: int) -> Iterator[np.ndarray]:
     """The bootstrap resamples: ``n_resamples`` arrays of ``n_sentences`` indices drawn
     with replacement from ``range(n_sentences)``, one ``integers`` call each on
@@ -95,6 +102,8 @@ def resample_indices(n_sentences: int, n_resamples: int, seed: int) -> Iterator[
         yield rng.integers(0, n_sentences, size=n_sentences)
 
 
+@arguments(system_scores=is_function("a function of sentence indices"), n_sentences=is_count(),
+           n_resamples=is_count(), seed=is_count())
 def bootstrap_system_scores(
     system_scores: SystemScores, n_sentences: int, n_resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
@@ -106,6 +115,7 @@ def bootstrap_system_scores(
     return np.vstack(rows)
 
 
+@arguments(indices=is_array(2, 0, "whole numbers"), n=is_count())
 def draw_counts(indices: np.ndarray, n: int) -> np.ndarray:
     """(B, n): how often each of ``range(n)`` was drawn in each row of ``indices`` (B, k)."""
     b = indices.shape[0]
@@ -113,6 +123,7 @@ def draw_counts(indices: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(offset.ravel(), minlength=b * n).reshape(b, n)
 
 
+@arguments(n_items=is_count(1), n_resamples=is_count(), seed=is_count(), block=is_count(1))
 def resample_counts(n_items: int, n_resamples: int, seed: int,
                     block: int = COUNT_BLOCK) -> Iterator[np.ndarray]:
     """Blocks of (resamples, n_items) draw counts: row b counts how often each item
@@ -128,12 +139,14 @@ def resample_counts(n_items: int, n_resamples: int, seed: int,
         done += size
 
 
+@arguments(n_systems=is_count(), n_resamples=is_count(), seed=is_count())
 def system_resamples(n_systems: int, n_resamples: int, seed: int) -> np.ndarray:
     """(B, S) indices of systems drawn with replacement, on stream :data:`SYSTEMS`."""
     rng = generator(seed, SYSTEMS)
     return rng.integers(0, n_systems, size=(n_resamples, n_systems))
 
 
+@arguments(n_trials=is_count(), n_sentences=is_count(), seed=is_count())
 def swap_masks(n_trials: int, n_sentences: int, seed: int) -> Iterator[np.ndarray]:
     """Blocks of approximate-randomisation masks (trials, sentences), True with
     probability 1/2: sacrebleu's ``rng.integers(2, size=(N, D), dtype=bool)``, drawn in
@@ -148,11 +161,13 @@ def swap_masks(n_trials: int, n_sentences: int, seed: int) -> Iterator[np.ndarra
         done += count
 
 
+@arguments(n=is_count(), seed=is_count())
 def permutation(n: int, seed: int) -> np.ndarray:
     """A random order of ``range(n)`` (the shuffle of cross-validation folds)."""
     return generator(seed).permutation(n)
 
 
+@arguments(n=is_count(), count=is_count(), seed=is_count())
 def permutations(n: int, count: int, seed: int) -> list[np.ndarray]:
     """``count`` random orders of ``range(n)``, drawn one after another from one
     generator."""
@@ -160,6 +175,7 @@ def permutations(n: int, count: int, seed: int) -> list[np.ndarray]:
     return [rng.permutation(n) for _ in range(count)]
 
 
+@arguments(n=is_count(), k=is_count(), count=is_count(), seed=is_count())
 def random_subsets(n: int, k: int, count: int, seed: int) -> np.ndarray:
     """``count`` random subsets of k of ``range(n)``, each without repeats and drawn
     independently of the others, as rows of sorted indices (count, k): the k smallest

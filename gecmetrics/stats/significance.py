@@ -40,14 +40,30 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gecmetrics.errors import ConfigError
+from gecmetrics.validate import (
+    arguments,
+    check_size,
+    is_array,
+    is_count,
+    is_flag,
+    is_fraction,
+    is_function,
+    is_number,
+    is_optional,
+    is_real,
+)
+
 from . import DEFAULT_RESAMPLES, DEFAULT_SEED
-from .correlation import correlate_one, correlation_rows, pearson
+from .correlation import correlate_one, correlation_rows, known_correlation, pearson
 from .intervals import percentile_interval
 from .resampling import SystemScores, bootstrap_system_scores, swap_masks
 
 Formula = Callable[[np.ndarray], np.ndarray]
 
 
+@arguments(same=("a", "b"),
+           a=is_array(1, 0), b=is_array(1, 0))
 def paired_p_value(a: np.ndarray, b: np.ndarray) -> float:
     """The one-sided paired-bootstrap p-value that ``a`` is not better than ``b``
     (Koehn 2004), from their statistics on the same resamples: the share of resamples,
@@ -72,6 +88,8 @@ class WilliamsResult:
     one_sided: bool
 
 
+@arguments(r12=is_real(), r13=is_real(), r23=is_real(), n=is_count(),
+           one_sided=is_flag())
 def williams_test(
     r12: float, r13: float, r23: float, n: int, one_sided: bool = True
 ) -> tuple[float, float]:
@@ -101,6 +119,8 @@ def williams_test(
     return t, (p if one_sided else min(1.0, 2 * p))
 
 
+@arguments(same=("scores_a", "scores_b", "human"),
+           scores_a=is_array(1), scores_b=is_array(1), human=is_array(1), one_sided=is_flag())
 def williams_sig_diff(
     scores_a: np.ndarray, scores_b: np.ndarray, human: np.ndarray, one_sided: bool = True
 ) -> WilliamsResult:
@@ -129,6 +149,10 @@ class PairedBootstrapResult:
     confidence: float
 
 
+@arguments(scores_a=is_function("a function of sentence indices"),
+           scores_b=is_function("a function of sentence indices"), human=is_array(1),
+           n_sentences=is_count(), n_resamples=is_count(), seed=is_optional(is_count()),
+           correlation=known_correlation, confidence=is_fraction())
 def paired_bootstrap_test(
     scores_a: SystemScores,
     scores_b: SystemScores,
@@ -192,6 +216,8 @@ def _as_sums(stats: np.ndarray, sums: np.ndarray) -> np.ndarray:
     return sums
 
 
+@arguments(stats=is_array((2, 3, 4, 5)), formula=is_function("a function of summed statistics"),
+           weights=is_array(2))
 def weighted_scores(stats: np.ndarray, formula: Formula, weights: np.ndarray) -> np.ndarray:
     """formula(sum_d weights[t, d] * stats[h, d, ...]) for every row t: (T, H).
 
@@ -204,6 +230,8 @@ def weighted_scores(stats: np.ndarray, formula: Formula, weights: np.ndarray) ->
     return np.asarray(formula(_as_sums(stats, sums)), dtype=np.float64)
 
 
+@arguments(per=is_array((2, 3, 4, 5)), formula=is_function("a function of summed statistics"),
+           baseline=is_count(), samples=is_count(), seed=is_count())
 def ar_scores(per: np.ndarray, formula: Formula, baseline: int, samples: int,
               seed: int) -> np.ndarray:
     """|A_t - B_t| for every trial t and system: (samples, H).
@@ -216,11 +244,17 @@ def ar_scores(per: np.ndarray, formula: Formula, baseline: int, samples: int,
                       for mask in swap_masks(samples, per.shape[1], seed)])
 
 
+@arguments(per=is_array((2, 3, 4, 5)), formula=is_function("a function of summed statistics"),
+           baseline=is_count(), masks=is_array(2, 0, "booleans"))
 def ar_diffs(per: np.ndarray, formula: Formula, baseline: int,
              masks: np.ndarray) -> np.ndarray:
     """|A - B| for given swap masks (trials, sentences): True keeps the baseline's
     sentence in A (and the system's in B). (trials, H); 0 for the baseline."""
     H, D = per.shape[:2]
+    if baseline >= H:
+        raise ConfigError(f"baseline must be the index of a system of per, from 0 to {H - 1} "
+                          f"(got {baseline})")
+    check_size("masks", masks.shape[1], D, "columns, one per sentence of per")
     flat = per.reshape(H, D, -1).astype(np.float64)
     totals = flat.sum(axis=1)  # (H, F)
     weights = np.asarray(masks, dtype=np.float64)
@@ -235,12 +269,15 @@ def ar_diffs(per: np.ndarray, formula: Formula, baseline: int,
     return np.abs(score_a - score_b)
 
 
+@arguments(same=("system", "baseline"),
+           system=is_array(1), baseline=is_array(1), observed=is_number())
 def bootstrap_p_value(system: np.ndarray, baseline: np.ndarray, observed: float) -> float:
     """sacrebleu's paired-bootstrap p: shifted absolute resampled differences above |d|."""
     diffs = np.abs(system - baseline)
     return float((np.sum(diffs - diffs.mean() > abs(observed)) + 1) / (len(diffs) + 1))
 
 
+@arguments(trial_diffs=is_array(1, 0), observed=is_number())
 def ar_p_value(trial_diffs: np.ndarray, observed: float) -> float:
     """sacrebleu's AR p: trials whose |A - B| exceeds |d| (strictly), +1 over N + 1."""
     return float((np.sum(trial_diffs > abs(observed)) + 1) / (len(trial_diffs) + 1))

@@ -32,7 +32,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from gecmetrics.validate import arguments, is_array
 
+
+@arguments(samples=is_array(2))
 def p_value_matrix(samples: np.ndarray) -> np.ndarray:
     """(S, S) matrix of p(i better than j) from resampled scores (B, S)."""
     x = np.asarray(samples, dtype=float)
@@ -41,6 +44,7 @@ def p_value_matrix(samples: np.ndarray) -> np.ndarray:
     return lower + 0.5 * equal
 
 
+@arguments(samples=is_array(2))
 def pair_p_values(samples: np.ndarray) -> np.ndarray:
     """p(i better than j) for every pair i < j (``np.triu_indices`` order)."""
     p = p_value_matrix(samples)
@@ -48,11 +52,15 @@ def pair_p_values(samples: np.ndarray) -> np.ndarray:
     return p[i, j]
 
 
+@arguments(same=("p_human", "p_metric"),
+           p_human=is_array(1, 0), p_metric=is_array(1, 0))
 def spa_terms(p_human: np.ndarray, p_metric: np.ndarray) -> np.ndarray:
     """1 - |p_h - p_m| of every pair (inputs: per-pair p-values, same pair order)."""
     return 1.0 - np.abs(np.asarray(p_human, dtype=float) - np.asarray(p_metric, dtype=float))
 
 
+@arguments(same=("p_human", "p_metric"),
+           p_human=is_array(1, 0), p_metric=is_array(1, 0))
 def soft_pairwise_accuracy(p_human: np.ndarray, p_metric: np.ndarray) -> float:
     """SPA from per-pair p-values (NaN without pairs)."""
     terms = spa_terms(p_human, p_metric)

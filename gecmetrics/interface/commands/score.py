@@ -16,7 +16,7 @@ from gecmetrics.interface.commands.common import (
     writing_stdout,
 )
 from gecmetrics.stats import DEFAULT_SEED
-from gecmetrics.validate import LEVELS, check_paired_request, needs
+from gecmetrics.validate import LEVELS, MAX_DIGITS, SCORE_FORMATS, check_paired_request, needs
 
 if TYPE_CHECKING:
     from gecmetrics.paired import PairedOptions
@@ -111,10 +111,10 @@ def with_options(options: Sequence[Callable[[Any], Any]]) -> Callable[[Any], Any
 @with_options(INPUT_OPTIONS)
 @click.option("--level", type=click.Choice(LEVELS), default="corpus",
               show_default=True, help=LEVEL_HELP)
-@click.option("--format", "fmt", type=click.Choice(["table", "tsv", "json", "markdown", "latex"]),
+@click.option("--format", "fmt", type=click.Choice(SCORE_FORMATS),
               default="table", show_default=True,
               help="Output format. JSON has 0-1 floats at full precision; the others percent.")
-@click.option("-d", "--digits", type=click.IntRange(0, 15), default=2, show_default=True,
+@click.option("-d", "--digits", type=click.IntRange(0, MAX_DIGITS), default=2, show_default=True,
               help="Decimal places of the percentages in table formats (rounded half up).")
 @click.option("-v", "--verbose", is_flag=True,
               help="Corpus level: also print, per metric and system, the per-n breakdown "
