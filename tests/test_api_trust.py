@@ -198,10 +198,15 @@ def test_every_statistics_class_checks_its_arguments():
             assert getattr(getattr(cls, method), "_checks_arguments", False), (cls, method)
 
 
-# Metrics whose modules pull in spaCy or torch cost a second or more each: full tier.
+def _tier(name: str) -> list[pytest.MarkDecorator]:
+    """A metric that needs an extra runs in the full tier (spaCy or torch cost a second or
+    more to load) and skips, naming the extra, where that extra is not installed."""
+    extras = metric_class(name).extras
+    return [pytest.mark.full, *(pytest.mark.extra(extra) for extra in extras)] if extras else []
+
+
 @pytest.mark.parametrize("name", [
-    pytest.param(name, marks=[pytest.mark.full] if metric_class(name).extras else [])
-    for name in sorted(list_metrics())])
+    pytest.param(name, marks=_tier(name)) for name in sorted(list_metrics())])
 def test_statistics_refuse_bad_betas(name, corpus):
     stats = _statistics(name, corpus)
     good = stats.corpus_scores(None)
@@ -217,8 +222,7 @@ def test_statistics_refuse_bad_betas(name, corpus):
 
 
 @pytest.mark.parametrize("name", [
-    pytest.param(name, marks=[pytest.mark.full] if metric_class(name).extras else [])
-    for name in sorted(list_metrics())])
+    pytest.param(name, marks=_tier(name)) for name in sorted(list_metrics())])
 def test_statistics_refuse_bad_sentence_indices(name, corpus):
     stats = _statistics(name, corpus)
     idx = np.array([0, 2, 2])
