@@ -66,8 +66,8 @@ def too_long(name: str, line: str, limit: int | None = None) -> str | None:
     if size <= limit:
         return None
     return (f"a line of {size:,} bytes is longer than tokenizer {name!r} takes: at most "
-            f"{limit:,} bytes a line (its time grows faster than the line's length: "
-            f"docs/tokenizers.md); split the line into sentences, or set the environment "
+            f"{limit:,} bytes a line, so that a line takes seconds, not minutes "
+            f"(docs/tokenizers.md); split the line into sentences, or set the environment "
             f"variable {ENV_MAX_LINE_BYTES}={_raised(size)} to allow it")
 
 
