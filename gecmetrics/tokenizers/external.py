@@ -5,21 +5,22 @@ Such a library's time per line grows faster than its length (Kiwi, ``ko``: about
 1 s for 100 KB of ordinary text, 8 s for 300 KB, minutes for 0.75 MB), and while
 it runs in C or C++ Python's signal handlers wait. So:
 
-* every line given to one is at most :data:`MAX_LINE_BYTES` long in UTF-8 (64 KiB:
-  ten times a 10,000-token essay in Korean, twenty times the longest line of the
-  public benchmarks), checked for every line of every input before any line is
-  tokenized (:func:`check_lines`), and again by the tokenizer function itself
-  (:func:`bounded`) for callers of the Python API. At the bound the slowest
-  input measured (docs/tokenizers.md, "Line length and time") takes about 3 s
-  with ``ko`` and well under a second with ``ja`` and ``zh``. A longer line is
-  one ``error:`` line naming the limit and the environment variable
-  :data:`ENV_MAX_LINE_BYTES` that raises it.
+* every line given to one is at most :data:`MAX_LINE_BYTES` long in UTF-8 (32 KiB:
+  nine times the longest line of the public benchmarks), checked for every line
+  of every input before any line is tokenized (:func:`check_lines`), and again
+  by the tokenizer function itself (:func:`bounded`) for callers of the Python
+  API. At the bound the slowest input measured (docs/tokenizers.md, "Line
+  length and time") takes about 4 s with ``ko`` on a busy machine and well
+  under a second with ``ja`` and ``zh``. A longer line is one ``error:`` line
+  naming the limit and the environment variable :data:`ENV_MAX_LINE_BYTES`
+  that raises it.
 * a line of :data:`THREAD_CHARS` characters or more is tokenized in a helper thread
   while the calling thread waits on a lock, which a signal interrupts: Kiwi
   releases the GIL while it works, so Ctrl-C and SIGTERM (which the CLI turns
   into exceptions) act at once instead of when the line is done. MeCab (``ja``)
   keeps the GIL but takes milliseconds for a line at the bound, and jieba
-  (``zh``) is Python, which runs signal handlers as it goes.
+  (``zh``) is Python, which runs signal handlers as it goes. (Kiwi's model
+  load, before its first line, holds the GIL: a signal then waits for it.)
 """
 
 from __future__ import annotations
@@ -44,7 +45,6 @@ ENV_MAX_LINE_BYTES = "GECMETRICS_MAX_TOKENIZE_BYTES"
 #: (:func:`bounded`): Kiwi takes about 10 ms for them, ten times what starting
 #: a thread costs, so shorter lines, nearly all real ones, are called directly.
 THREAD_CHARS = 2048
-
 
 #: How often the waiting thread wakes: a signal that the kernel delivers to
 #: another thread (the helper, or one of the library's own) does not end the
