@@ -228,7 +228,7 @@ def test_mecab_and_jieba_share_the_bound(name):
 def test_ctrl_c_while_kiwi_works_ends_the_run_at_once(tmp_path):
     """Before: acted on when Kiwi finished the line (16 s later in the issue)."""
     syllables = "\ub098\ub294\uc5b4\uc81c\ud559\uad50\uc5d0\uac14\uc2b5\ub2c8\ub2e4"
-    lines = "".join(f"{i} {syllables * 900}\n" for i in range(60))  # 30 KB each
+    lines = "".join(f"{i} {syllables * 900}\n" for i in range(200))  # 30 KB each: minutes in all
     (tmp_path / "ko.txt").write_text(lines, encoding="utf-8")
     args = ["score", "-m", "green:tokenize=ko", "-s", "ko.txt", "-r", "ko.txt", "-c", "ko.txt"]
     # after Kiwi's model load, which holds the interpreter (up to 15 s on a busy machine)

@@ -113,7 +113,7 @@ def make_files(folder: Path) -> None:
 
 def _issue33_kernel_files() -> dict[str, bytes]:
     """A 3,000-token pair rewritten throughout (its language-neutral alignment takes
-    tens of seconds), one 0.75 MB line per external tokenizer, and 60 different
+    tens of seconds), one 0.75 MB line per external tokenizer, and 200 different
     Korean lines of 30 KB (Kiwi takes about a second for each)."""
     rng = random.Random(33)
     words = [f"w{i}" for i in range(500)]
@@ -127,7 +127,7 @@ def _issue33_kernel_files() -> dict[str, bytes]:
         return (base * (750_000 // len(base.encode()))).encode() + b"\n"
 
     ko_lines = "".join(f"{i} {ko_nospace * (30_000 // len(ko_nospace.encode()))}\n"
-                       for i in range(60))
+                       for i in range(200))
     return {"long_pair_src.txt": pair[0].encode(), "long_pair_ref.txt": pair[1].encode(),
             "ko_long.txt": long_line(ko), "ja_long.txt": long_line(ja),
             "zh_long.txt": long_line(zh), "ko_lines.txt": ko_lines.encode()}
@@ -351,7 +351,7 @@ CASES: tuple[Case, ...] = (
     Case("zh-long-line", "one 0.75 MB line through jieba (tokenize=zh), in m2-from-text",
          ("m2-from-text", "--tokenize", "zh", "-s", "zh_long.txt", "-r", "zh_long.txt"),
          ("32,768", "GECMETRICS_MAX_TOKENIZE_BYTES"), needs="jieba"),
-    Case("ctrl-c-kiwi", "Ctrl-C while Kiwi tokenizes 60 lines of 30 KB (tokenize=ko)",
+    Case("ctrl-c-kiwi", "Ctrl-C while Kiwi tokenizes 200 lines of 30 KB (tokenize=ko)",
          ("score", "-m", "green:tokenize=ko", "-s", "ko_lines.txt", "-r", "ko_lines.txt",
           "-c", "ko_lines.txt"), ("interrupted",), code=130, needs="kiwipiepy",
          interrupt=("INT", 25)),  # after Kiwi's model load (up to 15 s on a busy machine)
