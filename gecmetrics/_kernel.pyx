@@ -10,9 +10,18 @@ hashing of n-gram contents), so counts are exact. Counts per id then give the
 multiset intersections in one pass over each hypothesis.
 """
 
+from cpython.exc cimport PyErr_CheckSignals
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 from libc.stdint cimport int64_t, uint64_t
+
+
+#: Python's signal handlers (Ctrl-C; SIGTERM, which the CLI turns into an
+#: exception) run only when the GIL is taken back: before a pass of one order
+#: over one sentence group, once this many tokens have been passed over since
+#: the last check (milliseconds of work), so a corpus of short lines pays almost
+#: nothing and one huge line is still interrupted between its orders.
+cdef int64_t SIGNAL_CHECK_TOKENS = 1 << 16
 
 
 cdef inline int64_t _min(int64_t a, int64_t b) nogil:
@@ -77,7 +86,7 @@ def intersect(
     cdef int64_t *touched = <int64_t *> malloc((max_len + 1) * sizeof(int64_t))
     cdef int64_t stride
     cdef uint64_t gcap
-    cdef int64_t ntouched, base
+    cdef int64_t ntouched, base, unchecked = 0
     cdef int64_t a_sc, a_rc, a_src, a_off, a_max, most
     if not table.keys or not table.vals or not tok_id or not gram_id or not counts or not touched:
         free(table.keys); free(table.vals); free(tok_id); free(gram_id); free(counts); free(touched)
@@ -105,6 +114,11 @@ def intersect(
                     tok_id[p] = _lookup(&table, tokens[pos0 + p])
                     gram_id[p] = tok_id[p]
                 for n in range(1, max_n + 1):
+                    unchecked += length
+                    if unchecked >= SIGNAL_CHECK_TOKENS:
+                        unchecked = 0
+                        with gil:
+                            PyErr_CheckSignals()
                     if n > 1:
                         # gram_id[p] (order n-1) is valid where its window fits in its text;
                         # only such positions are extended and later read.

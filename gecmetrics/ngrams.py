@@ -38,6 +38,7 @@ from .tokenizers import (  # noqa: F401  (the names this module has always offer
     Tokenize,
     char_nospace_tokens,
     char_tokens,
+    check_line_lengths,
     chrf_word_tokens,
     normalization_note,
     normalizer,
@@ -180,6 +181,11 @@ def compute_intersections(
 
     systems = tuple(hypotheses)
     hyp_lists = [hypotheses[name] for name in systems]
+    check_line_lengths(tokenize, [("source", sources),
+                                  *((f"reference {k}", ref) for k, ref in
+                                    enumerate(references, start=1)),
+                                  *((f"hypothesis {name!r}", hyp) for name, hyp in
+                                    zip(systems, hyp_lists, strict=True))])
     bounds = chunk_bounds(len(sources))
     tasks = ((sources[a:b], [ref[a:b] for ref in references], systems,
               [hyp[a:b] for hyp in hyp_lists], tokenize, max_n, backend) for a, b in bounds)

@@ -76,17 +76,22 @@ def max_line_bytes() -> int:
     """The line limit of this run: :data:`ENV_MAX_LINE_BYTES` if set, else
     :data:`MAX_LINE_BYTES` (read at call time, as :mod:`gecmetrics.paths` reads its
     variables, so a test or a caller may set it after import)."""
-    raw = os.environ.get(ENV_MAX_LINE_BYTES, "").strip()
+    return env_bytes(ENV_MAX_LINE_BYTES, MAX_LINE_BYTES)
+
+
+def env_bytes(variable: str, default: int) -> int:
+    """A size limit in bytes set by the environment ``variable``, else ``default``;
+    ConfigError for a value that is not a whole number >= 1."""
+    raw = os.environ.get(variable, "").strip()
     if not raw:
-        return MAX_LINE_BYTES
+        return default
     try:
         value = int(raw)
     except ValueError:
         value = 0
     if value < 1:
-        raise ConfigError(f"{ENV_MAX_LINE_BYTES}={raw!r} is not a whole number of bytes >= 1; "
-                          f"set it to e.g. {MAX_LINE_BYTES * 4} (the default is "
-                          f"{MAX_LINE_BYTES})")
+        raise ConfigError(f"{variable}={raw!r} is not a whole number of bytes >= 1; "
+                          f"set it to e.g. {default * 4} (the default is {default})")
     return value
 
 

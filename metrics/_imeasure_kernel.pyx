@@ -9,6 +9,7 @@ buffer, the backtrace with the official preference order, and the column
 counts, without building the aligned sequences.
 """
 
+from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int32_t
 from libc.stdlib cimport free, malloc
 
@@ -18,22 +19,40 @@ cdef enum:
     GAP = -1
 
 
+#: Python's signal handlers (Ctrl-C; SIGTERM, which the CLI turns into an
+#: exception) run only between bytecodes, never inside this C code: the tables
+#: call them after every this many cells (whole rows), about a millisecond, so
+#: a signal ends even a table of MAX_ALIGNMENT_CELLS at once.
+cdef long SIGNAL_CHECK_CELLS = 1 << 16
+
+
 cdef inline int32_t _min2(int32_t a, int32_t b) nogil:
     return a if a < b else b
 
 
-cdef int32_t* _pair_table(int32_t* a, int m, int32_t* b, int n):
+cdef int32_t* _pair_table(int32_t* a, int m, int32_t* b, int n) except NULL:
     cdef int32_t* t = <int32_t*> malloc((m + 1) * (n + 1) * sizeof(int32_t))
     cdef int i, j, w = n + 1
+    cdef long unchecked = 0
     if t == NULL:
         raise MemoryError()
-    for j in range(n + 1):
-        t[j] = j * GAP_COST
-    for i in range(1, m + 1):
-        t[i * w] = i * GAP_COST
-        for j in range(1, n + 1):
-            t[i * w + j] = _min2(_min2(t[(i - 1) * w + j] + GAP_COST, t[i * w + j - 1] + GAP_COST),
-                                 t[(i - 1) * w + j - 1] + (0 if a[i - 1] == b[j - 1] else MISMATCH))
+    try:
+        for j in range(n + 1):
+            t[j] = j * GAP_COST
+        for i in range(1, m + 1):
+            unchecked += n
+            if unchecked >= SIGNAL_CHECK_CELLS:
+                unchecked = 0
+                PyErr_CheckSignals()
+            t[i * w] = i * GAP_COST
+            for j in range(1, n + 1):
+                t[i * w + j] = _min2(_min2(t[(i - 1) * w + j] + GAP_COST,
+                                           t[i * w + j - 1] + GAP_COST),
+                                     t[(i - 1) * w + j - 1] + (0 if a[i - 1] == b[j - 1]
+                                                               else MISMATCH))
+    except BaseException:  # a signal handler's exception
+        free(t)
+        raise
     return t
 
 
@@ -85,85 +104,93 @@ cdef void _threeway_counts(int32_t* s1, int n1, int32_t* s2, int n2, int32_t* s3
                            long* c) except *:
     cdef int N1 = n1 + 1, N2 = n2 + 1, N3 = n3 + 1
     cdef long size = <long> N1 * N2 * N3
-    cdef int32_t* d = <int32_t*> malloc(size * sizeof(int32_t))
-    cdef int32_t* t12
-    cdef int32_t* t13
-    cdef int32_t* t23
+    cdef int32_t* d = NULL
+    cdef int32_t* t12 = NULL
+    cdef int32_t* t13 = NULL
+    cdef int32_t* t23 = NULL
     cdef int i, j, k, sj = N3, si = N2 * N3
     cdef int32_t a, b, cc, cij, cik, cjk, best, v, here
     cdef int g2 = 2 * GAP_COST
     cdef int di, dj, dk
-    if d == NULL:
-        raise MemoryError()
-    t12 = _pair_table(s1, n1, s2, n2)
-    t13 = _pair_table(s1, n1, s3, n3)
-    t23 = _pair_table(s2, n2, s3, n3)
-    for i in range(N1):
+    cdef long unchecked = 0
+    try:
+        d = <int32_t*> malloc(size * sizeof(int32_t))
+        if d == NULL:
+            raise MemoryError()
+        t12 = _pair_table(s1, n1, s2, n2)
+        t13 = _pair_table(s1, n1, s3, n3)
+        t23 = _pair_table(s2, n2, s3, n3)
+        for i in range(N1):
+            for j in range(N2):
+                d[i * si + j * sj] = t12[i * N2 + j] + (i + j) * GAP_COST
+        for i in range(N1):
+            for k in range(N3):
+                d[i * si + k] = t13[i * N3 + k] + (i + k) * GAP_COST
         for j in range(N2):
-            d[i * si + j * sj] = t12[i * N2 + j] + (i + j) * GAP_COST
-    for i in range(N1):
-        for k in range(N3):
-            d[i * si + k] = t13[i * N3 + k] + (i + k) * GAP_COST
-    for j in range(N2):
-        for k in range(N3):
-            d[j * sj + k] = t23[j * N3 + k] + (j + k) * GAP_COST
-    free(t12)
-    free(t13)
-    free(t23)
-    for i in range(1, N1):
-        a = s1[i - 1]
-        for j in range(1, N2):
-            b = s2[j - 1]
-            cij = 0 if a == b else MISMATCH
-            for k in range(1, N3):
-                cc = s3[k - 1]
-                cik = 0 if a == cc else MISMATCH
-                cjk = 0 if b == cc else MISMATCH
-                best = d[(i - 1) * si + (j - 1) * sj + k - 1] + cij + cik + cjk
-                v = d[(i - 1) * si + (j - 1) * sj + k] + cij + g2
-                if v < best:
-                    best = v
-                v = d[(i - 1) * si + j * sj + k - 1] + cik + g2
-                if v < best:
-                    best = v
-                v = d[i * si + (j - 1) * sj + k - 1] + cjk + g2
-                if v < best:
-                    best = v
-                v = d[(i - 1) * si + j * sj + k] + g2
-                if v < best:
-                    best = v
-                v = d[i * si + (j - 1) * sj + k] + g2
-                if v < best:
-                    best = v
-                v = d[i * si + j * sj + k - 1] + g2
-                if v < best:
-                    best = v
-                d[i * si + j * sj + k] = best
-    i, j, k = n1, n2, n3
-    while i > 0 or j > 0 or k > 0:
-        here = d[i * si + j * sj + k]
-        cij = (0 if s1[i - 1] == s2[j - 1] else MISMATCH) if (i > 0 and j > 0) else 0
-        cik = (0 if s1[i - 1] == s3[k - 1] else MISMATCH) if (i > 0 and k > 0) else 0
-        cjk = (0 if s2[j - 1] == s3[k - 1] else MISMATCH) if (j > 0 and k > 0) else 0
-        if i > 0 and j > 0 and k > 0 and here == d[(i - 1) * si + (j - 1) * sj + k - 1] + cij + cik + cjk:
-            di, dj, dk = 1, 1, 1
-        elif i > 0 and j > 0 and here == d[(i - 1) * si + (j - 1) * sj + k] + cij + g2:
-            di, dj, dk = 1, 1, 0
-        elif i > 0 and k > 0 and here == d[(i - 1) * si + j * sj + k - 1] + cik + g2:
-            di, dj, dk = 1, 0, 1
-        elif j > 0 and k > 0 and here == d[i * si + (j - 1) * sj + k - 1] + cjk + g2:
-            di, dj, dk = 0, 1, 1
-        elif i > 0 and here == d[(i - 1) * si + j * sj + k] + g2:
-            di, dj, dk = 1, 0, 0
-        elif j > 0 and here == d[i * si + (j - 1) * sj + k] + g2:
-            di, dj, dk = 0, 1, 0
-        else:
-            di, dj, dk = 0, 0, 1
-        _column(s1[i - 1] if di else GAP, s2[j - 1] if dj else GAP, s3[k - 1] if dk else GAP, c)
-        i -= di
-        j -= dj
-        k -= dk
-    free(d)
+            for k in range(N3):
+                d[j * sj + k] = t23[j * N3 + k] + (j + k) * GAP_COST
+        for i in range(1, N1):
+            a = s1[i - 1]
+            for j in range(1, N2):
+                unchecked += n3
+                if unchecked >= SIGNAL_CHECK_CELLS:
+                    unchecked = 0
+                    PyErr_CheckSignals()
+                b = s2[j - 1]
+                cij = 0 if a == b else MISMATCH
+                for k in range(1, N3):
+                    cc = s3[k - 1]
+                    cik = 0 if a == cc else MISMATCH
+                    cjk = 0 if b == cc else MISMATCH
+                    best = d[(i - 1) * si + (j - 1) * sj + k - 1] + cij + cik + cjk
+                    v = d[(i - 1) * si + (j - 1) * sj + k] + cij + g2
+                    if v < best:
+                        best = v
+                    v = d[(i - 1) * si + j * sj + k - 1] + cik + g2
+                    if v < best:
+                        best = v
+                    v = d[i * si + (j - 1) * sj + k - 1] + cjk + g2
+                    if v < best:
+                        best = v
+                    v = d[(i - 1) * si + j * sj + k] + g2
+                    if v < best:
+                        best = v
+                    v = d[i * si + (j - 1) * sj + k] + g2
+                    if v < best:
+                        best = v
+                    v = d[i * si + j * sj + k - 1] + g2
+                    if v < best:
+                        best = v
+                    d[i * si + j * sj + k] = best
+        i, j, k = n1, n2, n3
+        while i > 0 or j > 0 or k > 0:
+            here = d[i * si + j * sj + k]
+            cij = (0 if s1[i - 1] == s2[j - 1] else MISMATCH) if (i > 0 and j > 0) else 0
+            cik = (0 if s1[i - 1] == s3[k - 1] else MISMATCH) if (i > 0 and k > 0) else 0
+            cjk = (0 if s2[j - 1] == s3[k - 1] else MISMATCH) if (j > 0 and k > 0) else 0
+            if i > 0 and j > 0 and k > 0 and here == d[(i - 1) * si + (j - 1) * sj + k - 1] + cij + cik + cjk:
+                di, dj, dk = 1, 1, 1
+            elif i > 0 and j > 0 and here == d[(i - 1) * si + (j - 1) * sj + k] + cij + g2:
+                di, dj, dk = 1, 1, 0
+            elif i > 0 and k > 0 and here == d[(i - 1) * si + j * sj + k - 1] + cik + g2:
+                di, dj, dk = 1, 0, 1
+            elif j > 0 and k > 0 and here == d[i * si + (j - 1) * sj + k - 1] + cjk + g2:
+                di, dj, dk = 0, 1, 1
+            elif i > 0 and here == d[(i - 1) * si + j * sj + k] + g2:
+                di, dj, dk = 1, 0, 0
+            elif j > 0 and here == d[i * si + (j - 1) * sj + k] + g2:
+                di, dj, dk = 0, 1, 0
+            else:
+                di, dj, dk = 0, 0, 1
+            _column(s1[i - 1] if di else GAP, s2[j - 1] if dj else GAP, s3[k - 1] if dk else GAP, c)
+            i -= di
+            j -= dj
+            k -= dk
+    finally:
+        free(d)
+        free(t12)
+        free(t13)
+        free(t23)
 
 
 cdef int32_t* _array(object seq, int* n) except NULL:

@@ -28,6 +28,8 @@ from trust_cases import (
 )
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "trust.md"
+#: a command given a signal ends within this many seconds of it (docs/trust.md)
+SIGNAL_S = 1.5
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +85,10 @@ def test_case(case: Case, outcomes: dict[str, Outcome]):
     assert outcome.seconds < LIMIT_S
     assert outcome.peak_mb < LIMIT_MB, outcome.peak_mb
     assert not any("Traceback" in line for line in outcome.stderr), outcome.stderr
-    if case.code == 2:
+    if case.interrupt is not None:  # it was still running, and stopped at once
+        assert outcome.after_signal is not None, "ended before its signal"
+        assert outcome.after_signal < SIGNAL_S, outcome.after_signal
+    if case.code != 0:
         assert len(outcome.stderr) == 1 and outcome.stderr[0].startswith("error: "), \
             outcome.stderr
         for word in case.words:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import random
 import re
 import signal
 import subprocess
@@ -120,11 +121,34 @@ def _write_files(folder: Path, clean: bool, shared: Path | None) -> None:
         "many_src.txt": (" ".join(["word"] * 250) + "\n").encode(),
         "many_hyp.txt": (" ".join(["word", "other"] * 125) + "\n").encode(),
     }
+    files.update(_issue33_kernel_files())
     for name, data in {**files, **MATRIX_FILES}.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_bytes(data)
     (folder / "folder").mkdir()
     _write_matrix_files(folder, clean, shared)
+
+
+def _issue33_kernel_files() -> dict[str, bytes]:
+    """A 3,000-token pair rewritten throughout (its language-neutral alignment takes
+    tens of seconds), one 0.75 MB line per external tokenizer, and 200 different
+    Korean lines of 30 KB (Kiwi takes about a second for each)."""
+    rng = random.Random(33)
+    words = [f"w{i}" for i in range(500)]
+    pair = [" ".join(rng.choices(words, k=3000)) + "\n" for _ in range(2)]
+    ko = "\ub098\ub294 \uc5b4\uc81c \ud559\uad50\uc5d0 \uac14\uc2b5\ub2c8\ub2e4. "
+    ja = "\u79c1\u306f\u6628\u65e5\u5b66\u6821\u306b\u884c\u304d\u307e\u3057\u305f\u3002"
+    zh = "\u6211\u6628\u5929\u53bb\u4e86\u5b66\u6821\u3002"
+    ko_nospace = ko.replace(" ", "").replace(".", "")
+
+    def long_line(base: str) -> bytes:
+        return (base * (750_000 // len(base.encode()))).encode() + b"\n"
+
+    ko_lines = "".join(f"{i} {ko_nospace * (30_000 // len(ko_nospace.encode()))}\n"
+                       for i in range(200))
+    return {"long_pair_src.txt": pair[0].encode(), "long_pair_ref.txt": pair[1].encode(),
+            "ko_long.txt": long_line(ko), "ja_long.txt": long_line(ja),
+            "zh_long.txt": long_line(zh), "ko_lines.txt": ko_lines.encode()}
 
 
 @dataclass(frozen=True)
@@ -150,6 +174,9 @@ class Case:
     #: the run must print exactly what the same command prints on the clean files
     #: (:data:`TWIN`: every file the case names, without its fault)
     same_as_clean: bool = False
+    #: a signal ("INT", "TERM") sent to the command's process group this many
+    #: seconds after it started, as a terminal's Ctrl-C would be: (name, seconds)
+    interrupt: tuple[str, float] | None = None
 
 
 # --- issue 33: every command x every file kind x every fault ---------------------------
@@ -626,6 +653,31 @@ CASES: tuple[Case, ...] = (
          ("--max-edits",)),
     # --- issue 33: every command x every file kind x every fault (generated above) ---
     *FILE_MATRIX,
+    # --- issue 33: signals in long computations, external tokenisers ---------------------
+    Case("ctrl-c-neutral-alignment", "Ctrl-C inside the language-neutral alignment of a "
+         "3,000-token pair (the compiled kernel)",
+         ("score", "-m", "errant:edits=neutral", "-s", "long_pair_src.txt", "-r",
+          "long_pair_ref.txt", "-c", "long_pair_src.txt"), ("interrupted",), code=130,
+         interrupt=("INT", 3)),
+    Case("ctrl-c-m2-from-text", "Ctrl-C while m2-from-text aligns a 3,000-token pair",
+         ("m2-from-text", "-s", "long_pair_src.txt", "-r", "long_pair_ref.txt"),
+         ("interrupted",), code=130, interrupt=("INT", 2)),
+    Case("sigterm-m2-from-text", "SIGTERM while m2-from-text aligns a 3,000-token pair",
+         ("m2-from-text", "-s", "long_pair_src.txt", "-r", "long_pair_ref.txt"),
+         ("terminated",), code=143, interrupt=("TERM", 2)),
+    Case("ko-long-line", "one 0.75 MB line through Kiwi (tokenize=ko)",
+         ("score", "-m", "green:tokenize=ko", "-s", "ko_long.txt", "-r", "ko_long.txt", "-c",
+          "ko_long.txt"), ("32,768", "GECMETRICS_MAX_TOKENIZE_BYTES"), needs="kiwipiepy"),
+    Case("ja-long-line", "one 0.75 MB line through MeCab (tokenize=ja)",
+         ("score", "-m", "green:tokenize=ja", "-s", "ja_long.txt", "-r", "ja_long.txt", "-c",
+          "ja_long.txt"), ("32,768", "GECMETRICS_MAX_TOKENIZE_BYTES"), needs="fugashi"),
+    Case("zh-long-line", "one 0.75 MB line through jieba (tokenize=zh), in m2-from-text",
+         ("m2-from-text", "--tokenize", "zh", "-s", "zh_long.txt", "-r", "zh_long.txt"),
+         ("32,768", "GECMETRICS_MAX_TOKENIZE_BYTES"), needs="jieba"),
+    Case("ctrl-c-kiwi", "Ctrl-C while Kiwi tokenizes 200 lines of 30 KB (tokenize=ko)",
+         ("score", "-m", "green:tokenize=ko", "-s", "ko_lines.txt", "-r", "ko_lines.txt",
+          "-c", "ko_lines.txt"), ("interrupted",), code=130, needs="kiwipiepy",
+         interrupt=("INT", 25)),  # after Kiwi's model load (up to 15 s on a busy machine)
 )
 
 
@@ -641,6 +693,9 @@ class Outcome:
     #: for a case ``same_as_clean``: whether the clean files gave the same exit code,
     #: stdout and stderr
     same: bool | None = None
+    #: seconds from the case's signal to the end of the command (None: no signal
+    #: sent, or the command had ended before it)
+    after_signal: float | None = None
 
     @property
     def shown(self) -> str:
@@ -690,10 +745,19 @@ def _run(case: Case, folder: Path, data: Path | None) -> Outcome:
                                 stdout=target, stderr=err, start_new_session=True)
         timer = threading.Timer(LIMIT_S, lambda: os.killpg(proc.pid, signal.SIGKILL))
         timer.start()
+        sent = None
         try:
+            if case.interrupt is not None:
+                name, delay = case.interrupt
+                try:
+                    proc.wait(timeout=delay)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, getattr(signal, f"SIG{name}"))
+                    sent = time.perf_counter()
             proc.wait()
         finally:
             timer.cancel()
+        after_signal = None if sent is None else time.perf_counter() - sent
         code, peak_kb = (int(part) for part in measured.read_text().split()) \
             if measured.exists() else (proc.returncode, 0)
         seconds = time.perf_counter() - start
@@ -706,7 +770,7 @@ def _run(case: Case, folder: Path, data: Path | None) -> Outcome:
             stderr = stderr.replace(str(data), "DATA")
         stderr = _machine_neutral(stderr)
         return Outcome(code, stderr.splitlines(), out.read().decode("utf-8", "replace"),
-                       seconds, peak_kb / 1024)
+                       seconds, peak_kb / 1024, after_signal=after_signal)
 
 
 def _machine_neutral(stderr: str) -> str:
@@ -734,6 +798,9 @@ def markdown_row(case: Case, outcome: Outcome) -> str:
         command += f" < {case.stdin}"
     if case.stdout:
         command += f" > {case.stdout}"
+    if case.interrupt:
+        name, delay = case.interrupt
+        command += f"  # SIG{name} after {delay:g} s"
     return (f"| {case.name} | {case.tried} | {_code(command)} | {_code(outcome.shown)} "
             f"| {outcome.code} |")
 

@@ -16,10 +16,17 @@ sorted(c_low[j-k:j+1])`` for k = 1, 2, ... while the diagonal is not a match)
 is the same multiset comparison kept incrementally: O(1) per k, not O(k log k).
 """
 
+from cpython.exc cimport PyErr_CheckSignals
 from libc.stdlib cimport malloc, calloc, free
 from libc.stdint cimport int32_t, int64_t
 
 cdef double INF = float("inf")
+#: Python's signal handlers (Ctrl-C; SIGTERM, which the CLI turns into an
+#: exception) run only when the GIL is taken back: the dynamic program does so
+#: after every this many cells (whole rows), well under 0.1 s even with each
+#: cell's transposition walk at its longest, so a signal ends even a 5,000 x
+#: 5,000-token alignment at once, while a short pair never pays for the check.
+cdef Py_ssize_t SIGNAL_CHECK_CELLS = 4096
 
 # op codes in the op matrix: T<k> is stored as k (>= 2)
 DEF OP_M = -1
@@ -87,7 +94,7 @@ def align_seq(list o_orth, list c_orth, list o_lower, list c_lower, list o_lemma
     """
     cdef Py_ssize_t n = len(o_orth), m = len(c_orth)
     cdef Py_ssize_t w = m + 1
-    cdef Py_ssize_t i, j, k, t, added, to, tc, n_low, la, lb, longest = 0
+    cdef Py_ssize_t i, j, k, t, added, to, tc, n_low, la, lb, longest = 0, unchecked = 0
     cdef double d_cost, i_cost, s_cost, t_cost, best, sc, lemma_cost, pos_cost
     cdef double* cost = NULL
     cdef int32_t* op = NULL
@@ -162,6 +169,11 @@ def align_seq(list o_orth, list c_orth, list o_lower, list c_lower, list o_lemma
                 cost[j] = cost[j - 1] + 1
                 op[j] = OP_I
             for i in range(n):
+                unchecked += m
+                if unchecked >= SIGNAL_CHECK_CELLS:
+                    unchecked = 0
+                    with gil:
+                        PyErr_CheckSignals()
                 for j in range(m):
                     if oo[i] == co[j]:
                         cost[(i + 1) * w + j + 1] = cost[i * w + j]

@@ -95,6 +95,26 @@ def neutral_edits(source: Sequence[str], target: Sequence[str],
             for kind, o1, o2, c1, c2 in merge(steps, source, target)]
 
 
+def check_tokens(tokens: Any, argument: str) -> None:
+    """InputError naming ``argument`` unless ``tokens`` is a sequence of strings
+    (one sentence's tokens): the kernel would otherwise fail on None or an int
+    token with a TypeError that names neither, and a plain string would be
+    aligned character by character."""
+    if isinstance(tokens, (str, bytes)) or not isinstance(tokens, Sequence):
+        hint = " (split it: text.split())" if isinstance(tokens, str) else ""
+        raise InputError(f"{argument} must be a list of token strings{hint}, got "
+                         f"{type(tokens).__name__} {_short(tokens)}")
+    for position, token in enumerate(tokens):
+        if not isinstance(token, str):
+            raise InputError(f"{argument}[{position}] must be a token string, got "
+                             f"{type(token).__name__} {_short(token)}")
+
+
+def _short(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def check_size(n_source: int, n_target: int) -> None:
     """InputError when aligning these token counts would exceed :data:`MAX_CELLS`."""
     if (n_source + 1) * (n_target + 1) > MAX_CELLS:
@@ -107,6 +127,8 @@ def check_size(n_source: int, n_target: int) -> None:
 def align(source: Sequence[str], target: Sequence[str], native: bool = True) -> list[AlignStep]:
     """The alignment steps (op, o_start, o_end, c_start, c_end) of the two token
     lists, op one of M, S, I, D or T<k>, in ERRANT's layout."""
+    check_tokens(source, "source")
+    check_tokens(target, "target")
     check_size(len(source), len(target))
     if native and _align_compiled is not None:
         return _align_compiled(*kernel_arrays(source, target), False)
@@ -282,6 +304,12 @@ def m2_block(source: Sequence[str], references: Sequence[Sequence[str]]) -> list
     tokenised references: the ``S`` line, then each reference's edits, annotator
     ids 0..k-1 in reference order, a ``noop`` line for a reference equal to the
     source, as ``errant_parallel`` writes them (a deletion's correction is empty)."""
+    check_tokens(source, "source")
+    if isinstance(references, (str, bytes)) or not isinstance(references, Sequence):
+        raise InputError(f"references must be a list of token lists, got "
+                         f"{type(references).__name__} {_short(references)}")
+    for k, ref in enumerate(references):
+        check_tokens(ref, f"references[{k}]")
     lines = ["S " + " ".join(source)]
     for k, ref in enumerate(references):
         edits = neutral_edits(source, ref)

@@ -39,6 +39,7 @@ from .lookup import (
     Tokenize,
     bleu_tokenizers,
     check,
+    check_line_lengths,
     required_extras,
     spec,
     tokenize_choices,
@@ -58,11 +59,11 @@ from .zh_char import CHERRANT_MISSING, zh_char_tokens
 
 __all__ = [
     "CHERRANT_MISSING", "NORMALIZATIONS", "REGISTRY", "TOKENIZERS", "WORD_LOCAL", "Normalize",
-    "Split", "Tokenize", "TokenizerSpec", "bleu_tokenizers", "char_nospace_tokens",
-    "char_tokens", "check", "check_normalize", "chrf_word_tokens", "intl_tokens",
+    "Split", "Tokenize", "TokenizerSpec", "bleu_tokenizers", "char_nospace_tokens", "char_tokens",
+    "check", "check_line_lengths", "check_normalize", "chrf_word_tokens", "intl_tokens",
     "intl_word_tokens", "intl_words", "normalization_note", "normalizer", "register_tokenizer",
-    "required_extras", "spec", "tokenize_choices", "tokenize_option", "tokenizer",
-    "word_tokens", "zh_char_tokens",
+    "required_extras", "spec", "tokenize_choices", "tokenize_option", "tokenizer", "word_tokens",
+    "zh_char_tokens",
 ]
 
 TOKENIZERS: dict[str, Split]

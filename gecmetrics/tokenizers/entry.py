@@ -29,6 +29,10 @@ class TokenizerSpec:
     ``char-nospace``, is accepted but not advertised); BLEU offers it under its
     own name (``bleu=True``), under sacrebleu's name for it (a string: ``word`` is
     BLEU's ``none``), or not at all (``False``).
+
+    ``external``: it runs in a third-party library whose time grows faster than
+    the line, so its lines are bounded and it is called so that Ctrl-C acts at
+    once (:mod:`gecmetrics.tokenizers.external`).
     """
 
     description: str
@@ -38,3 +42,4 @@ class TokenizerSpec:
     word_local: tuple[Callable[[Sequence[str]], list[list[str]]], Split] | None = None
     listed: bool = True
     bleu: str | bool = True
+    external: bool = False

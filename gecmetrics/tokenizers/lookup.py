@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import importlib
 import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from .. import extras
 from ..errors import ConfigError
 from .entry import Split, TokenizerSpec
+from .external import bounded, check_lines
 from .registry import TABLE
 
 #: The type of a ``tokenize=`` option: a registered name, checked at run time by
@@ -93,8 +94,19 @@ def tokenizer(name: str) -> Split:
     split = _LOADED.get(name)
     if split is None:
         assert entry.load is not None
-        split = _LOADED[name] = entry.load()
+        split = entry.load()
+        if entry.external:
+            split = bounded(name, split)
+        _LOADED[name] = split
     return typing.cast(Split, split)
+
+
+def check_line_lengths(name: str, named: Iterable[tuple[str, Sequence[str]]]) -> None:
+    """InputError naming the first line of ``named`` ((what, lines) pairs) that is
+    longer than tokenizer ``name`` takes (an external one's bound,
+    :mod:`gecmetrics.tokenizers.external`); for a pre-pass before any tokenizing."""
+    if spec(name).external:
+        check_lines(name, named)
 
 
 # -- the choices of each metric ------------------------------------------------------

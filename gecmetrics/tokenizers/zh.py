@@ -19,4 +19,4 @@ def _load_zh() -> Split:
     return split
 
 
-TOKENIZER = TokenizerSpec("Chinese words: jieba", load=_load_zh, extra="zh")
+TOKENIZER = TokenizerSpec("Chinese words: jieba", load=_load_zh, extra="zh", external=True)

@@ -68,7 +68,7 @@ def tokenised(lines: Sequence[str], tokens: Callable[[str], list[str]], name: st
 def m2_from_text_lines(options: M2FromTextOptions) -> list[str]:
     """The M2 file's lines: one block per source line, then a blank line."""
     from gecmetrics.edits import neutral
-    from gecmetrics.tokenizers import tokenizer
+    from gecmetrics.tokenizers import check_line_lengths, tokenizer
 
     tokens = tokenizer(options.tokenize) if options.tokenize else str.split
     src_lines = read_lines(options.source, "source")
@@ -76,6 +76,11 @@ def m2_from_text_lines(options: M2FromTextOptions) -> list[str]:
     check_same_length([(display_name(options.source), src_lines),
                        *((display_name(p), r) for p, r in zip(options.references, refs,
                                                              strict=True))])
+    if options.tokenize:  # every line's length before any is tokenized
+        check_line_lengths(options.tokenize, [
+            (f"source {display_name(options.source)}", src_lines),
+            *((f"reference {display_name(p)}", r) for p, r in zip(options.references, refs,
+                                                                   strict=True))])
     src = tokenised(src_lines, tokens, display_name(options.source), "source")
     ref_toks = [tokenised(r, tokens, display_name(p), "reference")
                 for p, r in zip(options.references, refs, strict=True)]
