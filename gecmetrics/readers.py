@@ -66,6 +66,29 @@ def display_name(path: str | os.PathLike[str]) -> str:
     return "standard input" if is_stdin(path) else os.fspath(path)
 
 
+def short_names(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
+    """Names for ``paths`` in a table or a page: each path's shortest suffix of whole
+    folders that no other path ends with (``d1/sys.txt`` and ``d2/sys.txt``, but just
+    ``a.txt`` beside ``b.txt``). Paths that stay alike to the end (``a.txt`` and
+    ``./a.txt``) are shown as given."""
+    parts = [[p for p in os.fspath(path).replace(os.sep, "/").split("/") if p not in ("", ".")]
+             or [os.fspath(path)] for path in paths]
+    take = [1] * len(parts)
+    while True:
+        names = ["/".join(p[-k:]) for p, k in zip(parts, take, strict=True)]
+        seen: dict[str, list[int]] = {}
+        for i, name in enumerate(names):
+            seen.setdefault(name, []).append(i)
+        grow = [i for same in seen.values() if len(same) > 1 for i in same
+                if take[i] < len(parts[i])]
+        if not grow:
+            break
+        for i in grow:
+            take[i] += 1
+    return [name if len(seen[name]) == 1 else os.fspath(path)
+            for name, path in zip(names, paths, strict=True)]
+
+
 def describe(path: str | os.PathLike[str], role: str) -> str:
     """An input as messages name it: "hypothesis file x.txt" or "hypothesis from standard input"."""
     return f"{role} from standard input" if is_stdin(path) else f"{role} file {os.fspath(path)}"
