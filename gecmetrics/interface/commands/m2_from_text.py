@@ -65,6 +65,24 @@ def tokenised(lines: Sequence[str], tokens: Callable[[str], list[str]], name: st
     return out_
 
 
+def check_pipes(src: Sequence[Sequence[str]], ref: Sequence[Sequence[str]], name: str) -> None:
+    """InputError for the first correction of reference ``name`` that M2 cannot carry
+    (:func:`gecmetrics.m2_format.correction_problem`: ``||`` inside, ``|`` at the end),
+    before the alignment of every line: only the lines whose tokens hold ``|`` are
+    aligned here, and they are few."""
+    from gecmetrics.edits.neutral import neutral_edits
+    from gecmetrics.m2_format import CORRECTION_PIPES, correction_problem
+
+    for d, (s, r) in enumerate(zip(src, ref, strict=True)):
+        if not any("|" in t for t in r):
+            continue
+        for edit in neutral_edits(s, r):
+            problem = correction_problem(edit.correction)
+            if problem is not None:
+                raise InputError(f"reference {name} line {d + 1}: the correction "
+                                 f"{edit.correction!r} {problem}; {CORRECTION_PIPES}")
+
+
 def m2_from_text_lines(options: M2FromTextOptions) -> list[str]:
     """The M2 file's lines: one block per source line, then a blank line."""
     from gecmetrics.edits import neutral
@@ -82,6 +100,8 @@ def m2_from_text_lines(options: M2FromTextOptions) -> list[str]:
     for d, s in enumerate(src):  # the size check of every pair before any alignment
         for r in ref_toks:
             neutral.check_size(len(s), len(r[d]))
+    for path, r in zip(options.references, ref_toks, strict=True):
+        check_pipes(src, r, display_name(path))
     lines: list[str] = []
     for d, s in enumerate(src):
         lines += neutral.m2_block(s, [r[d] for r in ref_toks]) + [""]
