@@ -184,15 +184,48 @@ def read_lines(path: str | os.PathLike[str], role: str = "input",
     Bad input raises :class:`InputError` with one clear line. ``role`` names
     the file's job ("source", "reference", "hypothesis") in messages, so a
     user knows which option to correct; ``expected`` says what an empty file
-    should have held (an M2 file is not one sentence a line).
+    should have held (an M2 file is not one sentence a line). A MultiGEC essay
+    file (a line ``### essay_id = ID``) is refused: its headers and paragraphs
+    would be read as sentences (:mod:`gecmetrics.essays` reads such files).
     """
     name = display_name(path)
-    lines = split_lines(read_text(path, role))
+    text = read_text(path, role)
+    if ESSAY_MARK in text:
+        _refuse_essays(text, describe(path, role))
+    lines = split_lines(text)
     if not lines:
         if is_stdin(path):
             raise InputError(f"{role} from standard input is empty (expected {expected})")
         raise InputError(f"{role} file is empty: {name} (expected {expected})")
     return lines
+
+
+#: The header line of a MultiGEC essay block (``### essay_id = 17``), the format of
+#: :mod:`gecmetrics.essays`; defined here, below it, so that every line reader knows it.
+ESSAY_HEADER = re.compile(r"### essay_id =(.*)")
+#: What every essay header starts with: text without it holds no essay.
+ESSAY_MARK = "### essay_id ="
+
+
+def essay_header_line(text: str) -> int | None:
+    """The 1-based number of the first essay header line of ``text`` (None: none)."""
+    at = text.find(ESSAY_MARK)
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        if ESSAY_HEADER.fullmatch(text[start:len(text) if end < 0 else end].rstrip()):
+            return text.count("\n", 0, start) + 1
+        at = text.find(ESSAY_MARK, at + 1)
+    return None
+
+
+def _refuse_essays(text: str, what: str) -> None:
+    line = essay_header_line(text)
+    if line is not None:
+        raise InputError(
+            f"{what} holds MultiGEC essays (line {line} is an '{ESSAY_MARK} ID' header) where "
+            "one sentence a line is expected; score essays with `gecmetrics multigec`, or give "
+            "the essay files by name (not through a pipe) to score, report or attribute")
 
 
 # A CR that does not end a CRLF pair; a CR that ends the text is a harmless

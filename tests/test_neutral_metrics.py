@@ -128,6 +128,12 @@ def test_mixing_that_makes_no_sense_is_one_line(spec, words):
      "with '|'"),
     (["--tokenize", "13a"], {"src": ["a b c", "ok"], "ref0": ["a b c|||", "ok"]},
      "the correction '| | |' ends with '|'"),
+    # MultiGEC essay files are no sentence files: their headers were written as sentences
+    ([], {"src": ["### essay_id = 1", "a b c"], "ref0": ["### essay_id = 1", "a x c"]},
+     "src holds MultiGEC essays (line 1 is"),
+    ([], {"ref0": ["ok", "### essay_id = 7 "]}, "ref0 holds MultiGEC essays (line 2 is an "
+     "'### essay_id = ID' header) where one sentence a line is expected; score essays with "
+     "`gecmetrics multigec`"),
 ])
 def test_m2_from_text_bad_input_is_one_line_exit_2(tmp_path, extra, texts, words):
     paths = _files(tmp_path, **{"src": SRC, "ref0": REF0, **texts})
