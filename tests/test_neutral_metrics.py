@@ -144,6 +144,17 @@ def test_m2_from_text_bad_input_is_one_line_exit_2(tmp_path, extra, texts, words
     assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], lines
 
 
+def test_m2_from_text_takes_several_references_after_one_flag(tmp_path):
+    """``-r A B`` as in score (it was refused): the same M2 as ``-r A -r B``."""
+    paths = _files(tmp_path, src=SRC, ref0=REF0, ref1=[SRC[0], REF0[1]])
+    greedy = CliRunner().invoke(main, ["m2-from-text", "-s", paths["src"], "-r", paths["ref0"],
+                                       paths["ref1"]])
+    repeated = CliRunner().invoke(main, ["m2-from-text", "-s", paths["src"], "-r",
+                                         paths["ref0"], "-r", paths["ref1"]])
+    assert greedy.exit_code == 0, greedy.output
+    assert greedy.output == repeated.output and "|||1\n" in greedy.output
+
+
 @pytest.mark.parametrize("tokenize", [[], ["--tokenize", "13a"]])
 def test_m2_from_text_pipes_it_can_carry_read_back(tmp_path, tokenize):
     """'|' at the start of a correction, inside one, or '||' in an unchanged token is
