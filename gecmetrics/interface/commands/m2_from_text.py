@@ -13,6 +13,7 @@ from gecmetrics.interface.commands.score import GreedyCommand
 from gecmetrics.readers import check_one_stdin, check_same_length, display_name, read_lines
 from gecmetrics.validate import check_language, check_output_file
 
+
 @dataclass(frozen=True)
 class M2FromTextOptions:
     """What ``m2-from-text`` was asked: the files, the language, the tokeniser."""
