@@ -93,7 +93,8 @@ def row_signature(metric: Metric, selection: Selection, level: str,
     if beta is not None:
         sig = sig.extend(beta=beta if isinstance(beta, str) else float(beta))
     corpus = selection.benchmark.corpus
-    return str(sig.extend(
+    return str(sig.extend_apart(
+        "meta",
         refs=0 if selection.benchmark.reference_free else len(corpus.references),
         refs_from=refs_from(selection), level=level,
         benchmark=selection.benchmark.name, systems=selection.system_set,

@@ -49,6 +49,7 @@ from gecmetrics.edits.neutral import neutral_edits
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.formatting import plural
 from gecmetrics.m2_format import M2File
+from gecmetrics.signature import metric_signature
 from gecmetrics.stats.resampling import edit_orders
 
 if TYPE_CHECKING:
@@ -551,8 +552,8 @@ def attribute(metric: Metric, corpus: Corpus, options: AttributionOptions | None
     if len(notes) > 3:
         notes = [*notes[:3], f"note: ... and {len(notes) - 3} more sentences sampled for the "
                              "same reason"]
-    signature = (f"{metric.signature()}|attribution:{options.method}|exact_max:"
-                 f"{options.exact_max_edits}|samples:{options.samples}|seed:{options.seed}"
-                 f"|edits:{edit_source}")
+    signature = str(metric_signature(metric).extend_apart(
+        "attribution", attribution=options.method, exact_max=options.exact_max_edits,
+        samples=options.samples, seed=options.seed, edits=edit_source))
     return AttributionResult(metric.spec, signature, options, tuple(out),
                              tuple(notes), len(scorer.scores), requested)
