@@ -38,3 +38,6 @@ class TokenizerSpec:
     word_local: tuple[Callable[[Sequence[str]], list[list[str]]], Split] | None = None
     listed: bool = True
     bleu: str | bool = True
+    #: The one language it is made for (ISO 639-1; None: any): meta-evaluation notes a
+    #: metric that tokenizes a benchmark of another language with it.
+    language: str | None = None

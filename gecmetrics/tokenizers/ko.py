@@ -16,4 +16,5 @@ def _load_ko() -> Split:
     return split
 
 
-TOKENIZER = TokenizerSpec("Korean morphemes: Kiwi (kiwipiepy)", load=_load_ko, extra="ko")
+TOKENIZER = TokenizerSpec("Korean morphemes: Kiwi (kiwipiepy)", load=_load_ko, extra="ko",
+                          language="ko")

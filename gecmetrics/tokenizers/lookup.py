@@ -97,6 +97,13 @@ def tokenizer(name: str) -> Split:
     return typing.cast(Split, split)
 
 
+def tokenizer_language(name: str) -> str | None:
+    """The one language tokenizer ``name`` (a registry name, or BLEU's name for one) is
+    made for, or None (any language; an unknown name: its metric reports it)."""
+    target = name if name in TABLE else bleu_tokenizers().get(name)
+    return None if target is None else spec(target).language
+
+
 # -- the choices of each metric ------------------------------------------------------
 
 def bleu_tokenizers() -> dict[str, str]:

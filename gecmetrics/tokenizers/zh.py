@@ -19,4 +19,5 @@ def _load_zh() -> Split:
     return split
 
 
-TOKENIZER = TokenizerSpec("Chinese words: jieba", load=_load_zh, extra="zh")
+TOKENIZER = TokenizerSpec("Chinese words: jieba", load=_load_zh, extra="zh",
+                          language="zh")
