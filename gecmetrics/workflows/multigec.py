@@ -146,7 +146,7 @@ def edit_refusal(lang: str) -> str:
 def max_tokens_refusal(edits: str) -> str:
     """Why ``--max-tokens`` applies to nothing here (one line)."""
     what = ("no edits are scored (--edits none)" if edits == "none" else
-            "the edits are the language-neutral ones (every corpus here is not English, or "
+            "the edits are the language-neutral ones (no corpus here is English, or "
             "--edits neutral), which have their own bound (MAX_CELLS, docs/edits-neutral.md)")
     return (f"--max-tokens bounds ERRANT's alignment of English essays, but {what}; drop "
             "--max-tokens")
