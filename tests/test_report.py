@@ -191,7 +191,7 @@ def test_attributions_of_the_shown_edits() -> None:
     assert data.attribution_method == "shapley" and set(data.attributions) == {"green", "chrf"}
     for column in data.columns:
         values = data.attributions[column.spec]
-        assert data.attribution_signatures[column.spec].endswith("|edits:diff")
+        assert "|edits:diff|version:" in data.attribution_signatures[column.spec]
         for k, per in enumerate(data.system_edits):
             for i, edits in enumerate(per):
                 assert len(values[k][i]) == len(edits)  # exactly the edits shown
