@@ -430,7 +430,7 @@ def test_errant_edits_and_types(tmp_path: Path) -> None:
     assert any(t.startswith(("R:", "M:", "U:")) for t in page["types"])
     # ERRANT's edits, exactly those shown, attributed; the signature says so
     for spec, values in page["attributions"].items():
-        assert page["attribution_signatures"][spec].endswith("|edits:errant")
+        assert "|edits:errant|version:" in page["attribution_signatures"][spec]
         assert [[len(v) for v in per] for per in values] == \
             [[len(e) for e in per] for per in page["edits"]]
 
