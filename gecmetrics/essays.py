@@ -38,8 +38,11 @@ from . import extras
 from .corpus import Corpus
 from .errors import ConfigError, InputError
 from .readers import (
+    ESSAY_HEADER,
+    ESSAY_MARK,
     describe,
     display_name,
+    essay_header_line,
     is_stdin,
     read_lines,
     read_text,
@@ -47,7 +50,7 @@ from .readers import (
 )
 
 #: The header of an essay block, alone on its line (MultiGEC's ``### essay_id = N``).
-HEADER = re.compile(r"### essay_id =(.*)")
+HEADER = ESSAY_HEADER
 #: A line that looks like a header but is not one (a typo: a missing space, a
 #: different number of ``#``): read as text, it would silently merge two essays.
 NEAR_HEADER = re.compile(r"\s*#+\s*essay_id\b", re.IGNORECASE)
@@ -75,12 +78,12 @@ class Essays:
 
 def is_essay_file(text: str) -> bool:
     """Whether ``text`` is in MultiGEC's format: some line of it is an essay header."""
-    return any(HEADER.fullmatch(line.rstrip()) for line in split_lines(text))
+    return essay_header_line(text) is not None
 
 
 #: The bytes every essay header starts with: a file without them is no essay file,
 #: which :func:`holds_essays` finds without decoding or keeping the file.
-HEADER_BYTES = b"### essay_id ="
+HEADER_BYTES = ESSAY_MARK.encode()
 
 
 def holds_essays(path: str | os.PathLike[str], role: str = "input") -> bool:

@@ -243,6 +243,24 @@ _SPAN = re.compile(r"\s*(-?[0-9]+)\s+(-?[0-9]+)\s*")
 _FIELD_NAMES = ("span", "type", "correction", "REQUIRED", "-NONE-", "annotator")
 
 
+#: How to mend text whose '|' M2 cannot carry (the end of a one-line message).
+CORRECTION_PIPES = ("M2 cannot carry '||' in a correction nor '|' at its end: replace those "
+                    "'|' characters in the text (e.g. by '¦')")
+
+
+def correction_problem(correction: str) -> str | None:
+    """Why an edit line cannot carry ``correction`` so that it reads back as written
+    (None: it can): ``|||`` separates the fields and ``||`` alternative corrections, so
+    a correction holding ``||``, or ending in ``|`` (which joins the ``|||`` after it),
+    would be read as other fields or other corrections."""
+    if "||" in correction:
+        return ("holds '||', which M2 reads as a separator ('||' between alternative "
+                "corrections, '|||' between fields)")
+    if correction.endswith("|"):
+        return "ends with '|', which M2 reads as part of the '|||' separator after it"
+    return None
+
+
 def overlap_message(name: str, annotator: int, first: Edit, second: Edit) -> str:
     """The one line that names two overlapping edits (see :meth:`M2Sentence.overlap`)."""
     return (f"{name}:{second.line}: annotator {annotator}'s edit {second.start} {second.end} "
@@ -269,6 +287,10 @@ def parse_edit(line: str, name: str, number: int, n_tokens: int) -> Edit:
                    "may not contain '|||' ('||' separates alternatives)")
         raise _bad_edit(name, number, f"{problem}; expected {EDIT_FORMAT}")
     span, etype, correction, _, _, annotator_text = fields
+    if fields[3].startswith("|"):  # "x|" + "|||REQUIRED" splits as "x" and "|REQUIRED"
+        raise _bad_edit(name, number, f"field 4 (REQUIRED) is {fields[3]!r}: the correction "
+                        "before it ends with '|', which runs into the '|||' separator and "
+                        f"is read as another correction; {CORRECTION_PIPES}")
     offsets = _SPAN.fullmatch(span)
     if offsets is None:
         raise _bad_edit(name, number, f"field 1 (span) is {span!r}; expected two integers "

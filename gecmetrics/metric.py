@@ -473,6 +473,22 @@ class Metric(ABC, Generic[C]):
         the other metrics). False by default: text references."""
         return False
 
+    def language(self) -> str | None:
+        """The one language this metric's tools are made for (ISO 639-1), or None where
+        they work on any: ERRANT's edits (an ``edits`` option at ``errant``: ERRANT,
+        CLEME, GoToScorer) are in its ``lang`` option (English when it has none), and a
+        ``tokenize`` option may name a tokenizer made for one language (ja, ko, zh).
+        Meta-evaluation notes a metric whose language is not its benchmark's."""
+        config = self.config
+        if getattr(config, "edits", None) == "errant":
+            return str(getattr(config, "lang", "en"))
+        tokenize = getattr(config, "tokenize", None)
+        if isinstance(tokenize, str):
+            from .tokenizers.lookup import tokenizer_language
+
+            return tokenizer_language(tokenize)
+        return None
+
     def extra_signature(self, corpus: Corpus) -> dict[str, Any]:
         """Signature fields beyond the options: what this metric's scores on
         ``corpus`` also depend on (GoToScorer: the systems that define its

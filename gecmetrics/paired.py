@@ -2,22 +2,28 @@
 
 ``gecmetrics score --paired-bootstrap N`` / ``--paired-ar N`` compare every
 hypothesis file with the first one (the baseline) under every metric of the
-run, with sacrebleu's conventions (so that GEC and MT numbers read alike):
+run, with sacrebleu's resamples and statistics (so that GEC and MT numbers read alike):
 
 * **paired bootstrap** (Koehn 2004): N resamples of the test sentences with
   replacement, the same for all systems (:func:`gecmetrics.stats.resampling.resample_indices`,
   which is the stream of sacrebleu's ``rng.choice(D, (N, D))``). With
   d_b = |score_b(system) - score_b(baseline)| and the observed difference
   d = |score(system) - score(baseline)|, the p-value is
-  ``(#{b : d_b - mean(d) > d} + 1) / (N + 1)`` (the resampled differences are
+  ``(#{b : d_b - mean(d) >= d} + 1) / (N + 1)`` (the resampled differences are
   shifted to mean 0, the null hypothesis).
 * **approximate randomization** (Riezler & Maxwell 2005): N trials, each
   swapping every sentence's statistics between the two systems with
   probability 1/2 (one mask of ``rng.integers(2, size=(N, D), dtype=bool)``,
   sacrebleu's draw, for all compared systems:
-  :func:`gecmetrics.stats.resampling.swap_masks`); p = ``(#{t : |A_t - B_t| > d} + 1)
+  :func:`gecmetrics.stats.resampling.swap_masks`); p = ``(#{t : |A_t - B_t| >= d} + 1)
   / (N + 1)``. The +1 counts the observed assignment, so p is never 0 and a
   test at level alpha rejects falsely at most with probability alpha.
+
+Both count the resamples *at least as extreme* as the observed difference (Koehn
+2004; Riezler & Maxwell 2005), where sacrebleu counts strictly greater ones: with
+the strict count two identical outputs (every resampled difference 0) got the
+smallest p, 1/(N + 1), and a significance mark. Here an observed difference of 0
+has p = 1. Only ties with d change, so the p-values otherwise equal sacrebleu's.
 
 ``delta`` is score(system) - score(baseline) (0-1) and ``delta_ci`` the 95%
 percentile interval of the resampled differences (for AR, from a paired

@@ -67,6 +67,29 @@ def display_name(path: str | os.PathLike[str]) -> str:
     return "standard input" if is_stdin(path) else os.fspath(path)
 
 
+def short_names(paths: Sequence[str | os.PathLike[str]]) -> list[str]:
+    """Names for ``paths`` in a table or a page: each path's shortest suffix of whole
+    folders that no other path ends with (``d1/sys.txt`` and ``d2/sys.txt``, but just
+    ``a.txt`` beside ``b.txt``). Paths that stay alike to the end (``a.txt`` and
+    ``./a.txt``) are shown as given."""
+    parts = [[p for p in os.fspath(path).replace(os.sep, "/").split("/") if p not in ("", ".")]
+             or [os.fspath(path)] for path in paths]
+    take = [1] * len(parts)
+    while True:
+        names = ["/".join(p[-k:]) for p, k in zip(parts, take, strict=True)]
+        seen: dict[str, list[int]] = {}
+        for i, name in enumerate(names):
+            seen.setdefault(name, []).append(i)
+        grow = [i for same in seen.values() if len(same) > 1 for i in same
+                if take[i] < len(parts[i])]
+        if not grow:
+            break
+        for i in grow:
+            take[i] += 1
+    return [name if len(seen[name]) == 1 else os.fspath(path)
+            for name, path in zip(names, paths, strict=True)]
+
+
 def describe(path: str | os.PathLike[str], role: str) -> str:
     """An input as messages name it: "hypothesis file x.txt" or "hypothesis from standard input"."""
     return f"{role} from standard input" if is_stdin(path) else f"{role} file {os.fspath(path)}"
@@ -167,9 +190,14 @@ def read_lines(path: str | os.PathLike[str], role: str = "input",
     Bad input raises :class:`InputError` with one clear line. ``role`` names
     the file's job ("source", "reference", "hypothesis") in messages, so a
     user knows which option to correct; ``expected`` says what an empty file
-    should have held (an M2 file is not one sentence a line).
+    should have held (an M2 file is not one sentence a line). A MultiGEC essay
+    file (a line ``### essay_id = ID``) is refused: its headers and paragraphs
+    would be read as sentences (:mod:`gecmetrics.essays` reads such files).
     """
-    lines = split_lines(read_text(path, role))
+    text = read_text(path, role)
+    if ESSAY_MARK in text:
+        _refuse_essays(text, describe(path, role))
+    lines = split_lines(text)
     if not lines:
         raise _empty(path, role, expected)
     return lines
@@ -190,6 +218,34 @@ def _empty(path: str | os.PathLike[str], role: str, expected: str) -> InputError
     if is_stdin(path):
         return InputError(f"{role} from standard input is empty (expected {expected})")
     return InputError(f"{role} file is empty: {display_name(path)} (expected {expected})")
+
+
+#: The header line of a MultiGEC essay block (``### essay_id = 17``), the format of
+#: :mod:`gecmetrics.essays`; defined here, below it, so that every line reader knows it.
+ESSAY_HEADER = re.compile(r"### essay_id =(.*)")
+#: What every essay header starts with: text without it holds no essay.
+ESSAY_MARK = "### essay_id ="
+
+
+def essay_header_line(text: str) -> int | None:
+    """The 1-based number of the first essay header line of ``text`` (None: none)."""
+    at = text.find(ESSAY_MARK)
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        if ESSAY_HEADER.fullmatch(text[start:len(text) if end < 0 else end].rstrip()):
+            return text.count("\n", 0, start) + 1
+        at = text.find(ESSAY_MARK, at + 1)
+    return None
+
+
+def _refuse_essays(text: str, what: str) -> None:
+    line = essay_header_line(text)
+    if line is not None:
+        raise InputError(
+            f"{what} holds MultiGEC essays (line {line} is an '{ESSAY_MARK} ID' header) where "
+            "one sentence a line is expected; score essays with `gecmetrics multigec`, or give "
+            "the essay files by name (not through a pipe) to score, report or attribute")
 
 
 # A CR that does not end a CRLF pair; a CR that ends the text is a harmless

@@ -35,7 +35,7 @@ from .chunked import count_chunks, sentence_chunks, statistics_of_parts
 from .corpus import Corpus
 from .edits.metric import EditMetric
 from .errors import ConfigError, InputError
-from .essays import essay_corpus, essay_inputs, is_essay_file, is_regular
+from .essays import essay_corpus, essay_inputs
 from .formatting import plural
 from .metric import Metric, SystemResult, check_partial_references
 from .paired import PairedOptions, compare_with_baseline
@@ -409,26 +409,11 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     texts = [(describe(p, "reference"), r) for p, r in zip(references, refs, strict=False)]
     texts += [(describe(p, "hypothesis"), h) for p, h in hyps.items()]
     named += texts
-    _refuse_essays_on_streams(source, references, hypotheses, src, refs, hyps)
     for name, lines in named[1:]:
         if len(lines) != len(src):
             raise line_count_error(name, len(lines), source_name, len(src))
     _warn_shifted(src, texts, warn)
     return Corpus(src, refs, hyps, m2=gold)
-
-
-def _refuse_essays_on_streams(source: str, references: Sequence[str], hypotheses: Sequence[str],
-                           src: list[str], refs: Sequence[list[str]],
-                           hyps: Mapping[str, list[str]]) -> None:
-    """Standard input and pipes are read once, as lines
-    (:func:`gecmetrics.essays.holds_essays`): if one held MultiGEC essays their headers
-    would be scored as sentences; refuse that."""
-    texts = [(source, src), *zip(references, refs, strict=False), *hyps.items()]
-    for path, lines in texts:
-        if not is_regular(path) and is_essay_file("\n".join(lines)):
-            raise InputError(f"{describe(path, 'input')} holds MultiGEC essays "
-                             f"('### essay_id = ID' headers) but only regular files are read "
-                             f"as essays; give essay files by name")
 
 
 class MisalignmentWarning(UserWarning):

@@ -8,9 +8,10 @@ version (sacrebleu prints such a line for the same reason). A
 
 This module is the one place that builds them: :func:`metric_signature` for a
 metric's options (what ``Metric.signature()`` returns), :func:`score_signature`
-for one scored result of ``gecmetrics score``; meta-evaluation extends a
-metric's signature with its own fields (benchmark, system set, human ranking,
-seed, resamples) through :meth:`Signature.extend`.
+for one scored result of ``gecmetrics score``; meta-evaluation and attribution
+extend a metric's signature with their own fields (benchmark, system set, human
+ranking, seed, resamples; the attribution method) through
+:meth:`Signature.extend_apart`, which keeps every key once.
 """
 
 from __future__ import annotations
@@ -49,6 +50,15 @@ class Signature:
                 order.append(key)
             current[key] = _text(value)
         return Signature(self.name, tuple((key, current[key]) for key in order))
+
+    def extend_apart(self, owner: str, **fields: Any) -> Signature:
+        """A signature with the fields of another layer (``owner``: a meta-evaluation's
+        analyses, an attribution) that describe that layer, not the metric: a key the
+        signature already has (GLEU's ``seed``, ERRANT's ``edits``) is written
+        ``{owner}_{key}``, so that no key is repeated and none is overwritten."""
+        present = {key for key, _ in self.fields}
+        return self.extend(**{f"{owner}_{key}" if key in present else key: value
+                              for key, value in fields.items()})
 
     def __getitem__(self, key: str) -> str:
         return dict(self.fields)[key]

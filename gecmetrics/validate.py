@@ -619,3 +619,22 @@ def is_texts(least: int = 1) -> Check:
 
 def is_mapping(what: str) -> Check:
     return lambda value, name: check_mapping(value, name, what) and None
+#: The ISO 639-1 language codes a ``--lang`` option accepts (``m2-from-text``,
+#: ``multigec``): every language, checked so that a typo is caught.
+LANGUAGE_CODES = frozenset(
+    "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu "
+    "cv cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi "
+    "ho hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks "
+    "ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl "
+    "nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl "
+    "sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve "
+    "vi vo wa wo xh yi yo za zh zu".split())
+
+
+def check_language(lang: object, option: str = "--lang") -> str:
+    """``lang`` if it is an ISO 639-1 code (:data:`LANGUAGE_CODES`), else the one
+    ConfigError naming ``option``."""
+    if not isinstance(lang, str) or lang not in LANGUAGE_CODES:
+        raise ConfigError(f"unknown {option} {lang!r}; give an ISO 639-1 code in lower case "
+                          "(en, de, uk, sv, ...)")
+    return lang

@@ -29,7 +29,7 @@ from .levels import AGGREGATION_LEVELS
 from .options import MetaEvalOptions
 from .results import MetaEvaluation, MetaResult
 from .score_files import check_score_metrics
-from .selection import Selection, correlate_selection
+from .selection import Selection, correlate_selection, language_note, undefined_note
 from .sweep import parse_grid, sweep
 
 if TYPE_CHECKING:
@@ -90,6 +90,8 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     pair_scoring.check_resampled_metrics(metrics, o.settings["pair_stats"].spa,
                                        o.settings["clusters"].clusters)
     chosen = tuple(selections)
+    notes += [note for sel in selections for metric in metrics
+              if (note := language_note(metric, sel)) is not None]
 
     if o.mode == "sentence":
         agreements = []
@@ -128,6 +130,9 @@ def run(options: MetaEvalOptions) -> MetaEvaluation:
     results = _with_columns(Context(o, chosen, tuple(metrics), tuple(results), notes,
                                     resampling))
     results += rated_rows  # sentence-level ratings benchmarks (tmu-gfm): correlations only
+    by_name = {sel.benchmark.name: sel for sel in selections}
+    notes += [note for r in results
+              if (note := undefined_note(r, by_name[r.benchmark])) is not None]
     registered = _registered(Context(o, chosen, tuple(metrics), tuple(results), notes,
                                      resampling))
     return MetaEvaluation(o, chosen, correlations=tuple(results), notes=tuple(notes),

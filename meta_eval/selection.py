@@ -74,6 +74,52 @@ def system_scores(metric: Metric, selection: Selection, beta: float | None,
     return np.asarray(scores, dtype=float)[idx]
 
 
+def benchmark_language(selection: Selection) -> str | None:
+    """The language of the selection's benchmark, from its description (None: unknown)."""
+    from .benchmarks import registry
+
+    found = registry.specs().get(selection.benchmark.name)
+    return None if found is None else found.language
+
+
+def language_mismatch(metric: Metric, selection: Selection) -> str | None:
+    """The metric's language (:meth:`Metric.language`) where it is not the language of
+    the selection's benchmark; None where they agree or either is not known."""
+    mine, theirs = metric.language(), benchmark_language(selection)
+    return mine if mine is not None and theirs is not None and mine != theirs else None
+
+
+def language_note(metric: Metric, selection: Selection) -> str | None:
+    """The one stderr line for a metric made for another language than the benchmark's
+    (None: none needed). A note, not an error: its correlation is still a number one may
+    want (how far English tools carry), but it is not the metric at its best."""
+    mine = language_mismatch(metric, selection)
+    if mine is None:
+        return None
+    theirs = benchmark_language(selection)
+    return (f"note: {metric.display_name} ({metric.spec}) uses tools made for '{mine}' but "
+            f"{selection.benchmark.name} is in '{theirs}': its rows there are marked "
+            f"metric_lang:{mine} in their signatures; name the benchmark's language where "
+            "the metric has the option (errant:lang=..., a tokenize=...), or use "
+            "edits=neutral")
+
+
+def undefined_note(result: MetaResult, selection: Selection) -> str | None:
+    """The one stderr line for a row whose correlations are undefined (NaN: null in
+    JSON, - in tables), saying which scores are constant; None for a defined row."""
+    if not any(np.isnan(v) for v in (result.pearson, result.spearman, result.kendall)):
+        return None
+    where = (f"{result.metric} ({result.spec}) on {result.benchmark}, level {result.level}"
+             + (f", β={result.beta:g}" if isinstance(result.beta, float) else ""))
+    human = np.asarray(selection.human, dtype=float)
+    if human.size and human.max() == human.min():
+        why = f"the human scores ({selection.human_kind}) of its systems are all equal"
+    else:
+        why = "every system has the same score"
+    return (f"note: {where}: no correlation ({why}), written as null in JSON and - in "
+            "tables")
+
+
 def refs_from(selection: Selection) -> str:
     """How the benchmark's references were obtained: from its M2 file (the lenient
     reading, :meth:`gecmetrics.m2_format.M2File.references`) or as text files."""
@@ -93,7 +139,11 @@ def row_signature(metric: Metric, selection: Selection, level: str,
     if beta is not None:
         sig = sig.extend(beta=beta if isinstance(beta, str) else float(beta))
     corpus = selection.benchmark.corpus
-    return str(sig.extend(
+    mismatch = language_mismatch(metric, selection)
+    if mismatch is not None:
+        analysis = {**analysis, "metric_lang": mismatch}
+    return str(sig.extend_apart(
+        "meta",
         refs=0 if selection.benchmark.reference_free else len(corpus.references),
         refs_from=refs_from(selection), level=level,
         benchmark=selection.benchmark.name, systems=selection.system_set,

@@ -103,6 +103,10 @@ class PTErrant(Metric[PTErrantConfig]):
     has_beta: ClassVar[bool] = True
     accepts_text_references: ClassVar[bool] = True
 
+    def language(self) -> str | None:
+        """English: ERRANT's English edits, weighted by an English BERT."""
+        return "en"
+
     @property
     def display_name(self) -> str:
         return "PT-ERRANT"

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from gecmetrics import __version__
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError
 from gecmetrics.interface.cli import main
@@ -213,7 +214,7 @@ def test_cli_edits_from_m2(tmp_path):
     assert all(e["type"] == "R:OTHER" for r in sents for e in r["edits"])
     for r in sents:
         assert sum(e["attribution"] for e in r["edits"]) == pytest.approx(r["delta"])
-    assert all(r["signature"].endswith("|edits:m2") for r in rows)  # the edit source
+    assert all(r["signature"].endswith(f"|edits:m2|version:{__version__}") for r in rows)
 
 
 def test_digits_with_json_refused_as_score_does():

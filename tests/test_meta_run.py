@@ -58,6 +58,53 @@ def test_toy_analysis_and_benchmark_end_to_end(toy_registries, tmp_path):
         gecmetrics.meta_evaluate("toybench", ["gleu"], seed=7, data_dir=str(tmp_path))
 
 
+def test_metric_of_another_language_is_noted_and_marked(toy_registries, tmp_path):
+    """A metric made for another language than the benchmark's (English ERRANT on
+    sv-gec; here Chinese characters on the English toy) is scored, with one note and
+    metric_lang in its rows' signatures; a language-neutral metric gets neither."""
+    result = gecmetrics.meta_evaluate("toybench", ["green:tokenize=zh-char", "green"],
+                                      data_dir=str(tmp_path))
+    marked, plain = result.correlations
+    assert "|metric_lang:zh|" in marked.signature and "metric_lang" not in plain.signature
+    notes = [n for n in result.notes if "uses tools made for" in n]
+    assert len(notes) == 1 and notes[0].startswith("note: ") and "\n" not in notes[0]
+    assert "(green:tokenize=zh-char) uses tools made for 'zh' but toybench is in 'en'" \
+        in notes[0]
+
+
+def test_constant_scores_have_a_note(toy_registries, tmp_path):
+    """The README: an undefined value is null (with a note on stderr): constant --scores
+    gave null / - and no note."""
+    from click.testing import CliRunner
+
+    from gecmetrics.interface.cli import main
+
+    scores = tmp_path / "const.tsv"
+    scores.write_text("system\tscore\n" + "".join(f"s{k}\t0.5\n" for k in range(4)),
+                      encoding="utf-8")
+    for fmt in ("table", "json"):
+        out = CliRunner().invoke(main, ["meta-eval", "toybench", "--scores",
+                                        f"mine={scores}", "--data-dir", str(tmp_path),
+                                        "--format", fmt])
+        assert out.exit_code == 0, out.output
+        assert ("note: mine (scores:mine) on toybench, level corpus: no correlation (every "
+                "system has the same score), written as null in JSON and - in tables") \
+            in out.output
+    varied = gecmetrics.meta_evaluate("toybench", ["green"], data_dir=str(tmp_path))
+    assert not [n for n in varied.notes if "no correlation" in n]
+
+
+def test_meta_signature_keeps_the_metrics_seed(toy_registries, tmp_path):
+    """GLEU's seed:official and the bootstrap's seed: the row signature overwrote the
+    first with the second; now both, under two keys."""
+    result = gecmetrics.meta_evaluate("toybench", ["gleu"], bootstrap=100, seed=7,
+                                      data_dir=str(tmp_path))
+    sig = result.correlations[0].signature
+    assert "|seed:official|" in sig and "|meta_seed:7|" in sig
+    keys = [f.split(":", 1)[0] for f in sig.split("|")[1:]]
+    assert len(keys) == len(set(keys))
+
+
 def test_a_row_without_signature_fails_at_registration():
     @dataclass(frozen=True)
     class BestRow:

@@ -179,8 +179,10 @@ def test_line_files_are_items_too(tmp_path):
 
 
 def test_options_fail_before_reading():
-    with pytest.raises(ConfigError, match="--lang must be a two-letter"):
-        MultigecOptions(source="x", references=["y"], hypotheses=["z"], lang="swedish")
+    for lang in ("swedish", "xx", "EN"):  # xx looked like a code: it was accepted
+        with pytest.raises(ConfigError, match="--lang must be an ISO 639-1 code in lower "
+                                              "case, such as MultiGEC-2025's cs, de, "):
+            MultigecOptions(source="x", references=["y"], hypotheses=["z"], lang=lang)
     with pytest.raises(ConfigError, match="--edits errant is English only here"):
         MultigecOptions(source="x", references=["y"], hypotheses=["z"], lang="sv",
                         edits="errant")
@@ -232,3 +234,52 @@ def test_syntok_missing_is_one_line(monkeypatch):
     monkeypatch.setitem(sys.modules, "syntok", None)
     with pytest.raises(ConfigError, match=r"needs the multigec extra: pip install"):
         tokenizer("syntok")
+
+
+def _cli(*args: str):
+    from click.testing import CliRunner
+
+    from gecmetrics.interface.cli import main
+
+    return CliRunner().invoke(main, ["multigec", *args])
+
+
+def test_max_tokens_without_errant_is_refused(tmp_path):
+    """--max-tokens bounds ERRANT's alignment only: where no corpus gets ERRANT's edits
+    (not English, --edits neutral or none) it was ignored without a word."""
+    orig = write(tmp_path / "orig.md", ORIG)
+    base = ["-s", orig, "-r", orig, "-c", orig, "--tokenize", "whitespace"]
+    for extra in (["--lang", "uk"], ["--lang", "en", "--edits", "neutral"],
+                  ["--lang", "en", "--edits", "none"]):
+        out = _cli(*base, *extra, "--max-tokens", "5")
+        assert out.exit_code == 2, out.output
+        assert out.output.startswith("error: --max-tokens bounds ERRANT's alignment")
+        assert out.output.count("\n") == 1
+    assert _cli(*base, "--lang", "uk").exit_code == 0  # the default applies to nothing
+
+
+def test_digits_with_json_and_greedy_lists(tmp_path):
+    """-d with --format json is refused as by score; -r/-c take several files after one
+    flag as score does."""
+    orig = write(tmp_path / "orig.md", ORIG)
+    ref = write(tmp_path / "ref.md", ORIG.replace("текст", "текст ."))
+    base = ["-s", orig, "--lang", "uk", "--tokenize", "whitespace", "--edits", "neutral"]
+    out = _cli(*base, "-r", ref, "-c", orig, "-d", "4", "--format", "json")
+    assert out.exit_code == 2 and out.output.startswith("error: -d/--digits sets the decimals")
+    greedy = _cli(*base, "-r", ref, orig, "-c", orig, ref, "--format", "json")
+    repeated = _cli(*base, "-r", ref, "-r", orig, "-c", orig, "-c", ref, "--format", "json")
+    assert greedy.exit_code == 0, greedy.output
+    assert greedy.output == repeated.output
+    rows = json.loads(greedy.output)
+    assert [r["hypothesis"] for r in rows] == [orig, ref] and rows[0]["references"] == 2
+
+
+def test_data_dir_language_must_be_a_code(tmp_path):
+    data, hyps = tmp_path / "data", tmp_path / "hyps"
+    data.mkdir()
+    hyps.mkdir()
+    write(data / "xx-c-orig-dev.md", ORIG)
+    write(data / "xx-c-ref1-dev.md", ORIG)
+    write(hyps / "xx-c-sys-dev.md", ORIG)
+    with pytest.raises(InputError, match="'xx' is no ISO 639-1 language code"):
+        run(MultigecOptions(data_dir=str(data), hyp_dir=str(hyps), tokenize="whitespace"))

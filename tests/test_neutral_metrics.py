@@ -118,6 +118,22 @@ def test_mixing_that_makes_no_sense_is_one_line(spec, words):
     (["--tokenize", "char"], {}, "token with spaces"),
     ([], {"ref0": REF0[:1]}, "ref0 has 1 line but"),
     ([], {"src": ["я має", "  "], "ref0": REF0}, "line 2 is empty"),
+    # '|' that an edit line cannot carry: '|||' splits fields, '||' alternatives, and a
+    # correction ending in '|' joins the '|||' after it (read back as another correction)
+    ([], {"src": ["a b c", "ok"], "ref0": ["a x|||y c", "ok"]}, "ref0 line 1: the "
+     "correction 'x|||y' holds '||'"),
+    ([], {"src": ["a b c", "ok"], "ref0": ["a b c", "ok x||y"]}, "line 2: the correction "
+     "'x||y' holds '||'"),
+    ([], {"src": ["a b c", "ok"], "ref0": ["a b c |", "ok"]}, "the correction '|' ends "
+     "with '|'"),
+    (["--tokenize", "13a"], {"src": ["a b c", "ok"], "ref0": ["a b c|||", "ok"]},
+     "the correction '| | |' ends with '|'"),
+    # MultiGEC essay files are no sentence files: their headers were written as sentences
+    ([], {"src": ["### essay_id = 1", "a b c"], "ref0": ["### essay_id = 1", "a x c"]},
+     "src holds MultiGEC essays (line 1 is"),
+    ([], {"ref0": ["ok", "### essay_id = 7 "]}, "ref0 holds MultiGEC essays (line 2 is an "
+     "'### essay_id = ID' header) where one sentence a line is expected; score essays with "
+     "`gecmetrics multigec`"),
 ])
 def test_m2_from_text_bad_input_is_one_line_exit_2(tmp_path, extra, texts, words):
     paths = _files(tmp_path, **{"src": SRC, "ref0": REF0, **texts})
@@ -126,6 +142,46 @@ def test_m2_from_text_bad_input_is_one_line_exit_2(tmp_path, extra, texts, words
     assert out.exit_code == 2, out.output
     lines = out.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], lines
+
+
+def test_m2_from_text_takes_several_references_after_one_flag(tmp_path):
+    """``-r A B`` as in score (it was refused): the same M2 as ``-r A -r B``."""
+    paths = _files(tmp_path, src=SRC, ref0=REF0, ref1=[SRC[0], REF0[1]])
+    greedy = CliRunner().invoke(main, ["m2-from-text", "-s", paths["src"], "-r", paths["ref0"],
+                                       paths["ref1"]])
+    repeated = CliRunner().invoke(main, ["m2-from-text", "-s", paths["src"], "-r",
+                                         paths["ref0"], "-r", paths["ref1"]])
+    assert greedy.exit_code == 0, greedy.output
+    assert greedy.output == repeated.output and "|||1\n" in greedy.output
+
+
+@pytest.mark.parametrize("tokenize", [[], ["--tokenize", "13a"]])
+def test_m2_from_text_pipes_it_can_carry_read_back(tmp_path, tokenize):
+    """'|' at the start of a correction, inside one, or '||' in an unchanged token is
+    written and read back as the same reference."""
+    from gecmetrics.m2_format import read_m2
+
+    refs = ["a |x c", "|y ok", "a||b stays"]
+    paths = _files(tmp_path, src=["a b c", "ok", "a||b stays"], ref0=refs)
+    out = CliRunner().invoke(main, ["m2-from-text", "-s", paths["src"], "-r", paths["ref0"],
+                                    "-o", str(tmp_path / "out.m2"), *tokenize])
+    assert out.exit_code == 0, out.output
+    read = read_m2(str(tmp_path / "out.m2")).references()[0]
+    if not tokenize:
+        assert read == refs
+    else:
+        assert read == ["a | x c", "| y ok", "a | | b stays"]
+
+
+def test_m2_edit_line_with_a_pipe_before_its_separator_is_refused(tmp_path):
+    """``x|`` + ``|||REQUIRED`` splits as ``x`` and ``|REQUIRED``: refused, not read as x."""
+    from gecmetrics.errors import InputError
+    from gecmetrics.m2_format import read_m2
+
+    path = tmp_path / "gold.m2"
+    path.write_text("S a b\nA 1 1|||M|||x||||REQUIRED|||-NONE-|||0\n\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"gold.m2:2: .*field 4 \(REQUIRED\) is '\|REQUIRED'"):
+        read_m2(str(path))
 
 
 def test_m2_from_text_empty_reference_deletes_and_tokenize_13a(tmp_path):

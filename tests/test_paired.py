@@ -45,14 +45,15 @@ def test_tiny_ar_enumerated_by_hand():
     sentence 2 is the same in both systems, so only sentences 1 and 3 matter:
     no swap / both swapped: |0.4 - 1| = 0.6 (the observed difference, not > it);
     swap only 1 or only 3: F1 2/3 against 0.8 (TP 2, FP 1, FN 1 / TP 2, FP 0,
-    FN 1): 0.1333. No mask exceeds 0.6, so p = (0 + 1) / (8 + 1) = 1/9 (with >=
-    it would be 5/9: the strict > is sacrebleu's convention)."""
+    FN 1): 0.1333. Four masks reach 0.6, at least as extreme as the observed
+    difference, so p = (4 + 1) / (8 + 1) = 5/9 (sacrebleu's strict > would give
+    1/9)."""
     stats = tiny_stats()
     per, formula = stats.sentence_statistics(1.0)
     masks = np.array(list(itertools.product([True, False], repeat=3)))
     diffs = ar_diffs(per, formula, 0, masks)[:, 1]
     assert diffs.tolist() == pytest.approx([0.6, 2 / 15, 0.6, 2 / 15, 2 / 15, 0.6, 2 / 15, 0.6])
-    assert ar_p_value(diffs, 1.0 - 0.4) == pytest.approx(1 / 9)
+    assert ar_p_value(diffs, 1.0 - 0.4) == pytest.approx(5 / 9)
     # The same through a slow oracle: prf of the summed counts of each pseudo-system.
     for mask, diff in zip(masks, diffs, strict=True):
         a = np.sum([BASE[i] if m else SYS[i] for i, m in enumerate(mask)], axis=0)
@@ -63,7 +64,22 @@ def test_tiny_ar_enumerated_by_hand():
 def test_bootstrap_p_value_by_hand():
     # |d_b| = 1, 3, 5 (mean 3) -> shifted -2, 0, 2; observed 1: one above -> (1+1)/4.
     assert bootstrap_p_value(np.array([1.0, 3.0, 5.0]), np.zeros(3), 1.0) == 0.5
-    assert bootstrap_p_value(np.array([1.0, 3.0, 5.0]), np.zeros(3), -2.0) == 0.25
+    # observed -2: |d| = 2, and the shifted 2 is at least as extreme -> (1+1)/4.
+    assert bootstrap_p_value(np.array([1.0, 3.0, 5.0]), np.zeros(3), -2.0) == 0.5
+    # observed 3: none -> 1/4.
+    assert bootstrap_p_value(np.array([1.0, 3.0, 5.0]), np.zeros(3), 3.0) == 0.25
+
+
+def test_no_difference_is_never_significant():
+    """Identical outputs: every resampled difference and the observed one are 0. The
+    strict count gave them p = 1/(N + 1), the smallest there is; at least as extreme
+    (every sample is) gives 1, for both tests and whatever the samples."""
+    zeros = np.zeros(1000)
+    assert bootstrap_p_value(zeros, zeros, 0.0) == 1.0
+    assert ar_p_value(zeros, 0.0) == 1.0
+    assert bootstrap_p_value(np.array([1.0, 3.0, 5.0]), np.zeros(3), 0.0) == 1.0
+    # a trial equal to d but for float rounding counts as a tie
+    assert ar_p_value(np.array([0.6 - 1e-15, 0.1]), 0.6) == pytest.approx(2 / 3)
 
 
 @pytest.fixture(scope="module")

@@ -112,6 +112,58 @@ def test_report_of_the_example(tmp_path: Path) -> None:
     assert "@media print" in text and ":focus-visible" in text  # printable, keyboard focus
 
 
+def test_identical_copy_is_not_marked(tmp_path: Path) -> None:
+    """A copy of the baseline differs by exactly 0: p = 1 under both tests (every
+    resample is at least as extreme), in the page and in `score`, so the page's mark
+    (p < 0.05) never shows; the strict ">" count gave it p = 1/(N + 1) and a ▼."""
+    copy = tmp_path / "a_copy.txt"
+    copy.write_bytes((EXAMPLE / "system_a.txt").read_bytes())
+    args = ["-m", "green", "-s", str(EXAMPLE / "source.txt"), "-r", str(EXAMPLE / "ref0.txt"),
+            str(EXAMPLE / "ref1.txt"), "-c", str(EXAMPLE / "system_a.txt"), str(copy)]
+    for test in ("--paired-bootstrap", "--paired-ar"):
+        out = tmp_path / "r.html"
+        result = CliRunner().invoke(main, ["report", *args, "-o", str(out), test, "200"])
+        assert result.exit_code == 0, result.output
+        paired = page_data(out.read_text(encoding="utf-8"))["columns"][0]["paired"]
+        assert paired[0][1][0] == 0.0 and paired[0][1][3] == 1.0
+        assert paired[1][0][0] == 0.0 and paired[1][0][3] == 1.0
+        rows = json.loads(CliRunner().invoke(main, ["score", *args, "--format", "json",
+                                                    test, "200"]).output)
+        assert rows[1]["delta"] == 0.0 and rows[1]["p_value"] == 1.0
+
+
+def test_same_file_names_in_two_folders(tmp_path: Path) -> None:
+    """Two systems (and two references) named sys.txt in different folders keep their
+    folders in the page, so that the rows and the baseline menu tell them apart."""
+    for folder, system in (("d1", "system_a.txt"), ("d2", "system_b.txt")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "sys.txt").write_bytes((EXAMPLE / system).read_bytes())
+        (tmp_path / folder / "ref.txt").write_bytes((EXAMPLE / "ref0.txt").read_bytes())
+    out = tmp_path / "r.html"
+    result = CliRunner().invoke(main, [
+        "report", "-m", "green", "-s", str(EXAMPLE / "source.txt"),
+        "-r", str(tmp_path / "d1" / "ref.txt"), str(tmp_path / "d2" / "ref.txt"),
+        "-c", str(tmp_path / "d1" / "sys.txt"), str(tmp_path / "d2" / "sys.txt"),
+        "-o", str(out), "--edits", "diff", "--no-significance"])
+    assert result.exit_code == 0, result.output
+    data = page_data(out.read_text(encoding="utf-8"))
+    assert data["systems"] == ["d1/sys.txt", "d2/sys.txt"]
+    assert [r["name"] for r in data["references"]] == ["d1/ref.txt", "d2/ref.txt"]
+
+
+@pytest.mark.parametrize(("paths", "names"), [
+    (["d1/sys.txt", "d2/sys.txt"], ["d1/sys.txt", "d2/sys.txt"]),
+    (["x/a.txt", "y/b.txt"], ["a.txt", "b.txt"]),
+    (["x/d1/s.txt", "y/d1/s.txt", "d2/s.txt"], ["x/d1/s.txt", "y/d1/s.txt", "d2/s.txt"]),
+    (["a.txt", "./a.txt"], ["a.txt", "./a.txt"]),
+    (["a/s.txt", "s.txt"], ["a/s.txt", "s.txt"]),
+])
+def test_short_names(paths: list[str], names: list[str]) -> None:
+    from gecmetrics.readers import short_names
+
+    assert short_names(paths) == names
+
+
 def test_attribution_hook_reaches_the_page() -> None:
     data = ReportData(sources=("a b",), systems=("s",), outputs=(("a c",),),
                       reference_names=(), references=(), columns=(),
@@ -139,7 +191,7 @@ def test_attributions_of_the_shown_edits() -> None:
     assert data.attribution_method == "shapley" and set(data.attributions) == {"green", "chrf"}
     for column in data.columns:
         values = data.attributions[column.spec]
-        assert data.attribution_signatures[column.spec].endswith("|edits:diff")
+        assert "|edits:diff|version:" in data.attribution_signatures[column.spec]
         for k, per in enumerate(data.system_edits):
             for i, edits in enumerate(per):
                 assert len(values[k][i]) == len(edits)  # exactly the edits shown
@@ -378,7 +430,7 @@ def test_errant_edits_and_types(tmp_path: Path) -> None:
     assert any(t.startswith(("R:", "M:", "U:")) for t in page["types"])
     # ERRANT's edits, exactly those shown, attributed; the signature says so
     for spec, values in page["attributions"].items():
-        assert page["attribution_signatures"][spec].endswith("|edits:errant")
+        assert "|edits:errant|version:" in page["attribution_signatures"][spec]
         assert [[len(v) for v in per] for per in values] == \
             [[len(e) for e in per] for per in page["edits"]]
 

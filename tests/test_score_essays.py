@@ -100,7 +100,7 @@ def test_essays_on_standard_input(monkeypatch, tmp_path):
     lines = tmp_path / "l.txt"
     lines.write_text("x\n" * text.count("\n"), encoding="utf-8")
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
-    with pytest.raises(InputError, match=r"^input from standard input holds MultiGEC essays"):
+    with pytest.raises(InputError, match=r"^hypothesis from standard input holds MultiGEC essays"):
         load_corpus(str(lines), [str(lines)], ["-"])
 
 

@@ -132,3 +132,34 @@ def test_each_json_row_has_the_signature_of_its_metric_and_beta():
         expected = score_signature(metric_from_spec(row["spec"]), 2, "text", "corpus",
                                    row["beta"])
         assert row["signature"] == str(expected)
+
+
+def _keys(signature: str) -> list[str]:
+    return [field.split(":", 1)[0] for field in signature.split("|")[1:]]
+
+
+def test_fields_of_another_layer_never_repeat_nor_replace_a_key():
+    sig = Signature("gleu").extend(seed="official", n=4)
+    both = sig.extend_apart("meta", resamples=1000, seed=12345)
+    assert str(both) == ("gleu|seed:official|n:4|resamples:1000|meta_seed:12345|"
+                         f"version:{__version__}")
+    assert str(Signature("green").extend_apart("meta", seed=1)) == \
+        f"green|seed:1|version:{__version__}"  # no clash: the plain name
+
+
+@pytest.mark.parametrize("spec", ["gleu", "errant:edits=neutral"])
+def test_attribution_signature_has_each_key_once(spec):
+    """GLEU's seed and the attribution's seed, ERRANT's edits and the attributed edits:
+    the attribution signature wrote both under one key (seed:official|...|seed:12345)."""
+    out = CliRunner().invoke(main, ["attribute", "-m", spec, "-s", SRC, "-r", *REFS,
+                                    "-c", HYPS[0], "--format", "json"])
+    assert out.exit_code == 0, out.output
+    sigs = {json.loads(line.rstrip(","))["signature"] for line in out.stdout.splitlines()[1:-1]}
+    assert len(sigs) == 1
+    sig = sigs.pop()
+    keys = _keys(sig)
+    assert len(keys) == len(set(keys)), sig
+    assert sig.endswith(f"|version:{__version__}")
+    metric = metric_signature(metric_from_spec(spec))
+    assert sig.startswith(str(metric).rsplit("|version:", 1)[0] + "|attribution:shapley|")
+    assert "|attribution_seed:12345|" in sig or "|attribution_edits:" in sig

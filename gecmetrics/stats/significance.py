@@ -24,7 +24,8 @@ their sums into scores:
 
 * :func:`weighted_scores`: scores from weighted sentence sums (a bootstrap
   resample is its draw counts as weights, one matrix product a block);
-* :func:`bootstrap_p_value`: sacrebleu's paired-bootstrap p;
+* :func:`bootstrap_p_value`: the paired-bootstrap p (sacrebleu's statistic, counted
+  "at least as extreme");
 * :func:`ar_scores` / :func:`ar_diffs` / :func:`ar_p_value`: approximate
   randomisation (Riezler & Maxwell 2005), swapping sentences between the two
   systems under the masks of :func:`.resampling.swap_masks`.
@@ -269,15 +270,29 @@ def ar_diffs(per: np.ndarray, formula: Formula, baseline: int,
     return np.abs(score_a - score_b)
 
 
+#: Resampled differences within this much of the observed one count as equal to it
+#: ("at least as extreme"): the same sums reach a score by different float paths.
+TIE_TOLERANCE = 1e-12
+
+
 @arguments(same=("system", "baseline"),
            system=is_array(1), baseline=is_array(1), observed=is_number())
 def bootstrap_p_value(system: np.ndarray, baseline: np.ndarray, observed: float) -> float:
-    """sacrebleu's paired-bootstrap p: shifted absolute resampled differences above |d|."""
+    """Paired-bootstrap p (sacrebleu's statistic): resamples whose shifted absolute
+    difference is at least |d|, +1 over N + 1; 1 when d is 0 (no difference is the
+    least extreme outcome, so identical outputs are never significant)."""
+    if observed == 0:
+        return 1.0
     diffs = np.abs(system - baseline)
-    return float((np.sum(diffs - diffs.mean() > abs(observed)) + 1) / (len(diffs) + 1))
+    extreme = diffs - diffs.mean() >= abs(observed) - TIE_TOLERANCE
+    return float((np.sum(extreme) + 1) / (len(diffs) + 1))
 
 
 @arguments(trial_diffs=is_array(1, 0), observed=is_number())
 def ar_p_value(trial_diffs: np.ndarray, observed: float) -> float:
-    """sacrebleu's AR p: trials whose |A - B| exceeds |d| (strictly), +1 over N + 1."""
-    return float((np.sum(trial_diffs > abs(observed)) + 1) / (len(trial_diffs) + 1))
+    """Approximate-randomisation p (Riezler & Maxwell 2005): trials whose |A - B| is
+    at least |d|, +1 over N + 1; 1 when d is 0 (every trial is as extreme)."""
+    if observed == 0:
+        return 1.0
+    extreme = trial_diffs >= abs(observed) - TIE_TOLERANCE
+    return float((np.sum(extreme) + 1) / (len(trial_diffs) + 1))

@@ -43,3 +43,6 @@ class TokenizerSpec:
     listed: bool = True
     bleu: str | bool = True
     external: bool = False
+    #: The one language it is made for (ISO 639-1; None: any): meta-evaluation notes a
+    #: metric that tokenizes a benchmark of another language with it.
+    language: str | None = None

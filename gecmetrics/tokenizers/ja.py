@@ -21,4 +21,4 @@ def _load_ja() -> Split:
 
 
 TOKENIZER = TokenizerSpec("Japanese words: MeCab (fugashi) with UniDic-lite", load=_load_ja,
-                          extra="ja", external=True)
+                          extra="ja", external=True, language="ja")

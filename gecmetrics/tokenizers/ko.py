@@ -17,4 +17,4 @@ def _load_ko() -> Split:
 
 
 TOKENIZER = TokenizerSpec("Korean morphemes: Kiwi (kiwipiepy)", load=_load_ko, extra="ko",
-                          external=True)
+                          external=True, language="ko")

@@ -109,6 +109,13 @@ def check_line_lengths(name: str, named: Iterable[tuple[str, Sequence[str]]]) ->
         check_lines(name, named)
 
 
+def tokenizer_language(name: str) -> str | None:
+    """The one language tokenizer ``name`` (a registry name, or BLEU's name for one) is
+    made for, or None (any language; an unknown name: its metric reports it)."""
+    target = name if name in TABLE else bleu_tokenizers().get(name)
+    return None if target is None else spec(target).language
+
+
 # -- the choices of each metric ------------------------------------------------------
 
 def bleu_tokenizers() -> dict[str, str]:

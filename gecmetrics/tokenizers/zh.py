@@ -19,4 +19,5 @@ def _load_zh() -> Split:
     return split
 
 
-TOKENIZER = TokenizerSpec("Chinese words: jieba", load=_load_zh, extra="zh", external=True)
+TOKENIZER = TokenizerSpec("Chinese words: jieba", load=_load_zh, extra="zh", external=True,
+                          language="zh")

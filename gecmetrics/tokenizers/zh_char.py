@@ -26,4 +26,4 @@ def zh_char_tokens(line: str) -> list[str]:
 
 
 TOKENIZER = TokenizerSpec("Chinese characters as ChERRANT splits them (ASCII spaces dropped)",
-                          zh_char_tokens)
+                          zh_char_tokens, language="zh")

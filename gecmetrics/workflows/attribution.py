@@ -62,6 +62,7 @@ from gecmetrics.edits.neutral import neutral_edits
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.formatting import plural
 from gecmetrics.m2_format import M2File
+from gecmetrics.signature import metric_signature
 from gecmetrics.stats.resampling import iter_edit_orders
 
 if TYPE_CHECKING:
@@ -851,15 +852,10 @@ def hypothesis_edits(corpus: Corpus, model: str = "", extractor: str = "errant",
 
 def _signature(metric: Metric, options: AttributionOptions, edit_source: str) -> str:
     """The metric's signature and the attribution's fields, each key once: a field
-    the metric's signature already has (GLEU's ``seed``) is written
+    the metric's signature already has (GLEU's ``seed``, ERRANT's ``edits``) is written
     ``attribution_KEY``."""
-    from gecmetrics.signature import metric_signature
-
-    base = metric_signature(metric)
-    taken = {key for key, _ in base.fields} | {"version"}
-    fields = {**options.signature_fields(), "edits": edit_source}
-    return str(base) + "".join(f"|{'attribution_' + key if key in taken else key}:{value}"
-                               for key, value in fields.items())
+    return str(metric_signature(metric).extend_apart(
+        "attribution", **options.signature_fields(), edits=edit_source))
 
 
 def spacing_note(metric: Metric, differ: list[tuple[str, int]], lines: int) -> str:

@@ -37,6 +37,7 @@ from typing import Any, Literal, get_args
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.essays import TOKENIZATIONS, essay_corpus
 from gecmetrics.registry import metric_from_spec
+from gecmetrics.validate import LANGUAGE_CODES
 
 #: The GLEU of MultiGEC's scorer: Koyama's ``gleu -n 4 -f -t word`` (500 rounds).
 GLEU_SPEC = "gleu:tokenize=word,n=4,variant=official,mode=sampling,iterations=500,seed=official"
@@ -53,6 +54,11 @@ ERRANT_SPEC = "errant:references=text,beta=0.5"
 
 #: The language-neutral edits on both sides (any language, no spaCy).
 NEUTRAL_SPEC = "errant:references=text,beta=0.5,edits=neutral"
+
+#: MultiGEC-2025's languages (the ``xx`` of its file names), named in the message for a
+#: ``--lang`` that is no ISO 639-1 code; any code is accepted (GLEU and the
+#: language-neutral edits work on every language).
+MULTIGEC_LANGUAGES = ("cs", "de", "el", "en", "et", "is", "it", "lv", "ru", "sl", "sv", "uk")
 
 #: Where edit scores come from: ``auto`` (ERRANT for English, the language-neutral
 #: edits elsewhere), ``errant`` (English only), ``neutral`` (every language),
@@ -94,7 +100,9 @@ class MultigecOptions:
     split: str = "dev"
     tokenize: str = "syntok"
     edits: Edits = "auto"
-    max_tokens: int = ERRANT_MAX_TOKENS
+    #: ERRANT's bound (:data:`ERRANT_MAX_TOKENS` when None); given, it needs a corpus
+    #: that ERRANT aligns (English, with ``edits`` auto or errant).
+    max_tokens: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "references", tuple(self.references))
@@ -105,7 +113,8 @@ class MultigecOptions:
         if self.edits not in EDITS:
             raise ConfigError(f"--edits {self.edits!r} is unknown; use one of: "
                               f"{', '.join(EDITS)}")
-        if (isinstance(self.max_tokens, bool) or not isinstance(self.max_tokens, int)
+        if self.max_tokens is not None and (
+                isinstance(self.max_tokens, bool) or not isinstance(self.max_tokens, int)
                 or self.max_tokens < 1):
             raise ConfigError(f"--max-tokens must be an integer >= 1 (got {self.max_tokens!r})")
         by_dir = self.data_dir is not None or self.hyp_dir is not None
@@ -119,9 +128,10 @@ class MultigecOptions:
         if by_files:
             if self.source is None or not self.references or not self.hypotheses:
                 raise ConfigError("one corpus needs -s SOURCE, -r REF... and -c HYP...")
-            if not (self.lang and re.fullmatch(r"[a-z]{2}", self.lang)):
-                raise ConfigError(f"--lang must be a two-letter ISO 639-1 code such as en, sv "
-                                  f"(got {self.lang!r})")
+            if self.lang not in LANGUAGE_CODES:
+                raise ConfigError(f"--lang must be an ISO 639-1 code in lower case, such as "
+                                  f"MultiGEC-2025's {', '.join(MULTIGEC_LANGUAGES)} (got "
+                                  f"{self.lang!r})")
         if self.edits == "errant" and self.lang not in (None, "en"):
             raise ConfigError(edit_refusal(self.lang or ""))
 
@@ -131,6 +141,15 @@ def edit_refusal(lang: str) -> str:
     return (f"--edits errant is English only here (MultiGEC's ERRANT fork needs spaCy-UDPipe "
             f"models) but {lang!r} was asked for; use --edits auto or neutral (the "
             f"language-neutral edits) or none")
+
+
+def max_tokens_refusal(edits: str) -> str:
+    """Why ``--max-tokens`` applies to nothing here (one line)."""
+    what = ("no edits are scored (--edits none)" if edits == "none" else
+            "the edits are the language-neutral ones (no corpus here is English, or "
+            "--edits neutral), which have their own bound (MAX_CELLS, docs/edits-neutral.md)")
+    return (f"--max-tokens bounds ERRANT's alignment of English essays, but {what}; drop "
+            "--max-tokens")
 
 
 def find_corpora(data_dir: str, hyp_dir: str, split: str) -> list[CorpusFiles]:
@@ -150,6 +169,10 @@ def find_corpora(data_dir: str, hyp_dir: str, split: str) -> list[CorpusFiles]:
     for path, m in data:
         if m.group("role") != "orig":
             continue
+        if m.group("lang") not in LANGUAGE_CODES:
+            raise InputError(f"{path}: {m.group('lang')!r} is no ISO 639-1 language code; "
+                             f"MultiGEC's files are named xx-corpus-orig-{split}.md with xx a "
+                             f"language such as {', '.join(MULTIGEC_LANGUAGES)}")
         key = (m.group("lang"), m.group("corpus"))
         refs = sorted(((int(r.group("role")[3:]), p) for p, r in data
                        if (r.group("lang"), r.group("corpus")) == key
@@ -225,8 +248,11 @@ def run(options: MultigecOptions) -> MultigecResults:
         raise ConfigError(edit_refusal(foreign[0].lang))
     wants_errant = options.edits == "errant" or (
         options.edits == "auto" and any(f.lang == "en" for f in files))
+    if options.max_tokens is not None and not wants_errant:
+        raise ConfigError(max_tokens_refusal(options.edits))
     if wants_errant:
-        errant = metric_from_spec(f"{ERRANT_SPEC},max_tokens={options.max_tokens}")
+        limit = ERRANT_MAX_TOKENS if options.max_tokens is None else options.max_tokens
+        errant = metric_from_spec(f"{ERRANT_SPEC},max_tokens={limit}")
     neutral = metric_from_spec(NEUTRAL_SPEC) if options.edits in ("auto", "neutral") else None
     read = [(f, essay_corpus(f.source, f.references, f.hypotheses, options.tokenize))
             for f in sorted(files, key=lambda f: (f.lang, f.corpus))]

@@ -38,7 +38,6 @@ the report itself on CoNLL-2014 (docs/report.md gives the times).
 from __future__ import annotations
 
 import difflib
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -49,6 +48,7 @@ from gecmetrics.errors import ConfigError
 from gecmetrics.metric import Metric, SystemResult
 from gecmetrics.paired import PairedOptions, compare_with_baselines
 from gecmetrics.parallel import execution
+from gecmetrics.readers import short_names
 from gecmetrics.scoring import ScoreOptions, load_corpus, references_field, score_corpus
 from gecmetrics.signature import score_signature
 from gecmetrics.validate import check_output_file
@@ -194,7 +194,7 @@ def gather(options: ReportOptions, warn: Callable[[str], None] | None = None) ->
                         if e.annotator == k and not e.is_noop)
                   for s in gold.sentences) for k in ids)
     else:
-        names = tuple(os.path.basename(p) for p in so.references)
+        names = tuple(short_names(so.references))
         reference_edits = tuple(edits[len(systems):])
     attributions, signatures = _attributions(corpus, so, options.attribution, kind,
                                              system_edits, notes)
@@ -368,10 +368,12 @@ def edit_types(data: ReportData) -> list[str]:
 
 
 def report_json(data: ReportData, labels: Sequence[str], title: str,
-                display: Callable[[str], str] = os.path.basename) -> dict[str, Any]:
+                display: Callable[[str], str] | None = None) -> dict[str, Any]:
     """The JSON the page embeds: ``labels`` name the columns (one per column),
     scores are 0-1 floats rounded to 6 digits (the page shows percent to 2), and a
-    system output equal to its source is null (the page shows the source)."""
+    system output equal to its source is null (the page shows the source).
+    Systems are named by ``display`` or else by :func:`~gecmetrics.readers.short_names`
+    (the file name, with as many folders as tell two files of one name apart)."""
     def r(v: float | None) -> float | None:
         return None if v is None else round(v, 6)
 
@@ -397,7 +399,8 @@ def report_json(data: ReportData, labels: Sequence[str], title: str,
     return {
         "title": title,
         "sources": list(data.sources),
-        "systems": [display(s) for s in data.systems],
+        "systems": (short_names(data.systems) if display is None
+                    else [display(s) for s in data.systems]),
         "outputs": [[None if o == s else o for o, s in zip(out, data.sources, strict=True)]
                     for out in data.outputs],
         "references": [{"name": n, "lines": list(lines)}

@@ -10,7 +10,7 @@ must know before any data is read::
       "options": {"split": {"flag": "--split", "values": ["test", "dev"],
                             "default": "test", "label": "the GMEG benchmarks"}},
       "benchmarks": {
-        "gmeg-fce": {"order": 30, "module": "gmeg",
+        "gmeg-fce": {"order": 30, "module": "gmeg", "language": "en",
                      "system_sets": ["all", "+INPUT", "base"], "default_set": "all",
                      "set_aliases": {"+source": "+INPUT"},
                      "human": ["rating"], "default_human": "rating",
@@ -22,7 +22,8 @@ field of ``MetaEvalOptions``, its flag, its values and default, and how the
 benchmark lists the ones it takes. Every CLI choice (benchmark names,
 ``--systems``, ``--human``, ``--split`` ...) and every applicability check is
 derived from these specs, so adding a benchmark is its module plus its
-description. ``order`` sorts the benchmarks in the CLI's lists.
+description. ``order`` sorts the benchmarks in the CLI's lists; ``language`` (ISO
+639-1) is the language of the benchmark's texts.
 
 Only :mod:`json` and :mod:`importlib.resources` are used: ``gecmetrics --help``
 reads the choices from here and must stay fast. Descriptions are looked for in
@@ -72,6 +73,9 @@ class BenchmarkSpec:
     options: tuple[str, ...] = ()
     set_aliases: Mapping[str, str] | None = None
     order: int = 100
+    #: The language of its texts (ISO 639-1; None: not stated): a metric made for
+    #: another one gets a note (:func:`gecmetrics.meta_eval.selection.language_mismatch`).
+    language: str | None = None
 
 
 def _descriptions() -> list[tuple[str, str, dict[str, Any]]]:
@@ -115,7 +119,7 @@ def _registry() -> tuple[dict[str, BenchmarkSpec], dict[str, OptionSpec]]:
                 system_sets=tuple(b["system_sets"]), default_set=b["default_set"],
                 human=tuple(b["human"]), default_human=b["default_human"],
                 options=tuple(b.get("options", ())), set_aliases=b.get("set_aliases", {}),
-                order=int(b.get("order", 100)))
+                order=int(b.get("order", 100)), language=b.get("language"))
     for spec in specs.values():
         unknown = [o for o in spec.options if o not in options]
         if unknown:

@@ -9,20 +9,9 @@ import click
 
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.interface.commands.common import friendly_errors, write_text
+from gecmetrics.interface.commands.score import GreedyCommand
 from gecmetrics.readers import check_one_stdin, check_same_length, display_name, read_lines
-from gecmetrics.validate import check_output_file
-
-#: The ISO 639-1 language codes ``--lang`` accepts (any language: the
-#: language-neutral extractor reads no model; the code is checked so that a typo
-#: is caught, and names the language of the files).
-LANGUAGE_CODES = frozenset(
-    "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu "
-    "cv cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi "
-    "ho hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks "
-    "ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl "
-    "nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl "
-    "sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve "
-    "vi vo wa wo xh yi yo za zh zu".split())
+from gecmetrics.validate import check_language, check_output_file
 
 
 @dataclass(frozen=True)
@@ -39,9 +28,8 @@ class M2FromTextOptions:
         """ConfigError / InputError for what needs no file read."""
         if not self.references:
             raise ConfigError("no reference given; pass one or more with -r/--reference")
-        if self.lang is not None and self.lang not in LANGUAGE_CODES:
-            raise ConfigError(f"unknown --lang {self.lang!r}; give an ISO 639-1 code in "
-                              "lower case (en, de, uk, sv, ...)")
+        if self.lang is not None:
+            check_language(self.lang)
         check_one_stdin([("-s/--source", self.source),
                          *(("-r/--reference", path) for path in self.references)])
 
@@ -63,6 +51,24 @@ def tokenised(lines: Sequence[str], tokens: Callable[[str], list[str]], name: st
                              "(char-nospace rather than char)")
         out_.append(toks)
     return out_
+
+
+def check_pipes(src: Sequence[Sequence[str]], ref: Sequence[Sequence[str]], name: str) -> None:
+    """InputError for the first correction of reference ``name`` that M2 cannot carry
+    (:func:`gecmetrics.m2_format.correction_problem`: ``||`` inside, ``|`` at the end),
+    before the alignment of every line: only the lines whose tokens hold ``|`` are
+    aligned here, and they are few."""
+    from gecmetrics.edits.neutral import neutral_edits
+    from gecmetrics.m2_format import CORRECTION_PIPES, correction_problem
+
+    for d, (s, r) in enumerate(zip(src, ref, strict=True)):
+        if not any("|" in t for t in r):
+            continue
+        for edit in neutral_edits(s, r):
+            problem = correction_problem(edit.correction)
+            if problem is not None:
+                raise InputError(f"reference {name} line {d + 1}: the correction "
+                                 f"{edit.correction!r} {problem}; {CORRECTION_PIPES}")
 
 
 def m2_from_text_lines(options: M2FromTextOptions) -> list[str]:
@@ -87,18 +93,20 @@ def m2_from_text_lines(options: M2FromTextOptions) -> list[str]:
     for d, s in enumerate(src):  # the size check of every pair before any alignment
         for r in ref_toks:
             neutral.check_size(len(s), len(r[d]))
+    for path, r in zip(options.references, ref_toks, strict=True):
+        check_pipes(src, r, display_name(path))
     lines: list[str] = []
     for d, s in enumerate(src):
         lines += neutral.m2_block(s, [r[d] for r in ref_toks]) + [""]
     return lines
 
 
-@click.command("m2-from-text")
+@click.command("m2-from-text", cls=GreedyCommand)
 @click.option("-s", "--source", required=True, metavar="SRC",
               help="Source sentences, one a line (- for standard input).")
 @click.option("-r", "--reference", "references", multiple=True, metavar="REF",
-              help="A corrected text, one sentence a line; repeat for several references "
-                   "(annotator ids 0, 1, ... in this order).")
+              help="A corrected text, one sentence a line; several may follow one -r, or "
+                   "repeat -r (annotator ids 0, 1, ... in this order).")
 @click.option("--lang", default=None, metavar="XX",
               help="The language's ISO 639-1 code (checked; the edits are the same for "
                    "every language).")
