@@ -212,6 +212,7 @@ VALID: dict[str, Row] = {
                                               names={"value": ("correlation",)}),
     ST + "resampling.generator": Row(call(1, 0)),
     ST + "resampling.edit_orders": Row(call(3, 2, 1, (0, 1))),
+    ST + "resampling.iter_edit_orders": Row(call(3, 2, 1, (0, 1))),
     ST + "resampling.python_random": Row(call(1)),
     ST + "resampling.resample_indices": Row(call(5, 3, 1)),
     ST + "resampling.bootstrap_system_scores": Row(call(_system_scores, 5, 100, 1)),
@@ -334,18 +335,6 @@ def _score_results():
     return ScoreResults(tuple(results), tuple("sig" for _ in results))
 
 
-#: Rows whose fix lands from another branch of issue 33: their walk is expected to
-#: fail (strict xfail) until that branch is merged. SWITCH ON AT MERGE: delete the
-#: entry here, so that the row runs as every other.
-PENDING: dict[str, str] = {
-    "gecmetrics.edits.neutral.neutral_edits": "SWITCH ON AT MERGE: fixed on the branch of "
-                                              "issue 33 that owns neutral_edits and the "
-                                              "kernel wrappers",
-    "gecmetrics.workflows.attribution.attribute": "SWITCH ON AT MERGE: fixed on the branch "
-                                                  "of issue 33 that owns the attribution "
-                                                  "functions",
-}
-
 
 # -- the walk -----------------------------------------------------------------------
 
@@ -457,9 +446,7 @@ def test_valid_row_is_valid(name, files):
         _consume(_callable(name)(*args, **kwargs))
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.xfail(reason=PENDING[name], strict=True))
-    if name in PENDING else name for name in sorted(_rows())])
+@pytest.mark.parametrize("name", sorted(_rows()))
 def test_bad_arguments_get_one_line_naming_them(name, files):
     problems = _walk(name, files)
     assert not problems, f"{name}:\n" + "\n".join(problems)

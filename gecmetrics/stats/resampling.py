@@ -67,6 +67,8 @@ def edit_orders(n: int, samples: int, seed: int, key: tuple[int, ...]) -> list[t
     return list(iter_edit_orders(n, samples, seed, key))
 
 
+@arguments(n=is_count(), samples=is_count(), seed=is_count(),
+           key=is_array(1, 0, "whole numbers", convert=False))
 def iter_edit_orders(n: int, samples: int, seed: int, key: tuple[int, ...]
                      ) -> Iterator[tuple[int, ...]]:
     """The orders of :func:`edit_orders`, one at a time: a caller that uses each
