@@ -30,7 +30,6 @@ from __future__ import annotations
 import mmap
 import os
 import re
-import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -40,8 +39,8 @@ from .errors import ConfigError, InputError
 from .readers import (
     describe,
     display_name,
-    is_stdin,
-    read_lines,
+    is_stream,
+    nonempty_lines,
     read_text,
     split_lines,
 )
@@ -95,7 +94,7 @@ def holds_essays(path: str | os.PathLike[str], role: str = "input") -> bool:
     (give essays by file name). A file that cannot be opened is not one either:
     its reader reports why.
     """
-    if not is_regular(path):
+    if is_stream(path):
         return False
     try:
         with open(path, "rb") as handle:
@@ -107,16 +106,6 @@ def holds_essays(path: str | os.PathLike[str], role: str = "input") -> bool:
     except (OSError, ValueError):
         return False
     return is_essay_file(read_text(path, role))
-
-
-def is_regular(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` is a regular file (not standard input, a pipe or a device)."""
-    if is_stdin(path):
-        return False
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except (OSError, ValueError):
-        return False
 
 
 def essay_inputs(source: str, references: Sequence[str], hypotheses: Sequence[str]) -> bool:
@@ -132,7 +121,7 @@ def read_essays(path: str | os.PathLike[str], role: str) -> Essays:
     text = read_text(path, role)
     name = str(path)
     if not is_essay_file(text):
-        lines = read_lines(path, role, "one text a line, or MultiGEC essays")
+        lines = nonempty_lines(text, path, role, "one text a line, or MultiGEC essays")
         numbers = tuple(range(1, len(lines) + 1))
         return Essays(name, tuple(map(str, numbers)), tuple(lines), numbers, False)
     return parse_essays(text, name, role)

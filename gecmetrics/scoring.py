@@ -35,12 +35,19 @@ from .chunked import count_chunks, sentence_chunks, statistics_of_parts
 from .corpus import Corpus
 from .edits.metric import EditMetric
 from .errors import ConfigError, InputError
-from .essays import essay_corpus, essay_inputs, is_essay_file, is_regular
+from .essays import essay_corpus, essay_inputs, is_essay_file
 from .formatting import plural
 from .metric import Metric, SystemResult, check_partial_references
 from .paired import compare_with_baseline
 from .parallel import current, default_jobs, execution, pool_size, workers_for
-from .readers import check_inputs, describe, line_count_error, read_lines
+from .readers import (
+    LineBound,
+    check_inputs,
+    describe,
+    is_stream,
+    line_count_error,
+    read_lines,
+)
 from .registry import metric_from_spec
 from .signature import score_signature
 from .streaming import files_only, line_chunks, scan_inputs, shift_reporter
@@ -339,9 +346,13 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     if m2 is not None:
 
         gold = read_m2(m2)
-    src = read_lines(source, "source")
-    refs = [read_lines(path, "reference") for path in references]
-    hyps = {path: read_lines(path, "hypothesis") for path in hypotheses}
+    bound = None if gold is None else LineBound(len(gold.sources), describe(gold.path, "M2"),
+                                                 "sentence")
+    texts_read = read_bounded([(source, "source"), *((p, "reference") for p in references),
+                               *((p, "hypothesis") for p in hypotheses)], bound)
+    src = texts_read[0]
+    refs = texts_read[1:1 + len(references)]
+    hyps = dict(zip(hypotheses, texts_read[1 + len(references):], strict=True))
     source_name = describe(source, "source")
     named = [(source_name, src)]
     if gold is not None:
@@ -372,6 +383,25 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     return Corpus(src, refs, hyps, m2=gold)
 
 
+def read_bounded(inputs: Sequence[tuple[str, str]], bound: LineBound | None = None
+                 ) -> list[list[str]]:
+    """The lines of each ``(path, role)`` (:func:`~gecmetrics.readers.read_lines`),
+    which must all have as many: regular files first, in order, then the streams
+    (standard input, pipes), each read only up to the count of the first input
+    read (or ``bound``, e.g. an M2 file's sentences), so an endless stream stops at
+    its first line too many. When every input is a stream, the first is read whole
+    (its lines within the line limit), as a file would be; a regular file is read
+    whole, so its count is named exactly."""
+    streams = [is_stream(path) for path, _ in inputs]
+    out: list[list[str]] = [[] for _ in inputs]
+    for i in sorted(range(len(inputs)), key=streams.__getitem__):
+        path, role = inputs[i]
+        out[i] = read_lines(path, role, bound=bound if streams[i] else None)
+        if bound is None:
+            bound = LineBound(len(out[i]), describe(path, role))
+    return out
+
+
 def _refuse_essays_on_streams(source: str, references: Sequence[str], hypotheses: Sequence[str],
                            src: list[str], refs: Sequence[list[str]],
                            hyps: Mapping[str, list[str]]) -> None:
@@ -380,7 +410,7 @@ def _refuse_essays_on_streams(source: str, references: Sequence[str], hypotheses
     would be scored as sentences; refuse that."""
     texts = [(source, src), *zip(references, refs, strict=False), *hyps.items()]
     for path, lines in texts:
-        if not is_regular(path) and is_essay_file("\n".join(lines)):
+        if is_stream(path) and is_essay_file("\n".join(lines)):
             raise InputError(f"{describe(path, 'input')} holds MultiGEC essays "
                              f"('### essay_id = ID' headers) but only regular files are read "
                              f"as essays; give essay files by name")

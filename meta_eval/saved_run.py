@@ -21,6 +21,8 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.paths import atomic_output
+from gecmetrics.readers import parse_json
 
 from .analyses import ANALYSES
 from .options import MetaEvalOptions
@@ -145,7 +147,8 @@ class MetaEvalRun:
             raise ConfigError(f"saved run: missing or malformed entry {err}") from None
 
     def save(self, path: str) -> None:
-        with open(path, "w", encoding="utf-8") as f:
+        """Write the run to ``path``, whole or not at all (:func:`~gecmetrics.paths.atomic_output`)."""
+        with atomic_output(path) as part, open(part, "w", encoding="utf-8") as f:
             json.dump(self.to_json(), f, indent=2, ensure_ascii=False)
             f.write("\n")
 
@@ -153,9 +156,9 @@ class MetaEvalRun:
     def load(cls, path: str) -> MetaEvalRun:
         try:
             with open(path, encoding="utf-8") as f:
-                obj = json.load(f)
+                text = f.read()
         except OSError as err:
             raise ConfigError(f"--run {path}: cannot be read ({err.strerror or err})") from None
-        except json.JSONDecodeError as err:
-            raise ConfigError(f"--run {path}: not JSON ({err})") from None
-        return cls.from_json(obj)
+        except UnicodeDecodeError:
+            raise ConfigError(f"--run {path}: not UTF-8 text, so not a saved run") from None
+        return cls.from_json(parse_json(text, f"--run {path}", error=ConfigError))

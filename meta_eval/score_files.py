@@ -53,6 +53,7 @@ from gecmetrics.readers import (
     check_one_stdin,
     display_name,
     is_stdin,
+    parse_json,
     read_lines,
     read_text,
     split_lines,
@@ -217,11 +218,7 @@ def _no_duplicates(path: str | Path):
 
 
 def _read_json(path: str | Path, text: str, spec: str | None, beta: float | None) -> ScoreTable:
-    try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates(path))
-    except json.JSONDecodeError as err:
-        raise InputError(f"{path}:{err.lineno}: not valid JSON ({err.msg}, column {err.colno})"
-                         ) from None
+    data = parse_json(text, str(path), _no_duplicates(path))
     if isinstance(data, list):
         return _read_score_output(path, data, spec, beta)
     if spec is not None or beta is not None:
@@ -527,6 +524,19 @@ def _split_option(text: str) -> tuple[str, str, str]:
     match = _OPTIONS_START.search(rest)
     path, options = (rest[:match.start()], rest[match.end():]) if match else (rest, "")
     return name, path, options
+
+
+def scores_paths(items: Sequence[Any]) -> list[str]:
+    """The paths of the ``--scores NAME=PATH[:OPTS]`` texts among ``items`` (a
+    malformed text is left to :func:`parse_scores_option` to report)."""
+    paths = []
+    for item in items:
+        if isinstance(item, str):
+            try:
+                paths.append(_split_option(item)[1])
+            except ConfigError:
+                continue
+    return paths
 
 
 def check_scores_stdin(items: Sequence[Any]) -> None:

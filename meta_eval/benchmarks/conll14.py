@@ -41,7 +41,7 @@ from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.formatting import plural
 from gecmetrics.m2_format import read_m2
-from gecmetrics.readers import read_lines
+from gecmetrics.readers import parse_json, read_lines
 
 from ..human import RankingItem, expected_wins, read_judgments
 from .base import (
@@ -127,9 +127,6 @@ def reference_texts(root: Path, chosen: tuple[str, ...], nucle: list[list[str]] 
 
 def sakaguchi16_scores(root: Path, kind: str) -> dict[str, float]:
     """Mean mu over the published TrueSkill runs of ranking ``kind``."""
-    import json
-
-
     desc = description(NAME)["sakaguchi16"]
     pattern, runs = desc["rankings"][kind], desc["runs"]
     wanted = [f for f in desc["files"]
@@ -139,9 +136,9 @@ def sakaguchi16_scores(root: Path, kind: str) -> dict[str, float]:
     for run in range(runs):
         path = root / pattern.format(run=run)
         try:
-            data = json.loads(path.read_text("utf-8"))
+            data = parse_json(path.read_text("utf-8"), str(path))
             scores = {k: float(v[0]) for k, v in data.items() if k != "data_points"}
-        except (ValueError, TypeError, IndexError, AttributeError):
+        except (ValueError, TypeError, IndexError, AttributeError, InputError):
             raise InputError(f"{path}: expected a JSON object of system: [mu, sigma^2]") from None
         if totals and set(scores) != set(totals):
             raise InputError(f"{path}: other systems than the runs before it")

@@ -39,7 +39,6 @@ output and the annotator's post-edit).
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -51,7 +50,7 @@ import numpy as np
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import InputError
-from gecmetrics.readers import read_lines
+from gecmetrics.readers import parse_json, read_lines
 
 from .base import (
     Benchmark,
@@ -89,8 +88,8 @@ class SvGecData:
 
 def _read_json(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        data = parse_json(path.read_text("utf-8"), str(path))
+    except (OSError, UnicodeDecodeError, InputError) as err:
         raise InputError(f"{path}: not a readable annotation file ({err}); run "
                          "`gecmetrics download sv-gec` to fetch it again") from None
     if not isinstance(data, dict) or not isinstance(data.get("data"), list):

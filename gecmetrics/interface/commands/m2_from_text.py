@@ -10,7 +10,7 @@ import click
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.interface.commands.common import friendly_errors, write_text
 from gecmetrics.readers import check_one_stdin, check_same_length, display_name, read_lines
-from gecmetrics.validate import check_output_file
+from gecmetrics.validate import check_output_file, check_outputs
 
 #: The ISO 639-1 language codes ``--lang`` accepts (any language: the
 #: language-neutral extractor reads no model; the code is checked so that a typo
@@ -42,8 +42,10 @@ class M2FromTextOptions:
         if self.lang is not None and self.lang not in LANGUAGE_CODES:
             raise ConfigError(f"unknown --lang {self.lang!r}; give an ISO 639-1 code in "
                               "lower case (en, de, uk, sv, ...)")
-        check_one_stdin([("-s/--source", self.source),
-                         *(("-r/--reference", path) for path in self.references)])
+        named = [("-s/--source", self.source),
+                 *(("-r/--reference", path) for path in self.references)]
+        check_one_stdin(named)
+        check_outputs([("-o/--output", self.output)], named)
 
 
 def tokenised(lines: Sequence[str], tokens: Callable[[str], list[str]], name: str,
