@@ -134,31 +134,40 @@ def _too_long_message(what: str, line_no: int, limit: int, block: bytes) -> str:
     return f"{start}, the limit for one line (one sentence a line is expected); {raise_it}"
 
 
+#: Called with each checked block of whole lines as it is read, in order (a parser
+#: that raises at the first line that cannot belong to the format).
+BlockCheck = Callable[[str], None]
+
+
 def read_text(path: str | os.PathLike[str], role: str = "input",
-              bound: LineBound | None = None) -> str:
+              bound: LineBound | None = None, check: BlockCheck | None = None) -> str:
     """The checked text of a UTF-8 file (or standard input, for ``-``): no byte-order
     mark, no lone CR, no NUL; it may be empty. :func:`read_lines` splits it.
 
     Each block is checked as it is read (:func:`checked_blocks`), so binary data on
     a stream (``- < /dev/urandom``) stops at its first block; with ``bound``, input
-    past ``bound.count`` lines stops at the block where it shows (:class:`LineBound`).
+    past ``bound.count`` lines stops at the block where it shows (:class:`LineBound`),
+    and ``check`` sees each block as it is read (a format's reader stops endless
+    data that is not its format at the first line).
     A path that is not a regular file (a pipe, ``<(zcat f.gz)``) is read once: a
     second read in the same process returns the same text (:func:`_stream_text`).
     """
     if is_stream(path):
-        return _stream_text(path, role, bound)
+        return _stream_text(path, role, bound, check)
     with _open(os.fspath(path), role) as handle:
-        return _collect(handle, path, role, bound)
+        return _collect(handle, path, role, bound, check)
 
 
 def _collect(handle: BinaryIO, path: str | os.PathLike[str], role: str,
-             bound: LineBound | None) -> str:
+             bound: LineBound | None, check: BlockCheck | None = None) -> str:
     """The checked text of ``handle`` (:func:`checked_blocks`), within ``bound``."""
     what = describe(path, role)
     parts = []
     lines = 0
     for text in checked_blocks(handle, what, display_name(path)):
         lines = _within(bound, what, lines, text)
+        if check is not None:
+            check(text)
         parts.append(text)
     return "".join(parts)
 
@@ -199,7 +208,8 @@ def _within(bound: LineBound | None, what: str, lines: int, text: str) -> int:
 _STREAMS: dict[tuple[int, int], tuple[BinaryIO, str]] = {}
 
 
-def _stream_text(path: str | os.PathLike[str], role: str, bound: LineBound | None) -> str:
+def _stream_text(path: str | os.PathLike[str], role: str, bound: LineBound | None,
+                 check: BlockCheck | None = None) -> str:
     """The text of standard input, a pipe, a FIFO or a device, read once per process
     (the kernel keeps no copy: a second read would find it empty, and ``count_lines``
     then ``read_lines`` would see "0 lines"). A second read is checked against
@@ -217,9 +227,11 @@ def _stream_text(path: str | os.PathLike[str], role: str, bound: LineBound | Non
             handle.close()
         text = _STREAMS[key][1]
         _within(bound, what, 0, text)
+        if check is not None:
+            check(text)
         return text
     try:
-        text = _collect(handle, path, role, bound)
+        text = _collect(handle, path, role, bound, check)
     except BaseException:
         if handle is not sys.stdin.buffer:
             handle.close()
@@ -245,17 +257,18 @@ def is_stream(path: str | os.PathLike[str]) -> bool:
 
 
 def read_lines(path: str | os.PathLike[str], role: str = "input",
-               expected: str = "one sentence a line", bound: LineBound | None = None
-               ) -> list[str]:
+               expected: str = "one sentence a line", bound: LineBound | None = None,
+               check: BlockCheck | None = None) -> list[str]:
     """Read a UTF-8 file (or standard input, for ``-``) into a list of lines.
 
     Bad input raises :class:`InputError` with one clear line. ``role`` names
     the file's job ("source", "reference", "hypothesis") in messages, so a
     user knows which option to correct; ``expected`` says what an empty file
     should have held (an M2 file is not one sentence a line); ``bound`` stops the
-    reading at the first line past its count (:class:`LineBound`).
+    reading at the first line past its count (:class:`LineBound`); ``check`` sees
+    each block as it is read (:func:`read_text`).
     """
-    return nonempty_lines(read_text(path, role, bound), path, role, expected)
+    return nonempty_lines(read_text(path, role, bound, check), path, role, expected)
 
 
 def nonempty_lines(text: str, path: str | os.PathLike[str], role: str = "input",
@@ -412,6 +425,25 @@ def count_lines(path: str, role: str) -> int:
     if count == 0:
         raise InputError(f"{role} file is empty: {name} (expected one sentence a line)")
     return count
+
+
+def read_bounded(inputs: Sequence[tuple[str, str]], bound: LineBound | None = None
+                 ) -> list[list[str]]:
+    """The lines of each ``(path, role)`` (:func:`~gecmetrics.readers.read_lines`),
+    which must all have as many: regular files first, in order, then the streams
+    (standard input, pipes), each read only up to the count of the first input
+    read (or ``bound``, e.g. an M2 file's sentences), so an endless stream stops at
+    its first line too many. When every input is a stream, the first is read whole
+    (its lines within the line limit), as a file would be; a regular file is read
+    whole, so its count is named exactly."""
+    streams = [is_stream(path) for path, _ in inputs]
+    out: list[list[str]] = [[] for _ in inputs]
+    for i in sorted(range(len(inputs)), key=streams.__getitem__):
+        path, role = inputs[i]
+        out[i] = read_lines(path, role, bound=bound if streams[i] else None)
+        if bound is None:
+            bound = LineBound(len(out[i]), describe(path, role))
+    return out
 
 
 def check_one_stdin(named: Sequence[tuple[str, str | os.PathLike[str] | None]]) -> None:

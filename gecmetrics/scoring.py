@@ -46,7 +46,7 @@ from .readers import (
     describe,
     is_stream,
     line_count_error,
-    read_lines,
+    read_bounded,
 )
 from .registry import metric_from_spec
 from .signature import score_signature
@@ -381,25 +381,6 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
             raise line_count_error(name, len(lines), source_name, len(src))
     _warn_shifted(src, texts, warn)
     return Corpus(src, refs, hyps, m2=gold)
-
-
-def read_bounded(inputs: Sequence[tuple[str, str]], bound: LineBound | None = None
-                 ) -> list[list[str]]:
-    """The lines of each ``(path, role)`` (:func:`~gecmetrics.readers.read_lines`),
-    which must all have as many: regular files first, in order, then the streams
-    (standard input, pipes), each read only up to the count of the first input
-    read (or ``bound``, e.g. an M2 file's sentences), so an endless stream stops at
-    its first line too many. When every input is a stream, the first is read whole
-    (its lines within the line limit), as a file would be; a regular file is read
-    whole, so its count is named exactly."""
-    streams = [is_stream(path) for path, _ in inputs]
-    out: list[list[str]] = [[] for _ in inputs]
-    for i in sorted(range(len(inputs)), key=streams.__getitem__):
-        path, role = inputs[i]
-        out[i] = read_lines(path, role, bound=bound if streams[i] else None)
-        if bound is None:
-            bound = LineBound(len(out[i]), describe(path, role))
-    return out
 
 
 def _refuse_essays_on_streams(source: str, references: Sequence[str], hypotheses: Sequence[str],

@@ -9,7 +9,7 @@ import click
 
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.interface.commands.common import friendly_errors, write_text
-from gecmetrics.readers import check_one_stdin, check_same_length, display_name, read_lines
+from gecmetrics.readers import check_one_stdin, check_same_length, display_name, read_bounded
 from gecmetrics.validate import check_output_file, check_outputs
 
 #: The ISO 639-1 language codes ``--lang`` accepts (any language: the
@@ -73,8 +73,8 @@ def m2_from_text_lines(options: M2FromTextOptions) -> list[str]:
     from gecmetrics.tokenizers import tokenizer
 
     tokens = tokenizer(options.tokenize) if options.tokenize else str.split
-    src_lines = read_lines(options.source, "source")
-    refs = [read_lines(path, "reference") for path in options.references]
+    src_lines, *refs = read_bounded([(options.source, "source"),
+                                     *((path, "reference") for path in options.references)])
     check_same_length([(display_name(options.source), src_lines),
                        *((display_name(p), r) for p, r in zip(options.references, refs,
                                                              strict=True))])
