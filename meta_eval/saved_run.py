@@ -147,7 +147,8 @@ class MetaEvalRun:
             raise ConfigError(f"saved run: missing or malformed entry {err}") from None
 
     def save(self, path: str) -> None:
-        """Write the run to ``path``, whole or not at all (:func:`~gecmetrics.paths.atomic_output`)."""
+        """Write the run to ``path``, whole or not at all
+        (:func:`~gecmetrics.paths.atomic_output`)."""
         with atomic_output(path) as part, open(part, "w", encoding="utf-8") as f:
             json.dump(self.to_json(), f, indent=2, ensure_ascii=False)
             f.write("\n")

@@ -33,7 +33,6 @@ asked of system scores.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re

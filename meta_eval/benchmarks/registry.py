@@ -81,7 +81,8 @@ def _descriptions() -> list[tuple[str, str, dict[str, Any]]]:
         for entry in sorted(resources.files(package).iterdir(), key=lambda e: e.name):
             if not entry.name.endswith(".json"):
                 continue
-            desc = parse_json(entry.read_text("utf-8"), f"{package}/{entry.name}", error=ConfigError)
+            desc = parse_json(entry.read_text("utf-8"), f"{package}/{entry.name}",
+                              error=ConfigError)
             if isinstance(desc, dict) and "meta_eval" in desc:
                 found.append((package, entry.name.removesuffix(".json"), desc["meta_eval"]))
     return found
