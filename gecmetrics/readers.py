@@ -216,20 +216,18 @@ def _stream_text(path: str | os.PathLike[str], role: str, bound: LineBound | Non
     ``bound`` like the first. A stream without a descriptor (a test's in-memory
     standard input) is read each time it is asked for."""
     what = describe(path, role)
-    handle = sys.stdin.buffer if is_stdin(path) else _open(os.fspath(path), role)
-    try:
-        info = os.fstat(handle.fileno())
+    try:  # looked up before opening: opening a FIFO waits for a writer
+        info = os.fstat(sys.stdin.buffer.fileno()) if is_stdin(path) else os.stat(path)
         key: tuple[int, int] | None = (info.st_dev, info.st_ino)
     except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
         key = None
     if key is not None and key in _STREAMS:
-        if handle is not sys.stdin.buffer:
-            handle.close()
         text = _STREAMS[key][1]
         _within(bound, what, 0, text)
         if check is not None:
             check(text)
         return text
+    handle = sys.stdin.buffer if is_stdin(path) else _open(os.fspath(path), role)
     try:
         text = _collect(handle, path, role, bound, check)
     except BaseException:
