@@ -30,21 +30,23 @@ from __future__ import annotations
 import mmap
 import os
 import re
-import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from . import extras
 from .corpus import Corpus
 from .errors import ConfigError, InputError
+from .formatting import plural
 from .readers import (
     ESSAY_HEADER,
     ESSAY_MARK,
+    BlockCheck,
+    LineBound,
     describe,
     display_name,
     essay_header_line,
-    is_stdin,
-    read_lines,
+    is_stream,
+    nonempty_lines,
     read_text,
     split_lines,
 )
@@ -98,7 +100,7 @@ def holds_essays(path: str | os.PathLike[str], role: str = "input") -> bool:
     (give essays by file name). A file that cannot be opened is not one either:
     its reader reports why.
     """
-    if not is_regular(path):
+    if is_stream(path):
         return False
     try:
         with open(path, "rb") as handle:
@@ -112,16 +114,6 @@ def holds_essays(path: str | os.PathLike[str], role: str = "input") -> bool:
     return is_essay_file(read_text(path, role))
 
 
-def is_regular(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` is a regular file (not standard input, a pipe or a device)."""
-    if is_stdin(path):
-        return False
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except (OSError, ValueError):
-        return False
-
-
 def essay_inputs(source: str, references: Sequence[str], hypotheses: Sequence[str]) -> bool:
     """Whether any input of a scoring run is a MultiGEC essay file (:func:`holds_essays`):
     then all are read as essays, by :func:`essay_corpus`, which refuses a mix."""
@@ -130,15 +122,49 @@ def essay_inputs(source: str, references: Sequence[str], hypotheses: Sequence[st
     return any(holds_essays(path, role) for path, role in named)
 
 
-def read_essays(path: str | os.PathLike[str], role: str) -> Essays:
-    """Read a MultiGEC essay file or a one-text-a-line file (checked, one-line errors)."""
-    text = read_text(path, role)
+def read_essays(path: str | os.PathLike[str], role: str, like: Essays | None = None
+                ) -> Essays:
+    """Read a MultiGEC essay file or a one-text-a-line file (checked, one-line errors).
+
+    With ``like`` (the source, read already), a stream (standard input, a pipe) is
+    read only until it holds more texts than ``like``: more lines than a line file,
+    more essay headers than an essay file; so endless input stops there."""
+    bound, check = None, None
+    if like is not None and is_stream(path):
+        if like.markdown:
+            check = _essay_count_check(describe(path, role), like)
+        else:
+            bound = LineBound(len(like.ids), describe(like.path, "source"))
+    text = read_text(path, role, bound, check)
     name = str(path)
     if not is_essay_file(text):
-        lines = read_lines(path, role, "one text a line, or MultiGEC essays")
+        lines = nonempty_lines(text, path, role, "one text a line, or MultiGEC essays")
         numbers = tuple(range(1, len(lines) + 1))
         return Essays(name, tuple(map(str, numbers)), tuple(lines), numbers, False)
     return parse_essays(text, name, role)
+
+
+def _essay_count_check(what: str, like: Essays) -> BlockCheck:
+    """A :data:`~gecmetrics.readers.BlockCheck` that raises once the text read holds
+    more essay headers than ``like`` has essays, or text before its first header (a
+    file of one text a line, or text no essay holds)."""
+    seen = 0
+
+    def check(text: str) -> None:
+        nonlocal seen
+        for line in split_lines(text):
+            if HEADER.fullmatch(line.rstrip()):
+                seen += 1
+            elif not seen and line.strip():
+                raise InputError(f"{what} holds one text a line but "
+                                 f"{display_name(like.path)} holds MultiGEC essays; give all "
+                                 "files in one format")
+        if seen > len(like.ids):
+            raise InputError(f"{what} has more than {plural(len(like.ids), 'essay')} but "
+                             f"{describe(like.path, 'source')} has {len(like.ids)}; give "
+                             "the essays of this source")
+
+    return check
 
 
 def parse_essays(text: str, path: str, role: str) -> Essays:
@@ -226,8 +252,8 @@ def essay_corpus(source: str, references: Sequence[str], hypotheses: Sequence[st
         raise ConfigError("no reference given; pass at least one reference file (-r)")
     prepare = tokenizer(tokenize)  # before reading: a missing extra fails at once
     src = read_essays(source, "source")
-    refs = [read_essays(path, "reference") for path in references]
-    hyps = [read_essays(path, "hypothesis") for path in hypotheses]
+    refs = [read_essays(path, "reference", src) for path in references]
+    hyps = [read_essays(path, "hypothesis", src) for path in hypotheses]
     for other in [*refs, *hyps]:
         if other.markdown != src.markdown:
             kinds = ("MultiGEC essays", "one text a line")

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 from gecmetrics.edits.span import SpanEdit
 from gecmetrics.errors import InputError
-from gecmetrics.readers import display_name, read_lines
+from gecmetrics.readers import display_name, read_lines, split_lines
 
 
 @dataclass(frozen=True)
@@ -194,43 +194,65 @@ def read_m2(path: str | os.PathLike[str]) -> M2File:
 
     Every malformed line raises :class:`InputError` naming the file, the line
     number, the field and what is expected (see the module docstring), so
-    that no malformed edit changes a score silently.
+    that no malformed edit changes a score silently. Lines are parsed as they
+    are read, so a stream that is not M2 (``yes | gecmetrics m2-to-text -``)
+    stops at its first line.
     """
-    name = display_name(path)
-    lines = read_lines(path, role="M2", expected=M2_LAYOUT)
-    sentences: list[M2Sentence] = []
-    source: str | None = None  # the S line of the open block; None between blocks
-    source_line = 0
-    n_tokens = -1  # of the open block's source, counted at its first edit
-    edits: list[Edit] = []
-    for number, line in enumerate(lines, start=1):
+    parser = _M2Parser(display_name(path))
+    read_lines(path, role="M2", expected=M2_LAYOUT, check=parser.feed)
+    return M2File(os.fspath(path), parser.finish())
+
+
+class _M2Parser:
+    """The blocks of an M2 file, fed a block of whole lines at a time (:meth:`feed`)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.number = 0  # lines read
+        self.sentences: list[M2Sentence] = []
+        self.source: str | None = None  # the S line of the open block; None between blocks
+        self.source_line = 0
+        self.n_tokens = -1  # of the open block's source, counted at its first edit
+        self.edits: list[Edit] = []
+
+    def feed(self, text: str) -> None:
+        for line in split_lines(text):
+            self.number += 1
+            self._line(line, self.number)
+
+    def _line(self, line: str, number: int) -> None:
+        name = self.name
         if line.startswith("S "):
-            if source is not None:
-                raise _error(name, number, f"'S' line right after the block of line {source_line}; "
-                             "expected a blank line between blocks (one 'S' line and its "
-                             "'A' lines)")
-            source, source_line, edits, n_tokens = line[2:], number, [], -1
+            if self.source is not None:
+                raise _error(name, number, "'S' line right after the block of line "
+                             f"{self.source_line}; expected a blank line between blocks (one "
+                             "'S' line and its 'A' lines)")
+            self.source, self.source_line, self.edits, self.n_tokens = line[2:], number, [], -1
         elif line.startswith("A "):
-            if source is None:
-                where = "after a blank line" if sentences else "before any 'S' line"
+            if self.source is None:
+                where = "after a blank line" if self.sentences else "before any 'S' line"
                 raise _error(name, number, f"'A' line {where}, outside a block; expected it "
                              "in the block of its sentence, right after the 'S' line or "
                              "another 'A' line")
-            if n_tokens < 0:
-                n_tokens = len(source.split())  # as the M2 scorer counts tokens
-            edits.append(parse_edit(line, name, number, n_tokens))
+            if self.n_tokens < 0:
+                self.n_tokens = len(self.source.split())  # as the M2 scorer counts tokens
+            self.edits.append(parse_edit(line, name, number, self.n_tokens))
         elif line.strip() == "":
-            if source is not None:
-                sentences.append(M2Sentence(source, tuple(edits)))
-                source = None
+            if self.source is not None:
+                self.sentences.append(M2Sentence(self.source, tuple(self.edits)))
+                self.source = None
         else:
             raise _error(name, number, "expected an 'S ' or 'A ' line or a blank line; is "
                          "this an M2 file?")
-    if source is not None:
-        sentences.append(M2Sentence(source, tuple(edits)))
-    if not sentences:
-        raise InputError(f"{name}: no 'S ' line found, only blank lines; expected {M2_LAYOUT}")
-    return M2File(os.fspath(path), sentences)
+
+    def finish(self) -> list[M2Sentence]:
+        if self.source is not None:
+            self.sentences.append(M2Sentence(self.source, tuple(self.edits)))
+            self.source = None
+        if not self.sentences:
+            raise InputError(f"{self.name}: no 'S ' line found, only blank lines; expected "
+                             f"{M2_LAYOUT}")
+        return self.sentences
 
 
 #: What an M2 file holds, for the messages about an empty or blank one.

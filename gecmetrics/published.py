@@ -14,13 +14,13 @@ against its source.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any
 
 from .errors import ConfigError
+from .readers import parse_json
 
 CITATION_KEYS = ("authors", "year", "title", "venue", "table", "url")
 
@@ -61,7 +61,8 @@ def load(name: str) -> Published:
     path = _folder() / f"{name}.json"
     if not path.is_file():
         raise ConfigError(f"no published table {name!r}; known: {', '.join(names())}")
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = parse_json(path.read_text(encoding="utf-8"), f"data/published/{name}.json",
+                      error=ConfigError)
     missing = [key for key in ("citation", "description", "values") if key not in data]
     missing += [f"citation.{key}" for key in CITATION_KEYS if key not in data.get("citation", {})]
     if missing:

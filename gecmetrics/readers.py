@@ -20,13 +20,16 @@ data (NUL bytes) are named as such, with the conversion that fixes them.
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
+import stat
 import sys
-from collections.abc import Iterator, Sequence
-from typing import BinaryIO
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, BinaryIO
 
-from .errors import ConfigError, InputError
+from .errors import ConfigError, GecMetricsError, InputError
 from .formatting import plural
 
 STDIN = "-"
@@ -159,44 +162,150 @@ def _too_long_message(what: str, line_no: int, limit: int, block: bytes) -> str:
     return f"{start}, the limit for one line (one sentence a line is expected); {raise_it}"
 
 
-def read_text(path: str | os.PathLike[str], role: str = "input") -> str:
+#: Called with each checked block of whole lines as it is read, in order (a parser
+#: that raises at the first line that cannot belong to the format).
+BlockCheck = Callable[[str], None]
+
+
+def read_text(path: str | os.PathLike[str], role: str = "input",
+              bound: LineBound | None = None, check: BlockCheck | None = None) -> str:
     """The checked text of a UTF-8 file (or standard input, for ``-``): no byte-order
-    mark, no lone CR, no NUL; it may be empty. :func:`read_lines` splits it."""
-    name = display_name(path)
+    mark, no lone CR, no NUL; it may be empty. :func:`read_lines` splits it.
+
+    Each block is checked as it is read (:func:`checked_blocks`), so binary data on
+    a stream (``- < /dev/urandom``) stops at its first block; with ``bound``, input
+    past ``bound.count`` lines stops at the block where it shows (:class:`LineBound`),
+    and ``check`` sees each block as it is read (a format's reader stops endless
+    data that is not its format at the first line).
+    A path that is not a regular file (a pipe, ``<(zcat f.gz)``) is read once: a
+    second read in the same process returns the same text (:func:`_stream_text`).
+    """
+    if is_stream(path):
+        return _stream_text(path, role, bound, check)
+    with _open(os.fspath(path), role) as handle:
+        return _collect(handle, path, role, bound, check)
+
+
+def _collect(handle: BinaryIO, path: str | os.PathLike[str], role: str,
+             bound: LineBound | None, check: BlockCheck | None = None) -> str:
+    """The checked text of ``handle`` (:func:`checked_blocks`), within ``bound``."""
     what = describe(path, role)
-    data = _read_bytes(path, role)
-    encoding = _wrong_encoding(data)
-    if encoding is not None:
-        raise InputError(_encoding_message(what, name, data, encoding))
+    parts = []
+    lines = 0
+    for text in checked_blocks(handle, what, display_name(path)):
+        lines = _within(bound, what, lines, text)
+        if check is not None:
+            check(text)
+        parts.append(text)
+    return "".join(parts)
+
+
+@dataclass(frozen=True)
+class LineBound:
+    """The number of lines an input must have (that of another input already read):
+    a stream is read only until it shows more (:func:`read_lines`), so endless input
+    (``yes | gecmetrics score ... -c -``) stops at the first line too many.
+
+    ``name`` names the input counted ("source file source.txt") and ``unit`` what
+    it counted ("line"; "sentence" for an M2 file).
+    """
+
+    count: int
+    name: str
+    unit: str = "line"
+
+    def error(self, what: str) -> InputError:
+        """The message for ``what``, which has more lines than :attr:`count`."""
+        counted = self.count if self.unit == "line" else plural(self.count, self.unit)
+        return InputError(f"{what} has more than {plural(self.count, 'line')} but {self.name} "
+                          f"has {counted}; every file needs one line per source sentence")
+
+
+def _within(bound: LineBound | None, what: str, lines: int, text: str) -> int:
+    """Lines ended so far, after ``text``; raises once they pass ``bound``. A text
+    after the last line end that ``bound`` allows is a line too many."""
+    lines += text.count("\n")
+    if bound is not None and (lines > bound.count or (lines == bound.count and text
+                                                        and not text.endswith("\n"))):
+        raise bound.error(what)
+    return lines
+
+
+#: Streams read so far: (device, inode) -> (the open handle, its text). The handle
+#: stays open so that no other pipe can take the inode while the entry lives.
+_STREAMS: dict[tuple[int, int], tuple[BinaryIO, str]] = {}
+
+
+def _stream_text(path: str | os.PathLike[str], role: str, bound: LineBound | None,
+                 check: BlockCheck | None = None) -> str:
+    """The text of standard input, a pipe, a FIFO or a device, read once per process
+    (the kernel keeps no copy: a second read would find it empty, and ``count_lines``
+    then ``read_lines`` would see "0 lines"). A second read is checked against
+    ``bound`` like the first. A stream without a descriptor (a test's in-memory
+    standard input) is read each time it is asked for."""
+    what = describe(path, role)
+    try:  # looked up before opening: opening a FIFO waits for a writer
+        info = os.fstat(sys.stdin.buffer.fileno()) if is_stdin(path) else os.stat(path)
+        key: tuple[int, int] | None = (info.st_dev, info.st_ino)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        key = None
+    if key is not None and key in _STREAMS:
+        text = _STREAMS[key][1]
+        _within(bound, what, 0, text)
+        if check is not None:
+            check(text)
+        return text
+    handle = sys.stdin.buffer if is_stdin(path) else _open(os.fspath(path), role)
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise InputError(_utf8_message(what, data, err.start)) from None
-    del data
-    if text.startswith("\ufeff"):
-        text = text[1:]  # a byte-order mark is not part of the first sentence
-    lone_cr = LONE_CR.search(text)
-    if lone_cr:
-        # Without this check a file with old Mac line ends is one long line and
-        # the user sees only a line-count mismatch, with no hint why.
-        raise InputError(_lone_cr_message(what, name, text, lone_cr.start()))
+        text = _collect(handle, path, role, bound, check)
+    except BaseException:
+        if handle is not sys.stdin.buffer:
+            handle.close()
+        raise
+    if key is not None:
+        _STREAMS[key] = (handle, text)
+    elif handle is not sys.stdin.buffer:
+        handle.close()
     return text
 
 
+def is_stream(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is standard input or names something that is not a regular
+    file (a pipe, ``<(zcat f.gz)``, a FIFO, a device): what can be read only once, and
+    only from its start. A path that cannot be looked at is not one (its reader says
+    why)."""
+    if is_stdin(path):
+        return True
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
 def read_lines(path: str | os.PathLike[str], role: str = "input",
-               expected: str = "one sentence a line") -> list[str]:
+               expected: str = "one sentence a line", bound: LineBound | None = None,
+               check: BlockCheck | None = None) -> list[str]:
     """Read a UTF-8 file (or standard input, for ``-``) into a list of lines.
 
     Bad input raises :class:`InputError` with one clear line. ``role`` names
     the file's job ("source", "reference", "hypothesis") in messages, so a
     user knows which option to correct; ``expected`` says what an empty file
-    should have held (an M2 file is not one sentence a line). A MultiGEC essay
-    file (a line ``### essay_id = ID``) is refused: its headers and paragraphs
-    would be read as sentences (:mod:`gecmetrics.essays` reads such files).
+    should have held (an M2 file is not one sentence a line); ``bound`` stops the
+    reading at the first line past its count (:class:`LineBound`); ``check`` sees
+    each block as it is read (:func:`read_text`). A MultiGEC essay file (a line
+    ``### essay_id = ID``) is refused: its headers and paragraphs would be read as
+    sentences (:mod:`gecmetrics.essays` reads such files).
     """
-    text = read_text(path, role)
+    text = read_text(path, role, bound, check)
     if ESSAY_MARK in text:
         _refuse_essays(text, describe(path, role))
+    return nonempty_lines(text, path, role, expected)
+
+
+def nonempty_lines(text: str, path: str | os.PathLike[str], role: str = "input",
+                   expected: str = "one sentence a line") -> list[str]:
+    """The lines of ``text`` read from ``path`` (:func:`split_lines`); an empty input is
+    an error naming it and what it should have held."""
     lines = split_lines(text)
     if not lines:
         raise _empty(path, role, expected)
@@ -332,23 +441,6 @@ def _open(path: str, role: str) -> BinaryIO:
         raise InputError(f"{role} file is not readable: {path} (check its permissions)") from None
 
 
-def _read_bytes(path: str | os.PathLike[str], role: str) -> bytearray:
-    """The whole input, read in checked blocks (:func:`read_blocks`)."""
-    what = describe(path, role)
-    if is_stdin(path):
-        return _gather(sys.stdin.buffer, what)
-    with _open(os.fspath(path), role) as handle:
-        return _gather(handle, what)
-
-
-def _gather(handle: BinaryIO, what: str) -> bytearray:
-    # A bytearray grows in place: no second copy of the text, as b"".join would make.
-    data = bytearray()
-    for block in read_blocks(handle, what):
-        data += block
-    return data
-
-
 def line_blocks(handle: BinaryIO, what: str) -> Iterator[bytes]:
     """:func:`read_blocks`' bytes regrouped into blocks that end at a line end (the
     last one may not), so each block decodes and splits on its own."""
@@ -364,36 +456,67 @@ def line_blocks(handle: BinaryIO, what: str) -> Iterator[bytes]:
         yield b"".join(pending)
 
 
+def checked_blocks(handle: BinaryIO, what: str, name: str) -> Iterator[str]:
+    """The text of ``handle``, decoded a block of whole lines at a time
+    (:func:`line_blocks`), each block checked before it is yielded: byte-order mark
+    removed, and :class:`InputError` for UTF-16/UTF-32, NUL bytes, bytes that are not
+    UTF-8 or a lone CR, with byte and line numbers counted from the start of the
+    input. So bad data stops at its first block, however long the input."""
+    count = offset = 0
+    for block in line_blocks(handle, what):
+        encoding = _wrong_encoding(block) if offset == 0 else (
+            "binary" if b"\x00" in block else None)
+        if encoding is not None:
+            raise InputError(_encoding_message(what, name, block, encoding, offset, count))
+        try:
+            text = block.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise InputError(_utf8_message(what, block, err.start, offset, count)) from None
+        if offset == 0:
+            text = text.removeprefix("\ufeff")
+        lone_cr = LONE_CR.search(text)
+        if lone_cr:
+            raise InputError(_lone_cr_message(what, name, text, lone_cr.start(), count))
+        count += text.count("\n")
+        offset += len(block)
+        yield text
+
+
 def count_lines(path: str, role: str) -> int:
     """The number of lines of the file ``path``, checked as :func:`read_lines` checks
     it (the same messages, with the same byte and line numbers), one block at a time:
     memory does not grow with the file."""
     what, name = describe(path, role), display_name(path)
-    count = offset = 0
+    count = 0
     last = ""
     with _open(path, role) as handle:
-        for block in line_blocks(handle, what):
-            encoding = _wrong_encoding(block) if offset == 0 else (
-                "binary" if b"\x00" in block else None)
-            if encoding is not None:
-                raise InputError(_encoding_message(what, name, block, encoding, offset, count))
-            try:
-                text = block.decode("utf-8")
-            except UnicodeDecodeError as err:
-                raise InputError(_utf8_message(what, block, err.start, offset, count)) from None
-            if offset == 0:
-                text = text.removeprefix("\ufeff")
-            lone_cr = LONE_CR.search(text)
-            if lone_cr:
-                raise InputError(_lone_cr_message(what, name, text, lone_cr.start(), count))
+        for text in checked_blocks(handle, what, name):
             count += text.count("\n")
-            offset += len(block)
             last = text[-1:] or last
     if last and last != "\n":
         count += 1
     if count == 0:
         raise InputError(f"{role} file is empty: {name} (expected one sentence a line)")
     return count
+
+
+def read_bounded(inputs: Sequence[tuple[str, str]], bound: LineBound | None = None
+                 ) -> list[list[str]]:
+    """The lines of each ``(path, role)`` (:func:`~gecmetrics.readers.read_lines`),
+    which must all have as many: regular files first, in order, then the streams
+    (standard input, pipes), each read only up to the count of the first input
+    read (or ``bound``, e.g. an M2 file's sentences), so an endless stream stops at
+    its first line too many. When every input is a stream, the first is read whole
+    (its lines within the line limit), as a file would be; a regular file is read
+    whole, so its count is named exactly."""
+    streams = [is_stream(path) for path, _ in inputs]
+    out: list[list[str]] = [[] for _ in inputs]
+    for i in sorted(range(len(inputs)), key=streams.__getitem__):
+        path, role = inputs[i]
+        out[i] = read_lines(path, role, bound=bound if streams[i] else None)
+        if bound is None:
+            bound = LineBound(len(out[i]), describe(path, role))
+    return out
 
 
 def check_one_stdin(named: Sequence[tuple[str, str | os.PathLike[str] | None]]) -> None:
@@ -438,6 +561,24 @@ def check_inputs(source: str, references: Sequence[str], hypotheses: Sequence[st
         if path in seen:
             raise InputError(f"hypothesis file {path} is given twice; list each file once")
         seen.add(path)
+
+
+def parse_json(text: str, what: str, object_pairs_hook: Callable[[list[tuple[str, Any]]], Any]
+               | None = None, error: type[GecMetricsError] = InputError) -> Any:
+    """``json.loads(text)`` for every JSON a user gives (``--scores``, ``--run``,
+    annotation and description files): invalid JSON is one line naming ``what`` (a
+    file) with the line and column, and JSON nested deeper than Python's parser
+    follows (its recursion limit, about 1,000 levels; gecmetrics' own files nest a
+    few) is one line too, not a ``RecursionError``. ``error`` is the class raised."""
+    try:
+        return json.loads(text, object_pairs_hook=object_pairs_hook)
+    except json.JSONDecodeError as err:
+        raise error(f"{what}:{err.lineno}: not valid JSON ({err.msg}, column {err.colno})"
+                    ) from None
+    except RecursionError:
+        raise error(f"{what}: JSON nested more than {sys.getrecursionlimit():,} levels deep "
+                    "(arrays or objects inside each other), deeper than can be read; this "
+                    "is not a file gecmetrics reads (its JSON nests a few levels)") from None
 
 
 def line_count_error(name: str, lines: int, source_name: str, source_lines: int) -> InputError:

@@ -35,7 +35,7 @@ from .readers import (
     check_inputs,
     count_lines,
     describe,
-    is_stdin,
+    is_stream,
     line_blocks,
     line_count_error,
     split_lines,
@@ -54,11 +54,12 @@ class Inputs:
 
 def files_only(source: str, references: Sequence[str], hypotheses: Sequence[str],
                m2: str | None) -> bool:
-    """Whether these inputs can be read by chunks of lines: text files only (no
-    standard input, no M2 file), with references and hypotheses."""
+    """Whether these inputs can be read by chunks of lines: regular text files only
+    (no standard input, pipe or device, which can be read only once; no M2 file),
+    with references and hypotheses."""
     paths = [source, *references, *hypotheses]
     return (m2 is None and bool(references) and bool(hypotheses)
-            and not any(is_stdin(p) for p in paths))
+            and not any(is_stream(p) for p in paths))
 
 
 def scan_inputs(source: str, references: Sequence[str], hypotheses: Sequence[str]) -> Inputs:

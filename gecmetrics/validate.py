@@ -302,6 +302,45 @@ def check_output_file(path: str, option: str, suffixes: Sequence[str] | None = N
     return path
 
 
+#: ``(option as typed, path or None)``: a file a command reads or writes.
+NamedPath = tuple[str, "str | os.PathLike[str] | None"]
+
+
+def check_outputs(outputs: Sequence[NamedPath], inputs: Sequence[NamedPath]) -> None:
+    """Refuse, before anything is read or written, an output file that is also an input
+    of the same command (``m2-from-text -s x.txt -o x.txt`` would replace the source
+    by the output), or two outputs that are one file (the second would replace the
+    first). A file is compared by identity (:func:`same_file`), so a link or ``./x``
+    is caught too. ``-`` (standard input or output) and an output that exists but is
+    not a regular file (``/dev/stdout``, a FIFO: written to, not replaced) are no
+    clash. Every command with an output option calls this, with all its inputs."""
+    written = [(flag, os.fspath(p)) for flag, p in outputs
+               if p is not None and os.fspath(p) not in ("", "-")
+               and (os.path.isfile(p) or not os.path.exists(p))]
+    read = [(flag, os.fspath(p)) for flag, p in inputs
+            if p is not None and os.fspath(p) not in ("", "-")]
+    for k, (flag, path) in enumerate(written):
+        for other_flag, other in read:
+            if same_file(path, other):
+                raise ConfigError(f"{flag} {path} is also the input {other_flag} {other}: "
+                                  "writing it would destroy that input; choose another "
+                                  "output file")
+        for other_flag, other in written[:k]:
+            if same_file(path, other):
+                raise ConfigError(f"{other_flag} {other} and {flag} {path} are the same file: "
+                                  "the second output would replace the first; give each "
+                                  "output its own file")
+
+
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two paths name one file: :func:`os.path.samefile` where both exist (a
+    hard or symbolic link, ``./x``, another spelling), else the same resolved path."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
 def check_plot_file(path: str, option: str = "--plot") -> str:
     """A writable .png/.svg/.pdf path, with matplotlib installed to draw it."""
     check_output_file(path, option, PLOT_SUFFIXES)

@@ -45,6 +45,7 @@ from gecmetrics.validate import (
     check_int_range,
     check_mapping,
     check_output_file,
+    check_outputs,
     check_plot_file,
     check_seed,
     needs,
@@ -286,6 +287,7 @@ class MetaEvalOptions:
             check_switches(owner)
         self._check_choices()
         self._check_explicit(notes)
+        check_outputs(self.output_files(), self.input_files())  # before any file is read
         set_("metric_objects", self._resolve_metrics())
         self._check_values(notes)
         check_choice("--human-unit", self.human_unit, HUMAN_UNITS)
@@ -311,6 +313,19 @@ class MetaEvalOptions:
         if flat and isinstance(own, Mapping):  # else __post_init__ names the wrong type
             own = {**own, **flat}
         return cls(**keywords, settings=settings, benchmark_settings=own)
+
+    def output_files(self) -> list[tuple[str, str | None]]:
+        """``(flag, path)`` of every file the run writes: the fields of kind "file" of
+        these options and of every analysis's settings (figures, ``--html``)."""
+        owners = (self, *self.settings.values())
+        return [(flag.name, getattr(owner, f.name)) for owner in owners
+                for f, flag in flagged(type(owner)) if flag.kind == "file"]
+
+    def input_files(self) -> list[tuple[str, str | None]]:
+        """``(flag, path)`` of every file given to read (the ``--scores`` files)."""
+        from .score_files import scores_paths
+
+        return [("--scores", path) for path in scores_paths(self.scores)]
 
     # -- the checks, in the order the CLI has always run them -----------------------------
 

@@ -21,7 +21,8 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.readers import read_text
+from gecmetrics.paths import atomic_output
+from gecmetrics.readers import parse_json, read_text
 
 from .analyses import ANALYSES
 from .options import MetaEvalOptions
@@ -146,7 +147,9 @@ class MetaEvalRun:
             raise ConfigError(f"saved run: missing or malformed entry {err}") from None
 
     def save(self, path: str) -> None:
-        with open(path, "w", encoding="utf-8") as f:
+        """Write the run to ``path``, whole or not at all
+        (:func:`~gecmetrics.paths.atomic_output`)."""
+        with atomic_output(path) as part, open(part, "w", encoding="utf-8") as f:
             json.dump(self.to_json(), f, indent=2, ensure_ascii=False)
             f.write("\n")
 
@@ -159,8 +162,4 @@ class MetaEvalRun:
         if not text.strip():
             raise InputError(f"--run file {path} is empty; expected the JSON that "
                              "meta-eval --save-run writes")
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise ConfigError(f"--run {path}: not JSON ({err})") from None
-        return cls.from_json(obj)
+        return cls.from_json(parse_json(text, f"--run {path}", error=ConfigError))

@@ -33,7 +33,6 @@ asked of system scores.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
@@ -50,9 +49,11 @@ from gecmetrics.formatting import plural
 from gecmetrics.metric import Metric, MetricConfig, Score, Statistics
 from gecmetrics.readers import (
     STDIN,
+    BlockCheck,
     check_one_stdin,
     display_name,
     is_stdin,
+    parse_json,
     read_lines,
     read_text,
     split_lines,
@@ -122,7 +123,8 @@ def read_scores(path: str | os.PathLike[str], spec: str | None = None,
 
 def _read_text(path: str | Path) -> str:
     """The file's text; an empty file is an error that says what to put in it."""
-    lines = split_lines(read_text(path, "scores"))
+    name = display_name(STDIN) if is_stdin(path) else path
+    lines = split_lines(read_text(path, "scores", check=_first_block_check(name)))
     what = "scores from standard input" if is_stdin(path) else f"scores file {path}"
     if not lines:
         raise InputError(f"{what} is empty; expected a 'system<TAB>score' TSV, "
@@ -180,14 +182,34 @@ def _add(values: dict[str, Any], where: dict[str, str], system: str, value: Any,
     where[system] = location
 
 
+def _check_header(path: str | Path, line: str) -> None:
+    header = [cell.strip().lower() for cell in line.split("\t")]
+    if header != ["system", "score"]:
+        raise InputError(f"{path}:1: expected the header 'system<TAB>score' (got "
+                         f"{line[:60]!r}); or give a JSON object {{system: score}}")
+
+
+def _first_block_check(path: str | Path) -> BlockCheck:
+    """A check of the first block read (:func:`~gecmetrics.readers.read_text`): text
+    that is neither JSON nor a TSV with its header stops there, so an endless stream
+    of something else (``yes | ... --scores mine=-``) is refused at its first line."""
+    first = True
+
+    def check(text: str) -> None:
+        nonlocal first
+        if first and text.strip():
+            first = False
+            if text.lstrip()[:1] not in ("{", "["):
+                _check_header(path, split_lines(text)[0])
+
+    return check
+
+
 def _read_tsv(path: str | Path, text: str) -> ScoreTable:
     lines = text.split("\n")
     while lines and not lines[-1].strip():
         lines.pop()
-    header = [cell.strip().lower() for cell in lines[0].split("\t")]
-    if header != ["system", "score"]:
-        raise InputError(f"{path}:1: expected the header 'system<TAB>score' (got "
-                         f"{lines[0][:60]!r}); or give a JSON object {{system: score}}")
+    _check_header(path, lines[0])
     if len(lines) == 1:
         raise InputError(f"scores file {path} has a header but no systems; add one "
                          "'system<TAB>score' line per system")
@@ -217,11 +239,7 @@ def _no_duplicates(path: str | Path):
 
 
 def _read_json(path: str | Path, text: str, spec: str | None, beta: float | None) -> ScoreTable:
-    try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates(path))
-    except json.JSONDecodeError as err:
-        raise InputError(f"{path}:{err.lineno}: not valid JSON ({err.msg}, column {err.colno})"
-                         ) from None
+    data = parse_json(text, str(path), _no_duplicates(path))
     if isinstance(data, list):
         return _read_score_output(path, data, spec, beta)
     if spec is not None or beta is not None:
@@ -527,6 +545,19 @@ def _split_option(text: str) -> tuple[str, str, str]:
     match = _OPTIONS_START.search(rest)
     path, options = (rest[:match.start()], rest[match.end():]) if match else (rest, "")
     return name, path, options
+
+
+def scores_paths(items: Sequence[Any]) -> list[str]:
+    """The paths of the ``--scores NAME=PATH[:OPTS]`` texts among ``items`` (a
+    malformed text is left to :func:`parse_scores_option` to report)."""
+    paths = []
+    for item in items:
+        if isinstance(item, str):
+            try:
+                paths.append(_split_option(item)[1])
+            except ConfigError:
+                continue
+    return paths
 
 
 def check_scores_stdin(items: Sequence[Any]) -> None:

@@ -15,6 +15,7 @@ the evaluation data folder (cases with ``data=True`` are skipped without it).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -29,6 +30,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "data" / "example"
 SCRIPT = str(Path(sys.executable).with_name("gecmetrics"))
@@ -121,6 +123,13 @@ def _write_files(folder: Path, clean: bool, shared: Path | None) -> None:
         "many_src.txt": (" ".join(["word"] * 250) + "\n").encode(),
         "many_hyp.txt": (" ".join(["word", "other"] * 125) + "\n").encode(),
     }
+    files.update({  # issue 33: files in and out (their own copies: a case that wrote its
+        # output over its input would not change a file that other cases read)
+        "clob.txt": _SOURCE.encode(), "clob.m2": GOOD_M2.encode(),
+        "clob.html": (EXAMPLE / "system_a.txt").read_bytes(),
+        "mine.json": files["scores_ok.json"],
+        "deep.json": b"[" * 100_000 + b"]" * 100_000,
+    })
     essays = "### essay_id = 1\nShe go to school .\nIt rain .\n\n### essay_id = 2\nI has a cat .\n"
     files.update({  # issue 33: commands
         "a_copy.txt": (EXAMPLE / "system_a.txt").read_bytes(),
@@ -167,8 +176,10 @@ class Case:
     """One command line and what it must end in.
 
     ``stdin``/``stdout`` name a file (in the case folder, or a device such as
-    /dev/zero) to connect; ``words`` must appear in the one error line (or, for
-    exit code 0, on stdout).
+    /dev/zero) to connect; ``stdin`` ``yes:LINE`` feeds LINE without end, as
+    ``yes LINE |`` does. An argument ``<(cat FILE)`` is a pipe that carries FILE,
+    as bash's process substitution passes it (``/dev/fd/N``). ``words`` must
+    appear in the one error line (or, for exit code 0, on stdout).
     """
 
     name: str
@@ -735,6 +746,65 @@ CASES: tuple[Case, ...] = (
          ("score", "-m", "green:tokenize=ko", "-s", "ko_lines.txt", "-r", "ko_lines.txt",
           "-c", "ko_lines.txt"), ("interrupted",), code=130, needs="kiwipiepy",
          interrupt=("INT", 25)),  # after Kiwi's model load (up to 15 s on a busy machine)
+    # --- issue 33: files in and out -------------------------------------------------------
+    Case("out-is-source", "m2-from-text -o names its own source",
+         ("m2-from-text", "-s", "clob.txt", "-r", "ref0.txt", "-o", "clob.txt"),
+         ("-o/--output", "-s/--source", "clob.txt")),
+    Case("out-is-reference-spelt-otherwise", "m2-from-text -o ./X where X is a reference",
+         ("m2-from-text", "-s", "source.txt", "-r", "clob.txt", "-o", "./clob.txt"),
+         ("-o/--output", "-r/--reference")),
+    Case("out-is-m2-input", "m2-to-text -o names the M2 file it reads",
+         ("m2-to-text", "clob.m2", "--source", "-o", "clob.m2"), ("-o/--output", "clob.m2")),
+    Case("out-is-hypothesis", "report -o names a system output it reads",
+         ("report", "-s", "source.txt", "-r", "ref0.txt", "-c", "clob.html", "-o",
+          "clob.html"), ("-o/--output", "-c/--hypothesis")),
+    Case("out-is-scores", "meta-eval --save-run names the --scores file",
+         ("meta-eval", "conll14", "--scores", "mine=mine.json", "--save-run", "mine.json"),
+         ("--save-run", "--scores")),
+    Case("out-twice", "meta-eval --plot and --html name one file",
+         ("meta-eval", "conll14", "-m", "green", "--plot", "fig.svg", "--html", "fig.svg"),
+         ("--plot", "--html")),
+    Case("stdin-endless-lines", "endless valid lines as the hypothesis (3 source lines)",
+         ("score", "-s", "source.txt", "-r", "ref0.txt", "-c", "-"),
+         ("standard input", "more than 3 lines"), stdin="yes:She goes ."),
+    Case("stdin-endless-source", "endless valid lines as the source",
+         ("score", "-s", "-", "-r", "ref0.txt", "-c", "system_a.txt"),
+         ("source from standard input", "more than 3 lines"), stdin="yes:She goes ."),
+    Case("stdin-endless-attribute", "endless lines as attribute's hypothesis",
+         ("attribute", "-s", "source.txt", "-r", "ref0.txt", "-c", "-"),
+         ("more than 3 lines",), stdin="yes:She goes ."),
+    Case("stdin-endless-report", "endless lines as report's hypothesis",
+         ("report", "-s", "source.txt", "-r", "ref0.txt", "-c", "-", "-o", "endless.html"),
+         ("more than 3 lines",), stdin="yes:She goes ."),
+    Case("stdin-endless-m2-from-text", "endless lines as m2-from-text's reference",
+         ("m2-from-text", "-s", "source.txt", "-r", "-"), ("more than 3 lines",),
+         stdin="yes:She goes ."),
+    Case("stdin-endless-m2", "endless lines that are not M2 to m2-to-text",
+         ("m2-to-text", "-", "--source"), ("standard input:1",), stdin="yes:She goes ."),
+    Case("stdin-endless-scores", "endless lines as --scores -",
+         ("meta-eval", "conll14", "--scores", "mine=-"), ("standard input:1",),
+         stdin="yes:She goes ."),
+    Case("stdin-endless-multigec", "endless lines as a multigec hypothesis",
+         ("multigec", "-s", "source.txt", "-r", "ref0.txt", "-c", "-", "--lang", "en",
+          "--tokenize", "whitespace", "--edits", "none"), ("more than 3 lines",),
+         stdin="yes:She goes ."),
+    Case("stdin-endless-binary", "endless binary lines (a NUL byte in each)",
+         ("score", "-s", "source.txt", "-r", "ref0.txt", "-c", "-"),
+         ("standard input", "NUL"), stdin="yes:She\x00goes ."),
+    Case("pipe-every-input", "every input a pipe (bash's <(zcat ...))",
+         ("score", "-s", "<(cat source.txt)", "-r", "<(cat ref0.txt)", "-c",
+          "<(cat system_a.txt)", "--format", "json"), ('"score"',), code=0),
+    Case("pipe-m2-from-text", "m2-from-text from pipes",
+         ("m2-from-text", "-s", "<(cat source.txt)", "-r", "<(cat ref0.txt)"), ("S ",),
+         code=0),
+    Case("pipe-multigec", "multigec from pipes",
+         ("multigec", "-s", "<(cat source.txt)", "-r", "<(cat ref0.txt)", "-c",
+          "<(cat system_a.txt)", "--lang", "en", "--tokenize", "whitespace", "--edits",
+          "none"), ("GLEU",), code=0),
+    Case("deep-json-scores", "a --scores JSON nested 100,000 levels deep",
+         ("meta-eval", "conll14", "--scores", "mine=deep.json"), ("deep.json", "nested")),
+    Case("deep-json-run", "a --run file nested 100,000 levels deep",
+         ("meta-eval", "--run", "deep.json"), ("--run deep.json", "nested")),
 )
 
 
@@ -790,16 +860,26 @@ def _run(case: Case, folder: Path, data: Path | None) -> Outcome:
     env = {**os.environ, "COLUMNS": "100", "GECMETRICS_DATA": str(folder / "no-data"),
            **{key: resolved(value) for key, value in case.env}}
     env.pop("GECMETRICS_MIRROR", None)
-    stdin = open(folder / case.stdin if case.stdin else os.devnull, "rb")  # noqa: SIM115
+    endless = case.stdin[len(YES):] if case.stdin and case.stdin.startswith(YES) else None
+    stdin = subprocess.PIPE if endless is not None else open(  # noqa: SIM115
+        folder / case.stdin if case.stdin else os.devnull, "rb")
+    argv, pipes = _substituted(argv, folder)
     cap = 4 * LIMIT_MB * 1024 * 1024  # address space: four times the resident limit
-    with stdin, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+    with _closing(stdin), tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
             tempfile.TemporaryDirectory() as scratch:
         target = open(folder / case.stdout, "wb") if case.stdout else out  # noqa: SIM115
         measured = Path(scratch) / "measured"
         start = time.perf_counter()
         proc = subprocess.Popen([sys.executable, "-I", "-S", MEASURE, str(measured), str(cap),
                                  SCRIPT, *argv], cwd=folder, env=env, stdin=stdin,
-                                stdout=target, stderr=err, start_new_session=True)
+                                stdout=target, stderr=err, start_new_session=True,
+                                pass_fds=list(pipes))
+        feeders = [_feed(open(write, "wb"), data)  # noqa: SIM115 (the thread closes it)
+                   for write, data in pipes.values()]
+        for read in pipes:
+            os.close(read)
+        if endless is not None:
+            feeders.append(_feed(proc.stdin, (endless + "\n").encode(), endless=True))
         timer = threading.Timer(LIMIT_S, lambda: os.killpg(proc.pid, signal.SIGKILL))
         timer.start()
         sent = None
@@ -814,6 +894,8 @@ def _run(case: Case, folder: Path, data: Path | None) -> Outcome:
             proc.wait()
         finally:
             timer.cancel()
+            for feeder in feeders:
+                feeder.join()
         after_signal = None if sent is None else time.perf_counter() - sent
         code, peak_kb = (int(part) for part in measured.read_text().split()) \
             if measured.exists() else (proc.returncode, 0)
@@ -828,6 +910,51 @@ def _run(case: Case, folder: Path, data: Path | None) -> Outcome:
         stderr = _machine_neutral(stderr)
         return Outcome(code, stderr.splitlines(), out.read().decode("utf-8", "replace"),
                        seconds, peak_kb / 1024, after_signal=after_signal)
+
+
+#: ``Case.stdin`` that feeds a line without end: ``yes:She goes .``.
+YES = "yes:"
+
+
+def _closing(stdin: Any) -> Any:
+    """A context for ``stdin``: the file opened for it, or nothing to close (a pipe)."""
+    return contextlib.nullcontext() if stdin == subprocess.PIPE else stdin
+
+
+def _substituted(argv: list[str], folder: Path) -> tuple[list[str], dict[int, tuple[int, bytes]]]:
+    """``argv`` with each ``<(cat FILE)`` replaced by ``/dev/fd/N``, the read end of a
+    pipe that will carry FILE; the pipes: read end -> (write end, FILE's bytes)."""
+    pipes: dict[int, tuple[int, bytes]] = {}
+    out = []
+    for part in argv:
+        match = re.fullmatch(r"<\(cat (\S+)\)", part)
+        if match is None:
+            out.append(part)
+            continue
+        read, write = os.pipe()
+        pipes[read] = (write, (folder / match.group(1)).read_bytes())
+        out.append(f"/dev/fd/{read}")
+    return out, pipes
+
+
+def _feed(handle: Any, data: bytes, endless: bool = False) -> threading.Thread:
+    """A thread that writes ``data`` (again and again if ``endless``) to the binary file
+    ``handle`` until the reader goes, then closes it."""
+    def run() -> None:
+        chunk = data * max(1, (1 << 16) // len(data)) if endless else data
+        try:
+            handle.write(chunk)
+            while endless:
+                handle.write(chunk)
+        except (OSError, ValueError):  # the reader has gone (EPIPE)
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                handle.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
 
 
 def _machine_neutral(stderr: str) -> str:
@@ -851,7 +978,12 @@ def markdown_row(case: Case, outcome: Outcome) -> str:
     """The row of docs/trust.md for a case (what was tried, the command, what it printed)."""
     command = "".join(f"{key}={value} " for key, value in case.env)
     command += "gecmetrics " + " ".join(case.argv)
-    if case.stdin:
+    if case.stdin and case.stdin.startswith(YES):
+        line = case.stdin[len(YES):]
+        shown = (f"'{line}'" if line.isprintable() else
+                 "$'" + "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in line) + "'")
+        command = f"yes {shown} | {command}"
+    elif case.stdin:
         command += f" < {case.stdin}"
     if case.stdout:
         command += f" > {case.stdout}"

@@ -51,7 +51,7 @@ from gecmetrics.parallel import execution
 from gecmetrics.readers import short_names
 from gecmetrics.scoring import ScoreOptions, load_corpus, references_field, score_corpus
 from gecmetrics.signature import score_signature
-from gecmetrics.validate import check_output_file
+from gecmetrics.validate import check_output_file, check_outputs
 from gecmetrics.workflows.attribution import AttributionOptions, attribute
 
 if TYPE_CHECKING:
@@ -115,6 +115,10 @@ class ReportOptions:
                               f"{', '.join(ATTRIBUTIONS)}")
         if self.output is not None:  # before any file is read
             check_output_file(self.output, "-o/--output", REPORT_SUFFIXES)
+            check_outputs([("-o/--output", self.output)],
+                          [("-s/--source", self.source), ("--m2", self.m2),
+                           *(("-r/--reference", p) for p in self.references),
+                           *(("-c/--hypothesis", p) for p in self.hypotheses)])
         if not self.hypotheses:
             raise ConfigError("a report needs at least one system output: give -c FILE...")
         paired = self.paired

@@ -9,7 +9,6 @@ sees the human and metric score vectors of the chosen system set.
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from typing import Any
 from gecmetrics import paths
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.readers import parse_json
 
 from ..human import RankingItem
 
@@ -247,7 +247,7 @@ def canonical_set(name: str) -> str:
 def description(name: str) -> dict[str, Any]:
     """The data description ``data/<name>.json`` shipped with the package."""
     text = resources.files("gecmetrics.data").joinpath(f"{name}.json").read_text("utf-8")
-    return json.loads(text)
+    return parse_json(text, f"gecmetrics/data/{name}.json", error=ConfigError)
 
 
 def data_root(data_dir: str | os.PathLike[str] | None = None) -> Path:

@@ -41,7 +41,7 @@ from gecmetrics.corpus import Corpus
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.formatting import plural
 from gecmetrics.m2_format import read_m2
-from gecmetrics.readers import read_lines, read_text
+from gecmetrics.readers import parse_json, read_lines, read_text
 
 from ..human import RankingItem, expected_wins, read_judgments
 from .base import (
@@ -127,9 +127,6 @@ def reference_texts(root: Path, chosen: tuple[str, ...], nucle: list[list[str]] 
 
 def sakaguchi16_scores(root: Path, kind: str) -> dict[str, float]:
     """Mean mu over the published TrueSkill runs of ranking ``kind``."""
-    import json
-
-
     desc = description(NAME)["sakaguchi16"]
     pattern, runs = desc["rankings"][kind], desc["runs"]
     wanted = [f for f in desc["files"]
@@ -140,9 +137,9 @@ def sakaguchi16_scores(root: Path, kind: str) -> dict[str, float]:
         path = root / pattern.format(run=run)
         text = read_text(path, "TrueSkill ranking")  # as every input: BOM, CRLF, NUL ...
         try:
-            data = json.loads(text)
+            data = parse_json(text, str(path))
             scores = {k: float(v[0]) for k, v in data.items() if k != "data_points"}
-        except (ValueError, TypeError, IndexError, AttributeError):
+        except (ValueError, TypeError, IndexError, AttributeError, InputError):
             raise InputError(f"{path}: expected a JSON object of system: [mu, sigma^2]") from None
         if totals and set(scores) != set(totals):
             raise InputError(f"{path}: other systems than the runs before it")

@@ -33,7 +33,6 @@ added there before the first call, or in tests with :func:`reset`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -41,6 +40,7 @@ from importlib import resources
 from typing import Any
 
 from gecmetrics.errors import ConfigError
+from gecmetrics.readers import parse_json
 
 # Packages whose ``*.json`` files are searched for a ``"meta_eval"`` section.
 PACKAGES: list[str] = ["gecmetrics.data"]
@@ -85,7 +85,8 @@ def _descriptions() -> list[tuple[str, str, dict[str, Any]]]:
         for entry in sorted(resources.files(package).iterdir(), key=lambda e: e.name):
             if not entry.name.endswith(".json"):
                 continue
-            desc = json.loads(entry.read_text("utf-8"))
+            desc = parse_json(entry.read_text("utf-8"), f"{package}/{entry.name}",
+                              error=ConfigError)
             if isinstance(desc, dict) and "meta_eval" in desc:
                 found.append((package, entry.name.removesuffix(".json"), desc["meta_eval"]))
     return found

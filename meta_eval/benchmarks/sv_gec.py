@@ -39,7 +39,6 @@ output and the annotator's post-edit).
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -51,7 +50,7 @@ import numpy as np
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.errors import InputError
-from gecmetrics.readers import read_lines, read_text
+from gecmetrics.readers import parse_json, read_lines, read_text
 
 from .base import (
     Benchmark,
@@ -95,8 +94,8 @@ def _read_json(path: Path) -> dict[str, Any]:
         raise InputError(f"sv-gec annotation file {path} is empty; run `gecmetrics download "
                          "sv-gec` to fetch it again")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
+        data = parse_json(text, str(path))
+    except InputError as err:
         raise InputError(f"{path}: not a readable annotation file ({err}); run "
                          "`gecmetrics download sv-gec` to fetch it again") from None
     if not isinstance(data, dict) or not isinstance(data.get("data"), list):

@@ -10,8 +10,8 @@ import click
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.interface.commands.common import friendly_errors, write_text
 from gecmetrics.interface.commands.score import GreedyCommand
-from gecmetrics.readers import check_one_stdin, check_same_length, display_name, read_lines
-from gecmetrics.validate import check_language, check_output_file
+from gecmetrics.readers import check_one_stdin, check_same_length, display_name, read_bounded
+from gecmetrics.validate import check_language, check_output_file, check_outputs
 
 
 @dataclass(frozen=True)
@@ -30,8 +30,10 @@ class M2FromTextOptions:
             raise ConfigError("no reference given; pass one or more with -r/--reference")
         if self.lang is not None:
             check_language(self.lang)
-        check_one_stdin([("-s/--source", self.source),
-                         *(("-r/--reference", path) for path in self.references)])
+        named = [("-s/--source", self.source),
+                 *(("-r/--reference", path) for path in self.references)]
+        check_one_stdin(named)
+        check_outputs([("-o/--output", self.output)], named)
 
 
 def tokenised(lines: Sequence[str], tokens: Callable[[str], list[str]], name: str,
@@ -77,8 +79,8 @@ def m2_from_text_lines(options: M2FromTextOptions) -> list[str]:
     from gecmetrics.tokenizers import check_line_lengths, tokenizer
 
     tokens = tokenizer(options.tokenize) if options.tokenize else str.split
-    src_lines = read_lines(options.source, "source")
-    refs = [read_lines(path, "reference") for path in options.references]
+    src_lines, *refs = read_bounded([(options.source, "source"),
+                                     *((path, "reference") for path in options.references)])
     check_same_length([(display_name(options.source), src_lines),
                        *((display_name(p), r) for p, r in zip(options.references, refs,
                                                              strict=True))])

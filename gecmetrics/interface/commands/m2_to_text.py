@@ -7,7 +7,7 @@ import click
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.interface.commands.common import friendly_errors, write_text
 from gecmetrics.readers import display_name
-from gecmetrics.validate import check_output_file
+from gecmetrics.validate import check_output_file, check_outputs
 
 
 @click.command("m2-to-text")
@@ -42,6 +42,7 @@ def m2_to_text(m2_file, want_source, annotator, strict, output) -> None:
         output = None
     if output:
         check_output_file(output, "-o/--output")  # before reading the M2 file
+        check_outputs([("-o/--output", output)], [("M2 file", m2_file)])
     m2 = read_m2(m2_file)
     if want_source:
         lines = m2.sources

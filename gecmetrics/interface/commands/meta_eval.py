@@ -20,6 +20,7 @@ from gecmetrics.meta_eval.options import MetaEvalOptions
 from gecmetrics.validate import (
     check_folds,
     check_output_file,
+    check_outputs,
     check_resamples,
     check_window,
     parse_beta_grid,
@@ -208,6 +209,8 @@ def meta_eval(ctx, fmt, save_run, **params) -> None:
         from gecmetrics.meta_eval.saved_run import MetaEvalRun
 
         check_output_file(save_run, "--save-run", (".json",))
+        check_outputs([*options.output_files(), ("--save-run", save_run)],
+                      options.input_files())
         run_value = MetaEvalRun.of(options, fmt)
         try:
             run_value.save(save_run)
@@ -259,5 +262,7 @@ def _replay(ctx: click.Context, path: str | None) -> None:
         raise ConfigError("--run replays a saved run as it was saved: give it alone "
                           "(the file holds the benchmarks, metrics, options and format)")
     saved = MetaEvalRun.load(path)
-    _run_and_print(saved.meta_eval_options(), saved.format)
+    options = saved.meta_eval_options()
+    check_outputs(options.output_files(), [("--run", path), *options.input_files()])
+    _run_and_print(options, saved.format)
     ctx.exit(0)
