@@ -44,7 +44,6 @@ from .readers import (
     LineBound,
     check_inputs,
     describe,
-    is_stream,
     line_count_error,
     read_bounded,
 )
