@@ -314,6 +314,12 @@ def check_outputs(outputs: Sequence[NamedPath], inputs: Sequence[NamedPath]) -> 
     is caught too. ``-`` (standard input or output) and an output that exists but is
     not a regular file (``/dev/stdout``, a FIFO: written to, not replaced) are no
     clash. Every command with an output option calls this, with all its inputs."""
+    for flag, p in outputs:
+        if p is not None:
+            check_path(p, flag, ConfigError, empty=True)
+    for flag, p in inputs:
+        if p is not None:
+            check_path(p, flag, InputError, empty=True)
     written = [(flag, os.fspath(p)) for flag, p in outputs
                if p is not None and os.fspath(p) not in ("", "-")
                and (os.path.isfile(p) or not os.path.exists(p))]
