@@ -38,7 +38,7 @@ from .errors import ConfigError, InputError
 from .essays import essay_corpus, essay_inputs
 from .formatting import plural
 from .metric import Metric, SystemResult, check_partial_references
-from .paired import compare_with_baseline
+from .paired import PairedOptions, compare_with_baseline
 from .parallel import current, default_jobs, execution, pool_size, workers_for
 from .readers import (
     LineBound,
@@ -53,18 +53,23 @@ from .streaming import files_only, line_chunks, scan_inputs, shift_reporter
 from .validate import (
     LEVELS,
     Level,
+    as_items,
     beta_options_apply,
     check_betas,
+    check_choice,
     check_chunk_size,
+    check_count,
+    check_instance,
     check_jobs,
     check_paired_use,
+    check_path,
+    check_paths,
 )
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from .breakdown import Breakdown
-    from .paired import PairedOptions
 
 #: How a run is executed: ``"corpus"``, every file read whole into one corpus;
 #: ``"chunked"``, files read and counted a chunk of lines at a time.
@@ -109,9 +114,16 @@ class ScoreOptions:
         def set_(name: str, value: Any) -> None:
             object.__setattr__(self, name, value)
 
-        set_("references", tuple(self.references))
-        set_("hypotheses", tuple(self.hypotheses))
-        set_("metrics", tuple(self.metrics))
+        check_path(self.source, "source")
+        set_("references", check_paths(self.references, "references"))
+        set_("hypotheses", check_paths(self.hypotheses, "hypotheses"))
+        if self.m2 is not None:
+            check_path(self.m2, "m2")
+        set_("metrics", as_items(self.metrics, "metrics", '["green", "m2"]'))
+        for metric in self.metrics:
+            if not isinstance(metric, (str, Metric)):
+                raise ConfigError(f"metrics must hold specs (\"green:n=4\") or Metric objects "
+                                  f"(got {type(metric).__name__}: {metric!r})")
         set_("betas", tuple(check_betas(self.betas, "-b/--beta")))
         if self.jobs is not None:
             check_jobs(self.jobs, "-j/--jobs")
@@ -120,6 +132,7 @@ class ScoreOptions:
         if self.level not in LEVELS:
             raise ConfigError(f"unknown level {self.level!r}; choose one of: "
                               f"{', '.join(LEVELS)}")
+        _check_paired_options(self.paired)
         if self.paired is not None:
             check_paired_use(self.paired.test, len(self.hypotheses), self.level)
         # bad specs fail before any file is read
@@ -140,10 +153,30 @@ class ScoreOptions:
         set_("notes", tuple(notes))
 
 
+def _check_options(options: Any) -> None:
+    check_instance(options, "options", ScoreOptions, "a ScoreOptions")
+
+
+def _check_paired_options(paired: Any) -> None:
+    if paired is not None:
+        check_instance(paired, "paired", PairedOptions, "a PairedOptions or None")
+
+
+def _metric_list(metrics: Any) -> list[Metric]:
+    """``metrics`` of a library call: Metric objects (one alone is taken as a list)."""
+    items = [metrics] if isinstance(metrics, Metric) else as_items(
+        metrics, "metrics", '[get_metric("green")]')
+    for metric in items:
+        check_instance(metric, "metrics item", Metric, 'a Metric (get_metric("green"))')
+    return list(items)
+
+
 def jobs_note(jobs: int, notes: list[str]) -> None:
     """A note when ``--jobs`` asks for more processes than the cores this process may
     use: the pool is capped there (:func:`gecmetrics.parallel.pool_size`), silently
     also at the number of chunks, which is no mistake of the user's."""
+    check_count(jobs, "jobs", 1)
+    check_instance(notes, "notes", list, "a list (the notes are appended to it)")
     cores = default_jobs()
     if jobs > cores:
         notes.append(f"note: -j/--jobs {jobs} is more than the {plural(cores, 'core')} this "
@@ -160,6 +193,7 @@ def plan(options: ScoreOptions) -> Strategy:
     ``"corpus"`` otherwise, and for MultiGEC essay files (an essay is an item,
     read by :func:`gecmetrics.essays.essay_corpus`).
     """
+    _check_options(options)
     countings = [m.counting() for m in options.metric_objects]
     if (options.breakdown is None and options.paired is None and countings
             and all(c is not None and not c.needs_gold for c in countings)
@@ -240,6 +274,7 @@ def score(options: ScoreOptions, warn: Callable[[str], None] | None = None) -> S
     source is reported through ``warn`` (default: a :class:`MisalignmentWarning`)
     and still scored.
     """
+    _check_options(options)
     metrics = options.metric_objects
     corpus = None
     with execution(jobs=options.jobs, chunk_size=options.chunk_size):
@@ -284,6 +319,10 @@ def references_field(metric: Metric, corpus: Corpus | None, num_refs: int,
     for a metric that scores its edits, even when ``-r`` gave the other metrics text
     references (it said ``refs_from:text`` there, though the scores came from the M2
     file); else the references the run read."""
+    check_instance(metric, "metric", Metric, "a Metric")
+    if corpus is not None:
+        check_instance(corpus, "corpus", Corpus, "a Corpus or None")
+    check_count(num_refs, "num_refs", 0)
     if corpus is not None and corpus.m2 is not None and metric.gold_from_m2(corpus):
         return corpus.m2.num_annotators, "m2-lenient"
     return num_refs, refs_from
@@ -295,6 +334,7 @@ def stream_sentence_scores(options: ScoreOptions, warn: Callable[[str], None] | 
     where the run is not at sentence level or cannot be read by chunks
     (:func:`plan`). The files are checked at once; counting starts when
     :attr:`SentenceStream.chunks` is iterated."""
+    _check_options(options)
     if options.level != "sentence" or plan(options) != "chunked":
         return None
     metrics = options.metric_objects
@@ -334,6 +374,11 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
     :mod:`gecmetrics.alignment`) is reported through ``warn`` (default: a
     :class:`MisalignmentWarning`) and still scored.
     """
+    check_path(source, "source")
+    references = check_paths(references, "references")
+    hypotheses = check_paths(hypotheses, "hypotheses")
+    if m2 is not None:
+        check_path(m2, "m2")
     check_inputs(source, references, hypotheses, m2)
     if essay_inputs(source, references, hypotheses):
         if m2 is not None:
@@ -407,6 +452,9 @@ def score_corpus(corpus: Corpus, metrics: Sequence[Metric], level: str = "corpus
     With ``paired``, every result also carries its :class:`~gecmetrics.paired.PairedResult`
     (``result.paired``): the first system of the corpus is the baseline.
     """
+    check_instance(corpus, "corpus", Corpus, "a Corpus")
+    metrics = _metric_list(metrics)
+    check_choice("level", level, LEVELS)
     check_paired_metrics(metrics, paired)
     for metric in metrics:  # every refusal before the first metric's work
         check_partial_references(metric, corpus)
@@ -421,6 +469,8 @@ def score_corpus(corpus: Corpus, metrics: Sequence[Metric], level: str = "corpus
 
 def check_paired_metrics(metrics: Sequence[Metric], paired: PairedOptions | None) -> None:
     """Every metric can be tested as asked (AR needs summable sentence statistics)."""
+    metrics = _metric_list(metrics)
+    _check_paired_options(paired)
     if paired is None or paired.test != "ar":
         return
     for metric in metrics:
