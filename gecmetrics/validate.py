@@ -26,7 +26,6 @@ from __future__ import annotations
 import math
 import numbers
 import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, get_args
 
@@ -293,6 +292,8 @@ def check_output_file(path: str, option: str, suffixes: Sequence[str] | None = N
     if not os.path.isdir(folder):
         raise ConfigError(f"{option} {path}: folder {folder} does not exist; create it or "
                           "choose another path")
+    import tempfile  # start-up: the registry imports this module for `gecmetrics list`
+
     try:
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".gecmetrics-write-test-"):
             pass
