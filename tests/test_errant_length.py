@@ -39,8 +39,8 @@ def _pair(tmp_path: Path, n: int) -> tuple[Path, Path]:
 @pytest.mark.parametrize("metrics", [
     ["errant"], ["errant", "cleme"],
     # the same check through the other ERRANT-based metrics: a CLI start each
-    *(pytest.param(m, marks=pytest.mark.full) for m in (["cleme"], ["cleme2"], ["gotoscorer"],
-                                                         ["pterrant"])),
+    *(pytest.param(m, marks=pytest.mark.full) for m in (["cleme"], ["cleme2"], ["gotoscorer"])),
+    pytest.param(["pterrant"], marks=[pytest.mark.full, pytest.mark.extra("neural")]),
 ])
 @pytest.mark.errant
 @pytest.mark.full  # over half a second: the fast tier stays under 90 s
