@@ -41,6 +41,7 @@ from . import extras
 from .corpus import Corpus
 from .errors import ConfigError, GecMetricsError
 from .signature import metric_signature
+from .tokenizers.lookup import tokenizer_language
 from .validate import (  # noqa: F401 (LEVELS, Level, check_beta re-exported: metrics use them)
     LEVELS,
     Level,
@@ -484,8 +485,6 @@ class Metric(ABC, Generic[C]):
             return str(getattr(config, "lang", "en"))
         tokenize = getattr(config, "tokenize", None)
         if isinstance(tokenize, str):
-            from .tokenizers.lookup import tokenizer_language
-
             return tokenizer_language(tokenize)
         return None
 

@@ -26,7 +26,7 @@ from gecmetrics.metric import Metric
 from gecmetrics.signature import metric_signature
 from gecmetrics.stats.correlation import correlate
 
-from .benchmarks import Benchmark
+from .benchmarks import Benchmark, registry
 from .levels import LEVELS as SYSTEM_LEVELS
 from .result_rows import MetaResult
 
@@ -76,8 +76,6 @@ def system_scores(metric: Metric, selection: Selection, beta: float | None,
 
 def benchmark_language(selection: Selection) -> str | None:
     """The language of the selection's benchmark, from its description (None: unknown)."""
-    from .benchmarks import registry
-
     found = registry.specs().get(selection.benchmark.name)
     return None if found is None else found.language
 

@@ -6,6 +6,8 @@ commands that use them, so ``gecmetrics --help`` starts fast.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import sys
 import threading
@@ -137,6 +139,12 @@ def _stop(stop: Stopped) -> None:
         click.echo(f"error: {stop.message}", err=True)
     except OSError:  # stderr closed
         pass
+    external = sys.modules.get("gecmetrics.tokenizers.external")  # a tokenizer's thread
+    if external is not None and external.busy():
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(stop.code)  # not sys.exit: finalizing would abort the thread's library
     sys.exit(stop.code)
 
 

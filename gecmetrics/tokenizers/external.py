@@ -101,6 +101,18 @@ def bounded(name: str, split: Split) -> Split:
     return call
 
 
+#: The helper threads of :func:`_in_thread` still inside the library.
+_RUNNING: set[threading.Thread] = set()
+
+
+def busy() -> bool:
+    """Whether a helper thread is still inside the library (its caller's wait was ended by
+    a signal). The process must then end without finalizing Python: finalization stops
+    such a thread in the middle of the library's C++ code, which aborts the process
+    (exit code -6) instead of exiting with the signal's code."""
+    return any(thread.is_alive() for thread in _RUNNING)
+
+
 def _in_thread(split: Split, line: str) -> list[str]:
     """``split(line)`` in a daemon thread while the caller waits, waking every
     :data:`WAIT_S` so that a signal handler's exception ends the wait (the
@@ -115,9 +127,12 @@ def _in_thread(split: Split, line: str) -> list[str]:
         except BaseException as err:  # handed to the caller
             result.append(err)
         finally:
+            _RUNNING.discard(threading.current_thread())
             done.set()
 
-    threading.Thread(target=work, name="gecmetrics-tokenize", daemon=True).start()
+    thread = threading.Thread(target=work, name="gecmetrics-tokenize", daemon=True)
+    _RUNNING.add(thread)
+    thread.start()
     while not done.wait(WAIT_S):  # the signal may land in another thread: look again
         pass
     if isinstance(result[0], BaseException):

@@ -62,13 +62,14 @@ from gecmetrics.edits.neutral import neutral_edits
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.formatting import plural
 from gecmetrics.m2_format import M2File
+from gecmetrics.metric import Metric
 from gecmetrics.signature import metric_signature
 from gecmetrics.stats.resampling import iter_edit_orders
+from gecmetrics.validate import check_int_range
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from gecmetrics.metric import Metric
 
 #: The attribution methods (``--method``).
 Method = Literal["shapley", "sampling", "add", "remove"]
@@ -125,8 +126,6 @@ EditTuple = tuple[int, int, str, str]
 
 def _count(value: Any, option: str, low: int, high: int, what: str = "an integer") -> int:
     """A whole number option within [low, high] (not a bool, not a float)."""
-    from gecmetrics.validate import check_int_range
-
     return check_int_range(value, option, low, high, what)
 
 

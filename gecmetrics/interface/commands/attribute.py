@@ -13,7 +13,9 @@ from gecmetrics.formatting import percent, to_json
 from gecmetrics.formatting import render as render_table
 from gecmetrics.interface.commands.common import friendly_errors, out, refuse_digits_with_json
 from gecmetrics.interface.commands.score import GreedyCommand
+from gecmetrics.interface.score_report import signature_block
 from gecmetrics.readers import describe
+from gecmetrics.validate import applies_to
 
 if TYPE_CHECKING:
     from gecmetrics.corpus import Corpus
@@ -106,7 +108,6 @@ def attribute_cmd(ctx: click.Context, specs: tuple[str, ...], source: str,
       gecmetrics attribute -m green -s data/example/source.txt \\
           -r data/example/ref0.txt data/example/ref1.txt -c data/example/system_a.txt
     """
-    from gecmetrics.validate import applies_to
     from gecmetrics.workflows.attribution import (
         DEFAULT_SAMPLES,
         DEFAULT_SEED,
@@ -212,8 +213,6 @@ def render_all(results: Sequence[AttributionResult], fmt: str, digits: int
     several metrics, each starts with a ``metric`` column; one signature line per
     metric under a table.
     """
-    from gecmetrics.interface.score_report import signature_block
-
     notes = list(dict.fromkeys(note for r in results for note in r.notes))
     signatures = [r.signature for r in results]
     if fmt == "json":

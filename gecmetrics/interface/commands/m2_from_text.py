@@ -7,9 +7,12 @@ from dataclasses import dataclass
 
 import click
 
+from gecmetrics.edits import neutral
+from gecmetrics.edits.neutral import neutral_edits
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.interface.commands.common import friendly_errors, write_text
 from gecmetrics.interface.commands.score import GreedyCommand
+from gecmetrics.m2_format import CORRECTION_PIPES, correction_problem
 from gecmetrics.readers import check_one_stdin, check_same_length, display_name, read_bounded
 from gecmetrics.validate import check_language, check_output_file, check_outputs
 
@@ -60,9 +63,6 @@ def check_pipes(src: Sequence[Sequence[str]], ref: Sequence[Sequence[str]], name
     (:func:`gecmetrics.m2_format.correction_problem`: ``||`` inside, ``|`` at the end),
     before the alignment of every line: only the lines whose tokens hold ``|`` are
     aligned here, and they are few."""
-    from gecmetrics.edits.neutral import neutral_edits
-    from gecmetrics.m2_format import CORRECTION_PIPES, correction_problem
-
     for d, (s, r) in enumerate(zip(src, ref, strict=True)):
         if not any("|" in t for t in r):
             continue
@@ -75,7 +75,6 @@ def check_pipes(src: Sequence[Sequence[str]], ref: Sequence[Sequence[str]], name
 
 def m2_from_text_lines(options: M2FromTextOptions) -> list[str]:
     """The M2 file's lines: one block per source line, then a blank line."""
-    from gecmetrics.edits import neutral
     from gecmetrics.tokenizers import check_line_lengths, tokenizer
 
     tokens = tokenizer(options.tokenize) if options.tokenize else str.split
