@@ -656,8 +656,6 @@ class _Passes:
 
 def check_metric(metric: Metric) -> None:
     """A one-line :class:`ConfigError` if ``metric`` cannot score edit subsets."""
-    from gecmetrics.metric import Metric
-
     if not isinstance(metric, Metric):
         raise ConfigError(f"metric must be a gecmetrics Metric (e.g. "
                           f"metric_from_spec('green')), got {_short(metric)}")
