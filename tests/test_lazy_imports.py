@@ -34,8 +34,6 @@ LAZY: dict[str, str] = {
         "start-up: keeps it out of every `gecmetrics` command's start-up",
     "gecmetrics.interface.commands.list_metrics -> gecmetrics.registry":
         "start-up: keeps it out of every `gecmetrics` command's start-up",
-    "gecmetrics.interface.commands.m2_from_text -> gecmetrics.edits":
-        "start-up: keeps it out of every `gecmetrics` command's start-up",
     "gecmetrics.interface.commands.m2_from_text -> gecmetrics.tokenizers":
         "start-up: keeps it out of every `gecmetrics` command's start-up",
     "gecmetrics.interface.commands.m2_to_text -> gecmetrics.m2_format":
