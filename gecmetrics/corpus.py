@@ -21,6 +21,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from .errors import InputError
+from .formatting import short_repr
 from .readers import check_same_length
 
 T = TypeVar("T")
@@ -178,7 +179,7 @@ def _checked_counts(corpus: Corpus) -> tuple[int, ...]:
             corpus.reference_counts, Iterable):
         raise InputError(f"reference_counts must be a list of counts, one per item (got "
                          f"{type(corpus.reference_counts).__name__}: "
-                         f"{_short(corpus.reference_counts)})")
+                         f"{short_repr(corpus.reference_counts)})")
     counts = tuple(corpus.reference_counts)
     sets = len(corpus.references)
     if len(counts) != corpus.num_sentences:
@@ -215,7 +216,7 @@ def _check_line_lists(sources: Any, references: Any, hypotheses: Any) -> None:
 def _check_line_list(what: str, lines: Any) -> None:
     if isinstance(lines, (str, bytes)) or not isinstance(lines, Iterable):
         raise InputError(f"{what} must be a list of lines, one sentence each "
-                         f"(got {type(lines).__name__}: {_short(lines)})")
+                         f"(got {type(lines).__name__}: {short_repr(lines)})")
 
 
 def _check_lines(what: str, lines: Sequence[Any]) -> None:
@@ -226,12 +227,7 @@ def _check_lines(what: str, lines: Sequence[Any]) -> None:
     number, line = next((i, line) for i, line in enumerate(lines, 1)
                         if not isinstance(line, str))
     raise InputError(f"{what}, line {number}: expected a string (one sentence), got "
-                     f"{type(line).__name__} {_short(line)}")
-
-
-def _short(value: Any, limit: int = 40) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+                     f"{type(line).__name__} {short_repr(line)}")
 
 
 def _as_list_of_lists(value: Sequence[Any], what: str) -> list[list[str]]:

@@ -33,6 +33,13 @@ def fixed(value: float | None, digits: int = 3) -> str:
     return str(Decimal(repr(float(value))).quantize(quantum, rounding=ROUND_HALF_UP))
 
 
+def short_repr(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters (ending ``...``), for a message that
+    shows what a caller passed without printing a whole corpus."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def plural(count: float, noun: str, nouns: str | None = None) -> str:
     """``count`` and the noun that agrees with it, for messages: "1 file", "2 files",
     "0 files" (``nouns``: an irregular plural, default ``noun + "s"``)."""

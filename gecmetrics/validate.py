@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, get_args
 
 from .errors import ConfigError, InputError
+from .formatting import short_repr
 
 #: The levels a metric scores at (``Metric.evaluate``, ``score --level``): here,
 #: free of numpy, so that the CLI derives its choices from it and starts fast.
@@ -107,7 +108,8 @@ def check_sentences(sentences: Any, num_sentences: int | None = None,
         kind = "bools" if array.dtype.kind == "b" else (
             f"{array.dtype} values" if array.ndim == 1 else f"shape {array.shape}")
         raise ConfigError(f"{option}= takes a list or 1-D array of whole-number sentence "
-                          f"indices (got {kind}: {_short(sentences)}); e.g. np.array([0, 2, 2])")
+                          f"indices (got {kind}: {short_repr(sentences, 60)}); "
+                          "e.g. np.array([0, 2, 2])")
     low, high = int(array.min()), int(array.max())
     top = "" if num_sentences is None else f" to {num_sentences - 1}"
     if low < 0 or (num_sentences is not None and high >= num_sentences):
@@ -115,11 +117,6 @@ def check_sentences(sentences: Any, num_sentences: int | None = None,
         raise ConfigError(f"{option}= index {bad} is out of range: sentences are numbered "
                           f"from 0{top}" + (f" ({num_sentences} sentences)"
                                              if num_sentences is not None else ""))
-
-
-def _short(value: Any, limit: int = 60) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def parse_beta_grid(text: str, option: str = "--sweep-beta"):
@@ -411,7 +408,7 @@ def beta_options_apply(metrics: Sequence[Any], notes: list[str], **given: bool) 
 
 
 def _got(value: Any) -> str:
-    return f"got {type(value).__name__}: {_short(value)}"
+    return f"got {type(value).__name__}: {short_repr(value, 60)}"
 
 
 def check_instance(value: Any, argument: str, kind: type | tuple[type, ...], what: str,
@@ -543,7 +540,7 @@ def check_numbers(value: Any, argument: str, ndim: int | tuple[int, ...] | None 
     allowed = "biuf" if kind != "numbers" else "iuf"
     if array.dtype.kind not in allowed and not (array.size == 0 and array.dtype.kind == "f"):
         raise InputError(f"{argument} must be an array of {kind} (got {array.dtype} values: "
-                         f"{_short(value)})")
+                         f"{short_repr(value, 60)})")
     dims = (ndim,) if isinstance(ndim, int) else ndim
     if dims is not None and array.ndim not in dims:
         wanted = " or ".join(f"{d}-D" for d in dims)

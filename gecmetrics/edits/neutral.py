@@ -38,6 +38,7 @@ from typing import Any, Literal
 
 from .. import kernels
 from ..errors import ConfigError, InputError
+from ..formatting import short_repr
 from .errant_align import AlignStep
 from .span import SpanEdit
 
@@ -103,16 +104,11 @@ def check_tokens(tokens: Any, argument: str) -> None:
     if isinstance(tokens, (str, bytes)) or not isinstance(tokens, Sequence):
         hint = " (split it: text.split())" if isinstance(tokens, str) else ""
         raise InputError(f"{argument} must be a list of token strings{hint}, got "
-                         f"{type(tokens).__name__} {_short(tokens)}")
+                         f"{type(tokens).__name__} {short_repr(tokens)}")
     for position, token in enumerate(tokens):
         if not isinstance(token, str):
             raise InputError(f"{argument}[{position}] must be a token string, got "
-                             f"{type(token).__name__} {_short(token)}")
-
-
-def _short(value: Any, limit: int = 40) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+                             f"{type(token).__name__} {short_repr(token)}")
 
 
 def check_size(n_source: int, n_target: int) -> None:
@@ -307,7 +303,7 @@ def m2_block(source: Sequence[str], references: Sequence[Sequence[str]]) -> list
     check_tokens(source, "source")
     if isinstance(references, (str, bytes)) or not isinstance(references, Sequence):
         raise InputError(f"references must be a list of token lists, got "
-                         f"{type(references).__name__} {_short(references)}")
+                         f"{type(references).__name__} {short_repr(references)}")
     for k, ref in enumerate(references):
         check_tokens(ref, f"references[{k}]")
     lines = ["S " + " ".join(source)]

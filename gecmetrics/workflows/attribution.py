@@ -60,7 +60,7 @@ from gecmetrics import progress
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits.neutral import neutral_edits
 from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.formatting import plural
+from gecmetrics.formatting import plural, short_repr
 from gecmetrics.m2_format import M2File
 from gecmetrics.metric import Metric
 from gecmetrics.signature import metric_signature
@@ -666,9 +666,9 @@ def check_metric(metric: Metric) -> None:
                           "only (e.g. green, gleu, chrf, m2, errant)")
 
 
-def _short(value: Any, limit: int = 60) -> str:
-    text = repr(value)
-    return f"{type(value).__name__} {text if len(text) <= limit else text[:limit] + '...'}"
+def _short(value: Any) -> str:
+    """The type and the start of the repr of a wrong argument, for its message."""
+    return f"{type(value).__name__} {short_repr(value, 63)}"
 
 
 def _edit(e: Any, tokens: int, where: str) -> EditTuple:
