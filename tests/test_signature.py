@@ -147,6 +147,7 @@ def test_fields_of_another_layer_never_repeat_nor_replace_a_key():
         f"green|seed:1|version:{__version__}"  # no clash: the plain name
 
 
+@pytest.mark.extra("errant")  # the attributed edits are ERRANT's (attribute's default)
 @pytest.mark.parametrize("spec", ["gleu", "errant:edits=neutral"])
 def test_attribution_signature_has_each_key_once(spec):
     """GLEU's seed and the attribution's seed, ERRANT's edits and the attributed edits:
