@@ -28,7 +28,10 @@ floating-point operations here).
 
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int32_t, int64_t, uint8_t
-from libc.stdlib cimport calloc, free, malloc, realloc
+from cpython cimport array
+from libc.stdlib cimport calloc, free, malloc, qsort, realloc
+
+import array as _array_module
 
 
 cdef double _EPSILON = 0.001
@@ -1096,3 +1099,283 @@ cdef inline bint _has_key(const int64_t *keys, int64_t lo, int64_t hi, int64_t k
         else:
             hi = mid
     return lo < end and keys[lo] == key
+
+
+# ----------------------------------------------------------------------------
+# The base lattice: banded Levenshtein tables, optimal alignments, CSR arrays
+# ----------------------------------------------------------------------------
+# Speed path of ``_band_rows``, ``_optimal_edges`` and the merge in ``build_lattice``
+# (tokens interned to integers by the caller: equal ids exactly when equal strings).
+# Distances are int32 and every value at or above _FAR means unreachable, as the
+# Python code's 1 << 40 and its sums do: a finite distance is at most n + m, far
+# below _FAR, so the equalities that pick predecessors compare the same values.
+
+cdef int32_t _FAR = 1 << 30
+cdef array.array _INT_ARRAY = _array_module.array("i")
+cdef array.array _INT64_ARRAY = _array_module.array("q")
+cdef array.array _UINT8_ARRAY = _array_module.array("B")
+#: cells between two runs of Python's signal handlers in the distance table
+cdef int64_t _CELLS_PER_CHECK = 1 << 16
+
+
+def band_rows(const int32_t[:] src, const int32_t[:] hyp, int sub_cost, int64_t klo,
+              int64_t khi):
+    """``_band_rows`` on interned tokens, as one flat int32 array: the distance of
+    (i, i + klo + c) is ``rows[i * W + c]`` with W = khi - klo + 1 (at least _FAR
+    outside the band or where unreachable)."""
+    cdef int64_t n = src.shape[0], m = hyp.shape[0]
+    cdef int64_t W = khi - klo + 1
+    cdef array.array out = array.clone(_INT_ARRAY, (n + 1) * W, zero=False)
+    cdef int32_t *rows = <int32_t *> out.data.as_ints
+    cdef int32_t *prev
+    cdef int32_t *cur
+    cdef int64_t i, j, c, base, jlo, jhi, since = 0
+    cdef int32_t s, diag, up, best, left
+    for c in range(W):
+        j = klo + c
+        rows[c] = <int32_t> j if 0 <= j <= m else _FAR
+    for i in range(1, n + 1):
+        prev = rows + (i - 1) * W
+        cur = rows + i * W
+        s = src[i - 1]
+        base = i + klo
+        jlo = base if base > 0 else 0
+        jhi = i + khi if i + khi < m else m
+        for c in range(W):
+            cur[c] = _FAR
+        left = _FAR
+        for j in range(jlo, jhi + 1):
+            c = j - base
+            if j > 0:
+                diag = prev[c] + (0 if s == hyp[j - 1] else sub_cost)
+            else:
+                diag = _FAR
+            up = prev[c + 1] + 1 if c + 1 < W else _FAR
+            best = diag if diag < up else up
+            if left + 1 < best:
+                best = left + 1
+            if best > _FAR:
+                best = _FAR
+            cur[c] = best
+            left = best
+        since += W
+        if since >= _CELLS_PER_CHECK:
+            since = 0
+            PyErr_CheckSignals()
+    return out
+
+
+def optimal_edges(const int32_t[:] rows, int64_t klo, const int32_t[:] src,
+                  const int32_t[:] hyp, int sub_cost, int64_t max_vertices):
+    """``_optimal_edges`` on the table of :func:`band_rows`: the edges of every optimal
+    alignment, each once, as an int64 array of (p, q) pairs of vertex keys i * (m + 1) + j;
+    None once the alignments reach more than ``max_vertices`` vertices."""
+    cdef int64_t n = src.shape[0], m = hyp.shape[0]
+    cdef int64_t W = rows.shape[0] // (n + 1)
+    cdef int64_t w1 = m + 1
+    cdef uint8_t *seen = <uint8_t *> calloc((n + 1) * W, sizeof(uint8_t))
+    cdef int64_t *stack = NULL
+    cdef int64_t top = 0, cap = 64, nseen = 1, steps = 0
+    cdef array.array edges = array.clone(_INT64_ARRAY, 0, zero=False)
+    cdef int64_t i, j, c, cell, pi, pj, pc, k, npred
+    cdef int64_t pis[3]
+    cdef int64_t pjs[3]
+    cdef int64_t pcs[3]
+    cdef int32_t dij
+    cdef int64_t pair[2]
+    if seen == NULL:
+        raise MemoryError()
+    stack = <int64_t *> malloc(cap * sizeof(int64_t))
+    if stack == NULL:
+        free(seen)
+        raise MemoryError()
+    try:
+        cell = n * W + (m - n - klo)
+        seen[cell] = 1
+        stack[top] = cell
+        top += 1
+        while top > 0:
+            top -= 1
+            cell = stack[top]
+            i = cell // W
+            c = cell - i * W
+            j = i + klo + c
+            dij = rows[cell]
+            npred = 0
+            if i > 0:
+                if j > 0 and rows[cell - W] + (0 if src[i - 1] == hyp[j - 1] else sub_cost) == dij:
+                    pis[npred] = i - 1; pjs[npred] = j - 1; pcs[npred] = cell - W; npred += 1
+                if c + 1 < W and rows[cell - W + 1] + 1 == dij:
+                    pis[npred] = i - 1; pjs[npred] = j; pcs[npred] = cell - W + 1; npred += 1
+            if j > 0 and c > 0 and rows[cell - 1] + 1 == dij:
+                pis[npred] = i; pjs[npred] = j - 1; pcs[npred] = cell - 1; npred += 1
+            for k in range(npred):
+                pair[0] = pis[k] * w1 + pjs[k]
+                pair[1] = i * w1 + j
+                array.extend_buffer(edges, <char *> pair, 2)
+                pc = pcs[k]
+                if not seen[pc]:
+                    seen[pc] = 1
+                    nseen += 1
+                    if top == cap:
+                        cap *= 2
+                        stack = <int64_t *> _grow(stack, cap * sizeof(int64_t))
+                    stack[top] = pc
+                    top += 1
+            if nseen > max_vertices:
+                return None
+            steps += 1
+            if steps % 4096 == 0:
+                PyErr_CheckSignals()
+        return edges
+    finally:
+        free(seen)
+        free(stack)
+
+
+cdef void *_grow(void *p, size_t size) except NULL:
+    """realloc, or MemoryError (the old block is freed)."""
+    cdef void *q = realloc(p, size)
+    if q == NULL:
+        free(p)
+        raise MemoryError()
+    return q
+
+
+cdef int _cmp_int64(const void *x, const void *y) noexcept nogil:
+    cdef int64_t a = (<const int64_t *> x)[0], b = (<const int64_t *> y)[0]
+    return (a > b) - (a < b)
+
+
+cdef int64_t _find(const int64_t *keys, int64_t n, int64_t key) noexcept nogil:
+    """The position of ``key`` in the sorted, distinct ``keys[:n]`` (it is there)."""
+    cdef int64_t lo = 0, hi = n, mid
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def base_lattice(list edge_lists, const int32_t[:] src, const int32_t[:] hyp,
+                 int max_unchanged):
+    """The merge of ``build_lattice``: (vertices, Lattice) from the edge arrays of
+    :func:`optimal_edges` (one per cost scheme).
+
+    Vertices are the edges' ends in lexicographic order (``[(0, 0)]`` when there is
+    no edge); an edge's multiplicity is the number of arrays that list it; an edge
+    is unchanged when it is a diagonal step over equal tokens. The CSR arrays are
+    those ``_kernel_lattice`` builds from the sorted Python lists.
+    """
+    cdef int64_t m = hyp.shape[0], w1 = m + 1
+    cdef int64_t E = 0, V, e, k, a, b, start, nd, r
+    cdef const int64_t[:] lst
+    for obj in edge_lists:
+        E += len(obj) // 2
+    cdef int64_t *ends = <int64_t *> malloc((2 * E + 1) * sizeof(int64_t))
+    cdef int64_t *pairs = <int64_t *> malloc((E + 1) * sizeof(int64_t))
+    cdef int64_t *pk
+    cdef int32_t *cnt
+    cdef array.array succ_start, succ_b, succ_noop, succ_mult, pred_start, pred_k, pred_noop
+    cdef int32_t *ss
+    cdef int32_t *sb
+    cdef uint8_t *sn
+    cdef int32_t *sm
+    cdef int32_t *ps
+    cdef int32_t *pkk
+    cdef uint8_t *pn
+    cdef int64_t pi, pj, qi, qj
+    cdef uint8_t noop
+    if ends == NULL or pairs == NULL:
+        free(ends); free(pairs)
+        raise MemoryError()
+    try:
+        k = 0
+        for obj in edge_lists:
+            lst = obj
+            for e in range(lst.shape[0]):
+                ends[k] = lst[e]
+                k += 1
+        if E == 0:
+            V = 1
+            ends[0] = 0
+        else:
+            qsort(ends, 2 * E, sizeof(int64_t), _cmp_int64)
+            V = 0
+            for e in range(2 * E):
+                if V == 0 or ends[e] != ends[V - 1]:
+                    ends[V] = ends[e]
+                    V += 1
+        if V >= (<int64_t> 1) << 31:
+            raise MemoryError()
+        k = 0
+        for obj in edge_lists:
+            lst = obj
+            for e in range(0, lst.shape[0], 2):
+                a = _find(ends, V, lst[e])
+                b = _find(ends, V, lst[e + 1])
+                pairs[k] = (a << 32) | b
+                k += 1
+        qsort(pairs, E, sizeof(int64_t), _cmp_int64)
+        nd = 0  # distinct edges, counted in place (pairs[nd] with its multiplicity)
+        succ_mult = array.clone(_INT_ARRAY, E, zero=False)
+        sm = <int32_t *> succ_mult.data.as_ints
+        for e in range(E):
+            if nd > 0 and pairs[e] == pairs[nd - 1]:
+                sm[nd - 1] += 1
+            else:
+                pairs[nd] = pairs[e]
+                sm[nd] = 1
+                nd += 1
+        array.resize(succ_mult, nd)
+        sm = <int32_t *> succ_mult.data.as_ints
+        succ_start = array.clone(_INT_ARRAY, V + 1, zero=True)
+        succ_b = array.clone(_INT_ARRAY, nd, zero=False)
+        succ_noop = array.clone(_UINT8_ARRAY, nd, zero=False)
+        pred_start = array.clone(_INT_ARRAY, V + 1, zero=True)
+        pred_k = array.clone(_INT_ARRAY, nd, zero=False)
+        pred_noop = array.clone(_UINT8_ARRAY, nd, zero=False)
+        ss = <int32_t *> succ_start.data.as_ints
+        sb = <int32_t *> succ_b.data.as_ints
+        sn = <uint8_t *> succ_noop.data.as_uchars
+        ps = <int32_t *> pred_start.data.as_ints
+        pkk = <int32_t *> pred_k.data.as_ints
+        pn = <uint8_t *> pred_noop.data.as_uchars
+        for e in range(nd):
+            a = pairs[e] >> 32
+            b = pairs[e] & 0xFFFFFFFF
+            pi = ends[a] // w1
+            pj = ends[a] - pi * w1
+            qi = ends[b] // w1
+            qj = ends[b] - qi * w1
+            noop = 1 if (qi - pi == 1 and qj - pj == 1 and src[pi] == hyp[pj]) else 0
+            sb[e] = <int32_t> b
+            sn[e] = noop
+            ss[a + 1] += 1
+            ps[b + 1] += 1
+        for k in range(V):
+            ss[k + 1] += ss[k]
+            ps[k + 1] += ps[k]
+        cnt = <int32_t *> calloc(V + 1, sizeof(int32_t))
+        if cnt == NULL:
+            raise MemoryError()
+        for e in range(nd):  # by source vertex, so each vertex's predecessors come sorted
+            a = pairs[e] >> 32
+            b = pairs[e] & 0xFFFFFFFF
+            r = ps[b] + cnt[b]
+            cnt[b] += 1
+            pkk[r] = <int32_t> a
+            pn[r] = sn[e]
+        free(cnt)
+        vertices = []
+        for k in range(V):
+            pi = ends[k] // w1
+            vertices.append((pi, ends[k] - pi * w1))
+    finally:
+        free(ends)
+        free(pairs)
+    lat = Lattice(V, succ_start, succ_b, succ_noop, succ_mult, pred_start, pred_k, pred_noop,
+                  max_unchanged)
+    return vertices, lat

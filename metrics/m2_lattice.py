@@ -45,8 +45,13 @@ The edit sequence is then matched against the gold edits as the official
 ``matchSeq`` does (in order, each gold edit after the previous match).
 
 4. **Compiled kernel.** When the optional Cython extension
-   ``gecmetrics.metrics._m2_kernel`` is built, steps 2 and 3 run there on
-   integer arrays (CSR lists of base successors and predecessors): the same
+   ``gecmetrics.metrics._m2_kernel`` is built, every step runs there on
+   integer arrays. Step 1: the tokens are interned to integers, and the banded
+   distance tables (``band_rows``), the walk back over every optimal alignment
+   (``optimal_edges``) and the merge of the two cost schemes into sorted CSR
+   lists of base successors and predecessors (``base_lattice``) give the
+   vertices, edges and multiplicities of the Python code (``_band_rows``,
+   ``_optimal_edges``, ``_python_base_lattice``). Steps 2 and 3: the same
    forward pass per start vertex, the same multiplicities, the same doubles
    added in the same order, the same relaxation order (vertices in order,
    edges by target), so its results are those of the Python code, which stays
@@ -90,8 +95,12 @@ from gecmetrics.errors import GecMetricsError
 try:  # the compiled speed path; optional by design
     from ._m2_kernel import Grid as _KernelGrid
     from ._m2_kernel import Lattice as _KernelLattice
+    from ._m2_kernel import band_rows as _kernel_band_rows
+    from ._m2_kernel import base_lattice as _kernel_base_lattice
+    from ._m2_kernel import optimal_edges as _kernel_optimal_edges
 except ImportError:  # pragma: no cover - depends on the build
     _KernelLattice = _KernelGrid = None
+    _kernel_band_rows = _kernel_base_lattice = _kernel_optimal_edges = None
 
 HAVE_KERNEL = _KernelLattice is not None
 
@@ -163,8 +172,8 @@ class GoldEdit:
 class Lattice:
     """The merged edit lattice of one (source, hypothesis) pair.
 
-    Only the base lattice is stored (``preds``/``succs``, or the compiled
-    kernel's CSR arrays in ``kernel``); transitive edges are recomputed when
+    Only the base lattice is stored (``preds``/``succs``, or, empty lists there,
+    the compiled kernel's CSR arrays in ``kernel``); transitive edges are recomputed when
     needed, because storing them takes memory in the fourth power of the
     length of a fully rewritten sentence. Use :meth:`arcs_of`,
     :meth:`row_arcs` and :attr:`num_arcs`, which serve both paths.
@@ -323,8 +332,8 @@ def _check_cells(n: int, m: int, cells: int, max_cells: int, distance: int) -> N
             "this output")
 
 
-def _distances(src: Sequence[str], hyp: Sequence[str], sub_cost: int,
-               max_cells: int = MAX_ALIGNMENT_CELLS):
+def _distances(src: Sequence[Any], hyp: Sequence[Any], sub_cost: int,
+               max_cells: int = MAX_ALIGNMENT_CELLS, compiled: bool = False):
     """Banded distance rows covering every optimal alignment (Ukkonen's doubling).
 
     An alignment through diagonal k = j - i costs at least |k| + |m - n - k|
@@ -335,7 +344,9 @@ def _distances(src: Sequence[str], hyp: Sequence[str], sub_cost: int,
     A band of more than ``max_cells`` cells is refused before it is computed
     (:class:`LatticeTooLarge`; :func:`check_pair` refuses the pairs it can
     prove over it before any pair is aligned).
-    Returns (rows, klo, D): the distance of (i, j) is ``rows[i][j - i - klo]``.
+    Returns (rows, klo, D): the distance of (i, j) is ``rows[i][j - i - klo]``;
+    ``compiled`` (``src`` and ``hyp`` interned to int32 arrays): the kernel's flat
+    table, where it is ``rows[i * W + j - i - klo]`` (W: the band's width).
     """
     n, m = len(src), len(hyp)
     delta = m - n
@@ -344,13 +355,24 @@ def _distances(src: Sequence[str], hyp: Sequence[str], sub_cost: int,
     while True:
         klo, khi = _band(n, m, T)
         _check_cells(n, m, (n + 1) * (khi - klo + 1), max_cells, known)
-        rows = _band_rows(src, hyp, sub_cost, klo, khi)
-        D = rows[n][m - n - klo]
+        if compiled:
+            rows = _kernel_band_rows(src, hyp, sub_cost, klo, khi)
+            D = rows[n * (khi - klo + 1) + m - n - klo]
+        else:
+            rows = _band_rows(src, hyp, sub_cost, klo, khi)
+            D = rows[n][m - n - klo]
         if D <= T or (klo == -n and khi == m):
             break
         known = T + 1  # an alignment of cost <= T would lie in the band
         T *= 2
     return rows, klo, D
+
+
+def _too_many_vertices(n: int, m: int, max_vertices: int) -> LatticeTooLarge:
+    return LatticeTooLarge(
+        f"the M2 edit lattice of this sentence pair ({n} source / {m} hypothesis "
+        f"tokens) has over {max_vertices:,} vertices (the sentence is rewritten "
+        "throughout); split or shorten the line, or leave M2 out for this output")
 
 
 def _optimal_edges(src, hyp, sub_cost, edges: dict, max_vertices: int,
@@ -382,10 +404,24 @@ def _optimal_edges(src, hyp, sub_cost, edges: dict, max_vertices: int,
                 seen.add(p)
                 stack.append(p)
         if len(seen) > max_vertices:
-            raise LatticeTooLarge(
-                f"the M2 edit lattice of this sentence pair ({n} source / {m} hypothesis "
-                f"tokens) has over {max_vertices:,} vertices (the sentence is rewritten "
-                "throughout); split or shorten the line, or leave M2 out for this output")
+            raise _too_many_vertices(n, m, max_vertices)
+
+
+def _optimal_edges_compiled(src_ids, hyp_ids, sub_cost: int, max_vertices: int,
+                            max_cells: int = MAX_ALIGNMENT_CELLS):
+    """:func:`_optimal_edges` in the kernel, on interned tokens: the edges as an array
+    of (p, q) vertex keys (i * (m + 1) + j), each once."""
+    rows, klo, _ = _distances(src_ids, hyp_ids, sub_cost, max_cells, compiled=True)
+    edges = _kernel_optimal_edges(rows, klo, src_ids, hyp_ids, sub_cost, max_vertices)
+    if edges is None:
+        raise _too_many_vertices(len(src_ids), len(hyp_ids), max_vertices)
+    return edges
+
+
+def _interned(src: Sequence[str], hyp: Sequence[str]) -> tuple[array, array]:
+    """The tokens as int32 ids, equal exactly where the strings are equal."""
+    ids = {t: k for k, t in enumerate(dict.fromkeys([*src, *hyp]))}
+    return array("i", map(ids.__getitem__, src)), array("i", map(ids.__getitem__, hyp))
 
 
 def grid_edges(n: int, m: int) -> int:
@@ -425,34 +461,21 @@ def build_lattice(src: list[str], hyp: list[str], max_unchanged_words: int = 2,
     elif grid:
         raise ValueError("the grid path needs the compiled kernel and a pair with no common token")
     _precheck(src, hyp, max_edges)
-    edges: dict[tuple[tuple[int, int], tuple[int, int]], int] = {}
     max_cells = alignment_budget(max_edges)
-    _optimal_edges(src, hyp, 1, edges, MAX_LATTICE_VERTICES, max_cells)
-    _optimal_edges(src, hyp, 2, edges, MAX_LATTICE_VERTICES, max_cells)
-    vset = {v for e in edges for v in e}
-    if not vset:
-        vset = {(0, 0)}
-    vertices = sorted(vset)
-    index = {v: k for k, v in enumerate(vertices)}
-    V = len(vertices)
-    preds: list[list[tuple[int, int]]] = [[] for _ in range(V)]  # (k, unchanged 0/1)
-    succs: list[list[tuple[int, int, int]]] = [[] for _ in range(V)]  # (b, unchanged, mult)
-    for (p, q), mult in edges.items():
-        a, b = index[p], index[q]
-        noop = 1 if (q[0] - p[0] == 1 and q[1] - p[1] == 1 and src[p[0]] == hyp[p[1]]) else 0
-        preds[b].append((a, noop))
-        succs[a].append((b, noop, mult))
-    del edges
-    for plist in preds:
-        plist.sort()
-    for slist in succs:
-        slist.sort()
-    lat = Lattice(src, hyp, vertices, preds, succs, max_unchanged_words, _index=index)
     if compiled:
-        lat.kernel = _kernel_lattice(preds, succs, max_unchanged_words)
-        counted = lat.kernel.count(max_edges, KEEP_LATTICE_EDGES)
+        src_ids, hyp_ids = _interned(src, hyp)
+        edge_lists = [_optimal_edges_compiled(src_ids, hyp_ids, sub_cost, MAX_LATTICE_VERTICES,
+                                              max_cells) for sub_cost in (1, 2)]
+        vertices, kernel = _kernel_base_lattice(edge_lists, src_ids, hyp_ids,
+                                                max_unchanged_words)
+        del edge_lists
+        # the base lattice lives in the kernel's CSR arrays only
+        lat = Lattice(src, hyp, vertices, [], [], max_unchanged_words, kernel=kernel)
+        counted = kernel.count(max_edges, KEEP_LATTICE_EDGES)
     else:
-        counted = _count_arcs(preds, succs, max_unchanged_words, max_edges)
+        lat = _python_base_lattice(src, hyp, max_unchanged_words, max_cells)
+        counted = _count_arcs(lat.preds, lat.succs, max_unchanged_words, max_edges)
+    V = len(lat.vertices)
     if counted is None:
         raise LatticeTooLarge(
             f"the M2 edit lattice of this sentence pair ({len(src)} source / {len(hyp)} "
@@ -620,22 +643,31 @@ def _check_grid(n: int, m: int) -> None:
             "split or shorten the line, or leave M2 out for this output")
 
 
-def _kernel_lattice(preds, succs, max_unchanged):
-    succ_start, succ_b, succ_noop, succ_mult = array("i", [0]), array("i"), array("B"), array("i")
-    for lst in succs:
-        for b, noop, mult in lst:
-            succ_b.append(b)
-            succ_noop.append(noop)
-            succ_mult.append(mult)
-        succ_start.append(len(succ_b))
-    pred_start, pred_k, pred_noop = array("i", [0]), array("i"), array("B")
-    for lst in preds:
-        for k, noop in lst:
-            pred_k.append(k)
-            pred_noop.append(noop)
-        pred_start.append(len(pred_k))
-    return _KernelLattice(len(preds), succ_start, succ_b, succ_noop, succ_mult,
-                          pred_start, pred_k, pred_noop, max_unchanged)
+def _python_base_lattice(src: list[str], hyp: list[str], max_unchanged_words: int,
+                         max_cells: int) -> Lattice:
+    """The merged base lattice of the two cost schemes, on the pure-Python path."""
+    edges: dict[tuple[tuple[int, int], tuple[int, int]], int] = {}
+    _optimal_edges(src, hyp, 1, edges, MAX_LATTICE_VERTICES, max_cells)
+    _optimal_edges(src, hyp, 2, edges, MAX_LATTICE_VERTICES, max_cells)
+    vset = {v for e in edges for v in e}
+    if not vset:
+        vset = {(0, 0)}
+    vertices = sorted(vset)
+    index = {v: k for k, v in enumerate(vertices)}
+    V = len(vertices)
+    preds: list[list[tuple[int, int]]] = [[] for _ in range(V)]  # (k, unchanged 0/1)
+    succs: list[list[tuple[int, int, int]]] = [[] for _ in range(V)]  # (b, unchanged, mult)
+    for (p, q), mult in edges.items():
+        a, b = index[p], index[q]
+        noop = 1 if (q[0] - p[0] == 1 and q[1] - p[1] == 1 and src[p[0]] == hyp[p[1]]) else 0
+        preds[b].append((a, noop))
+        succs[a].append((b, noop, mult))
+    del edges
+    for plist in preds:
+        plist.sort()
+    for slist in succs:
+        slist.sort()
+    return Lattice(src, hyp, vertices, preds, succs, max_unchanged_words, _index=index)
 
 
 def _count_arcs(preds, succs, max_unchanged, max_arcs):
@@ -823,32 +855,40 @@ def _gold_overrides(lat: Lattice, spans, weights: dict) -> None:
     equals that text exactly when ``hyp[j1:j2] == c.split(" ")``; the empty
     correction matches every j1 == j2. The (j1, j2) are found by scanning the
     hypothesis once per correction; pairs that are not edges of the lattice are
-    never looked up by the shortest path, so they are harmless. Insertion
-    edges weighed by :func:`_insertion_weights` are left as they are.
+    never looked up by the shortest path, so they are harmless. Only the j1 of
+    the lattice's vertices at source position i1 are tried (a band, not the
+    whole hypothesis), except on the full grid, where every j1 is a vertex.
+    Insertion edges weighed by :func:`_insertion_weights` are left as they are.
     """
-    hyp, index = lat.hyp, lat.index
+    hyp, index, verts = lat.hyp, lat.index, lat.vertices
     gold_weight = -float(lat.num_edges)
     for (s, e), golds in spans.items():
         if s >= e:
             continue
-        for j1, j2 in _matches(hyp, {c for g in golds for c in g.corrections}):
+        starts = None
+        if not lat.grid:
+            lo, hi = lat.row_range(s)
+            starts = [verts[a][1] for a in range(lo, hi)]
+        for j1, j2 in _matches(hyp, {c for g in golds for c in g.corrections}, starts):
             a, b = index.get((s, j1)), index.get((e, j2))
             if a is not None and b is not None:
                 weights[(a, b)] = gold_weight
 
 
-def _matches(hyp: Sequence[str], corrections: set[str]) -> list[tuple[int, int]]:
-    """The (j1, j2) with ``" ".join(hyp[j1:j2])`` in ``corrections`` (tokens have no space)."""
+def _matches(hyp: Sequence[str], corrections: set[str],
+             starts: Sequence[int] | None = None) -> list[tuple[int, int]]:
+    """The (j1, j2) with ``" ".join(hyp[j1:j2])`` in ``corrections`` (tokens have no space),
+    j1 in ``starts`` (ascending; default: every position 0..m)."""
     m = len(hyp)
     pairs: list[tuple[int, int]] = []
     for c in corrections:
         if c == "":
-            pairs.extend((j, j) for j in range(m + 1))
+            pairs.extend((j, j) for j in (range(m + 1) if starts is None else starts))
         else:
             toks = c.split(" ")
             n, first = len(toks), toks[0]
-            pairs.extend((j, j + n) for j in range(m - n + 1)
-                         if hyp[j] == first and hyp[j:j + n] == toks)
+            where = range(m - n + 1) if starts is None else [j for j in starts if j <= m - n]
+            pairs.extend((j, j + n) for j in where if hyp[j] == first and hyp[j:j + n] == toks)
     return pairs
 
 

@@ -122,6 +122,7 @@ def test_few_shared_tokens_stop_before_the_lattice_is_built(monkeypatch, compile
         raise AssertionError("the lattice was built")
 
     monkeypatch.setattr(m2_lattice, "_optimal_edges", no_work)
+    monkeypatch.setattr(m2_lattice, "_optimal_edges_compiled", no_work)
     src, hyp = few_shared(random.Random(n + shared), n, n, shared)
     assert not set(src).isdisjoint(hyp)
     with pytest.raises(LatticeTooLarge, match=what) as err:

@@ -167,10 +167,16 @@ def test_precheck_refuses_a_long_rewritten_pair_before_aligning(monkeypatch):
     check_pair(same_src, same)  # a long near-identical sentence passes
 
 
-def test_band_is_refused_before_it_is_allocated(monkeypatch):
+@pytest.mark.parametrize("compiled", [False, True])
+def test_band_is_refused_before_it_is_allocated(monkeypatch, compiled):
     """A pair the pre-check cannot prove over budget (two letters at random) stops in
-    the doubling, before the band over the budget is computed."""
+    the doubling, before the band over the budget is computed (by the Python code or
+    the kernel's ``band_rows``)."""
     from gecmetrics.metrics import m2_lattice
+
+    if compiled and not m2_lattice.HAVE_KERNEL:
+        pytest.skip("the compiled M2 kernel is not built")
+    name = "_kernel_band_rows" if compiled else "_band_rows"
 
     monkeypatch.setattr(m2_lattice, "MAX_ALIGNMENT_CELLS", 60_000)  # 1,000 tokens: fast
     rng = random.Random(7)
@@ -178,15 +184,15 @@ def test_band_is_refused_before_it_is_allocated(monkeypatch):
     hyp = [rng.choice("ab") for _ in range(1000)]
     m2_lattice.check_pair(src, hyp)  # not provable from the shared tokens
     widths = []
-    real = m2_lattice._band_rows
+    real = getattr(m2_lattice, name)
 
     def spy(src, hyp, sub_cost, klo, khi):
         widths.append((len(src) + 1) * (khi - klo + 1))
         return real(src, hyp, sub_cost, klo, khi)
 
-    monkeypatch.setattr(m2_lattice, "_band_rows", spy)
+    monkeypatch.setattr(m2_lattice, name, spy)
     with pytest.raises(LatticeTooLarge, match="distance table"):
-        m2_lattice.build_lattice(src, hyp)
+        m2_lattice.build_lattice(src, hyp, compiled=compiled)
     assert widths and max(widths) <= 60_000
 
 
