@@ -1225,7 +1225,7 @@ def optimal_edges(const int32_t[:] rows, int64_t klo, const int32_t[:] src,
             if nseen > max_vertices:
                 return None
             steps += 1
-            if steps % 4096 == 0:
+            if steps % 256 == 0:  # each step reads a few cells: as often as band_rows
                 PyErr_CheckSignals()
         return edges
     finally:
