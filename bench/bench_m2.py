@@ -1,19 +1,32 @@
 """Benchmark the native M2 scorer: the 13 CoNLL-2014 outputs and adversarial sentences.
 
-Run from the repository root:  python bench/bench_m2.py
+Run from the repository root:  python bench/bench_m2.py [--before DIR] [--repeat N]
 Prints times; the data are read from --data-dir, else $GECMETRICS_SHARED_DATA, else
 ../shared/data (without them, the adversarial sentences only).
 The adversarial sentences are timed on both paths in the same run: the compiled
 kernel (when built) and the pure-Python code (the baseline); their counts must agree.
+
+``--before DIR``: a checkout of the code before a change, its kernels built in place
+(e.g. ``git worktree add DIR main`` and ``python setup.py build_ext --inplace`` there).
+Two commands then run as fresh processes on this checkout and on DIR, interleaved,
+``--repeat`` times each: the meta-evaluation main job (``meta-eval conll14 seeda-s
+seeda-e`` with GREEN word and char and M2, as bench/bench_sweeps.py) and ``score -m m2``
+on the 13 CoNLL-2014 outputs. It prints the medians and minima of wall and CPU seconds,
+the ratio after / before, the load average before and after, and whether both trees
+wrote byte-identical outputs.
 """
 
 from __future__ import annotations
 
+import os
 import random
+import statistics
+import tempfile
 import time
 from pathlib import Path
 
 import harness
+from bench_sweeps import METRICS, child
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.m2_format import M2Sentence
@@ -96,9 +109,60 @@ def adversarial() -> None:
             table.row("  compiled", results[True])
 
 
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def before_after(data: Path, before: Path, repeat: int) -> None:
+    """The main job and M2 on 13 outputs, this checkout against ``before``, interleaved."""
+    m2, _ = harness.conll14(data, ())
+    source = Path(tempfile.mkdtemp(prefix="bench_m2_")) / "source"
+    source.write_text("".join(f"{line}\n" for line in m2.sources), encoding="utf-8")
+    cases = {
+        "main job (meta-eval conll14 seeda-s seeda-e, GREEN word+char, M2)":
+            ["meta-eval", "conll14", "seeda-s", "seeda-e", *METRICS, "-m", "m2",
+             "--format", "json"],
+        "M2, 13 CoNLL-2014 outputs (score -m m2)":
+            ["score", "-m", "m2", "-s", str(source),
+             "--m2", str(data / harness.CONLL_M2), "-c",
+             *[str(data / harness.SUBMISSIONS / s) for s in harness.OUTPUTS], "--format", "json"],
+    }
+    trees = {"before": before.resolve(), "after": harness.ROOT}
+    print(f"before: {trees['before']}  after: {trees['after']}  (load average {load()})")
+    for title, args in cases.items():
+        runs: dict[str, list[harness.Child]] = {name: [] for name in trees}
+        for _ in range(repeat):
+            for name, tree in trees.items():
+                runs[name].append(child(tree, args, data))
+        print(f"  {title}, {repeat} runs each, interleaved")
+        med = {}
+        for name, rs in runs.items():
+            walls, cpus = [r.seconds for r in rs], [r.cpu for r in rs]
+            med[name] = statistics.median(walls)
+            print(f"    {name:<7} wall median {med[name]:6.2f} s  min {min(walls):6.2f} s   "
+                  f"CPU median {statistics.median(cpus):6.2f} s  min {min(cpus):6.2f} s")
+        cpu = {name: min(r.cpu for r in rs) for name, rs in runs.items()}
+        print(f"    after / before: wall (medians) x{med['after'] / med['before']:.2f}, "
+              f"CPU (minima) x{cpu['after'] / cpu['before']:.2f}; identical outputs: "
+              f"{len({r.stdout for rs in runs.values() for r in rs}) == 1}")
+    print(f"  load average at the end: {load()}")
+    source.unlink()
+    source.parent.rmdir()
+
+
 if __name__ == "__main__":
-    args = harness.parser(__doc__).parse_args()
+    parser = harness.parser(__doc__)
+    parser.add_argument("--before", type=Path, default=None,
+                        help="a checkout before the change, kernels built in place")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per tree and case")
+    parser.add_argument("--only-before-after", action="store_true",
+                        help="skip the in-process timings")
+    args = parser.parse_args()
     data = args.data_dir or harness.data_folder()
+    if args.before is not None:
+        before_after(harness.shared_data(data), args.before, args.repeat)
+        if args.only_before_after:
+            raise SystemExit(0)
     if (data / harness.SUBMISSIONS).is_dir():
         conll(data)
     else:

@@ -1118,6 +1118,30 @@ cdef array.array _UINT8_ARRAY = _array_module.array("B")
 cdef int64_t _CELLS_PER_CHECK = 1 << 16
 
 
+def interned(list src, list hyp):
+    """The tokens of ``src`` and ``hyp`` as int32 arrays of ids, equal exactly where the
+    strings are equal (numbered in order of first appearance)."""
+    cdef dict ids = {}
+    cdef Py_ssize_t k
+    cdef array.array s_ids = array.clone(_INT_ARRAY, len(src), zero=False)
+    cdef array.array h_ids = array.clone(_INT_ARRAY, len(hyp), zero=False)
+    cdef int32_t *out = <int32_t *> s_ids.data.as_ints
+    for k in range(len(src)):
+        v = ids.get(src[k])
+        if v is None:
+            v = len(ids)
+            ids[src[k]] = v
+        out[k] = v
+    out = <int32_t *> h_ids.data.as_ints
+    for k in range(len(hyp)):
+        v = ids.get(hyp[k])
+        if v is None:
+            v = len(ids)
+            ids[hyp[k]] = v
+        out[k] = v
+    return s_ids, h_ids
+
+
 def band_rows(const int32_t[:] src, const int32_t[:] hyp, int sub_cost, int64_t klo,
               int64_t khi):
     """``_band_rows`` on interned tokens, as one flat int32 array: the distance of

