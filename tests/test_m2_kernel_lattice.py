@@ -23,7 +23,6 @@ from gecmetrics.m2_format import read_m2
 from gecmetrics.metrics import m2_lattice
 from gecmetrics.metrics.m2_lattice import (
     HAVE_KERNEL,
-    GoldEdit,
     LatticeTooLarge,
     best_edit_sequences,
     build_lattice,
