@@ -912,11 +912,9 @@ def _matches(hyp: Sequence[str], corrections: set[str]) -> list[tuple[int, int]]
 def _compiled_paths(lat: Lattice, overrides: list[dict]) -> list[list[tuple[int, int, bool]]]:
     items = sorted((a, k, b, w) for k, weights in enumerate(overrides)
                    for (a, b), w in weights.items())
-    ov_a = array("i", [it[0] for it in items])
-    ov_k = array("i", [it[1] for it in items])
-    ov_b = array("i", [it[2] for it in items])
-    ov_w = array("d", [it[3] for it in items])
-    return lat.kernel.paths(len(overrides), ov_k, ov_a, ov_b, ov_w)
+    ov_a, ov_k, ov_b, ov_w = zip(*items) if items else ((), (), (), ())
+    return lat.kernel.paths(len(overrides), array("i", ov_k), array("i", ov_a),
+                            array("i", ov_b), array("d", ov_w))
 
 
 def _python_paths(lat: Lattice, overrides: list[dict]) -> list[list[tuple[int, int, bool]]]:
