@@ -912,7 +912,7 @@ def _matches(hyp: Sequence[str], corrections: set[str]) -> list[tuple[int, int]]
 def _compiled_paths(lat: Lattice, overrides: list[dict]) -> list[list[tuple[int, int, bool]]]:
     items = sorted((a, k, b, w) for k, weights in enumerate(overrides)
                    for (a, b), w in weights.items())
-    ov_a, ov_k, ov_b, ov_w = zip(*items) if items else ((), (), (), ())
+    ov_a, ov_k, ov_b, ov_w = zip(*items, strict=True) if items else ((), (), (), ())
     return lat.kernel.paths(len(overrides), array("i", ov_k), array("i", ov_a),
                             array("i", ov_b), array("d", ov_w))
 
