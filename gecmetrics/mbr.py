@@ -1,0 +1,306 @@
+"""Minimum-Bayes-risk selection: per source, the candidate with the highest expected utility.
+
+For a source ``s`` with candidates ``c_1..c_N`` and pseudo-references ``r_1..r_K``
+(by default the candidates themselves), the utility of candidate ``i`` against
+pseudo-reference ``j`` is the metric's sentence score of the triple
+(source ``s``, hypothesis ``c_i``, the single reference ``r_j``):
+
+    U(i, j) = sentence score of c_i with r_j as the one reference,
+    E(i)    = mean over j of U(i, j),
+    choice  = the lowest i with the highest E(i).
+
+Conventions (docs/mbr.md):
+
+* ``include_self=True`` (the default, as ``mbrs`` does: its pseudo-references are
+  the candidates, each compared with all of them) averages over all N
+  candidates, ``c_i`` itself included; ``include_self=False`` averages over the
+  N - 1 others (a candidate set of one then has no utility and is refused).
+  Given pseudo-references are never the candidates: all K are used.
+* Ties (equal expected utilities, e.g. candidates with the same text) go to the
+  lowest candidate index, the order the candidates were given in.
+
+Exactness: every ``U(i, j)`` is gecmetrics' own sentence score of that triple,
+bit for bit. Speed: a metric that declares how its per-sentence counts run over
+references (:attr:`gecmetrics.metric.Metric.reference_axes`: chrF, GLEU, GREEN)
+counts a source's candidates and pseudo-references once, as one corpus sentence
+with K references and N systems, and its counts are then folded into N x K
+single-reference rows for the metric's own formula (:func:`fold_references`).
+Any other metric (ERRANT, M2, BLEU, ...) scores one corpus whose rows are the
+distinct (source, candidate, pseudo-reference) triples, so an unchanged sentence
+that several candidates share is scored once, and its caches (parses, edits of
+each source-candidate pair) see each candidate once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+
+from gecmetrics.corpus import Corpus
+from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.formatting import plural, short_repr
+from gecmetrics.metric import Metric, SentenceCounts
+from gecmetrics.readers import check_same_length
+from gecmetrics.signature import metric_signature
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: The one tie rule: the lowest candidate index among the highest expected utilities.
+TIE_RULES: tuple[str, ...] = ("first",)
+
+
+@dataclass(frozen=True)
+class MbrOptions:
+    """One MBR selection: the metric (a spec or a Metric), whether a candidate counts
+    as one of its own pseudo-references, and the tie rule."""
+
+    metric: str | Metric = "chrf"
+    include_self: bool = True
+    tie: Literal["first"] = "first"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.metric, str | Metric):
+            raise ConfigError(f"metric must be a metric spec such as 'chrf' or a gecmetrics "
+                              f"Metric, got {type(self.metric).__name__} "
+                              f"{short_repr(self.metric)}")
+        if not isinstance(self.include_self, bool):
+            raise ConfigError(f"include_self must be True or False, got "
+                              f"{short_repr(self.include_self)}")
+        if self.tie not in TIE_RULES:
+            raise ConfigError(f"tie rule {self.tie!r} is unknown; use 'first' (the lowest "
+                              "candidate index among the best)")
+
+    def make_metric(self) -> Metric:
+        """The metric, checked for sentence scores that depend on their sentence only."""
+        from gecmetrics.registry import metric_from_spec
+
+        metric = metric_from_spec(self.metric) if isinstance(self.metric, str) else self.metric
+        check_metric(metric)
+        return metric
+
+
+@dataclass(frozen=True)
+class MbrResult:
+    """The selection per source and the expected utilities behind it.
+
+    ``chosen[d]``: the index of the chosen candidate of source ``d`` (into
+    ``candidates``, the candidate set names in order); ``texts[d]`` its text;
+    ``expected``: the expected utilities, shape (sources, candidates).
+    """
+
+    metric: str
+    signature: str
+    candidates: tuple[str, ...]
+    chosen: tuple[int, ...]
+    texts: tuple[str, ...]
+    expected: np.ndarray = field(repr=False)
+    include_self: bool = True
+    pseudo_references: int | None = None
+
+    def utilities(self) -> pd.DataFrame:
+        """The expected utilities: one row per source sentence (1-based index), one
+        column per candidate set."""
+        import pandas as pd
+
+        frame = pd.DataFrame(self.expected, columns=list(self.candidates))
+        frame.index = pd.RangeIndex(1, len(frame) + 1, name="sentence")
+        return frame
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per source: sentence (1-based), chosen index (0-based) and set, its
+        expected utility and text."""
+        import pandas as pd
+
+        rows = np.arange(len(self.chosen))
+        return pd.DataFrame({
+            "sentence": rows + 1,
+            "chosen": list(self.chosen),
+            "candidate": [self.candidates[i] for i in self.chosen],
+            "utility": self.expected[rows, list(self.chosen)],
+            "text": list(self.texts),
+        })
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """One object per source sentence (0-1 floats at full precision)."""
+        return [{"sentence": d + 1, "chosen": i, "candidate": self.candidates[i],
+                 "text": self.texts[d], "utility": float(self.expected[d, i]),
+                 "utilities": [float(v) for v in self.expected[d]]}
+                for d, i in enumerate(self.chosen)]
+
+
+def check_metric(metric: Metric) -> None:
+    """A one-line :class:`ConfigError` if ``metric`` has no per-sentence utility."""
+    if not isinstance(metric, Metric):
+        raise ConfigError(f"metric must be a gecmetrics Metric (e.g. "
+                          f"metric_from_spec('chrf')), got {type(metric).__name__} "
+                          f"{short_repr(metric)}")
+    problem = metric.sentence_scores_problem()
+    if problem is not None:
+        raise ConfigError(f"cannot use {metric.spec} for MBR: {problem}; choose a metric "
+                          "whose sentence score depends on that sentence only (e.g. chrf, "
+                          "bleu, gleu, green, errant, m2)")
+
+
+def _check_sets(what: str, sets: Sequence[Sequence[str]], sources: Sequence[str],
+                names: Sequence[str]) -> list[tuple[str, ...]]:
+    out = []
+    for name, lines in zip(names, sets, strict=True):
+        if isinstance(lines, str) or not isinstance(lines, Sequence):
+            raise InputError(f"{what} {name} must be a sequence of strings (one per source), "
+                             f"got {type(lines).__name__} {short_repr(lines)}")
+        out.append(tuple(lines))
+    check_same_length([("the sources", sources), *((f"{what} {n}", s) for n, s
+                                                    in zip(names, out, strict=True))])
+    return out
+
+
+def _named(sets: Mapping[str, Sequence[str]] | Sequence[Sequence[str]]
+           ) -> tuple[list[str], list[Sequence[str]]]:
+    if isinstance(sets, Mapping):
+        return [str(k) for k in sets], list(sets.values())
+    if isinstance(sets, str) or not isinstance(sets, Sequence):
+        raise InputError(f"candidates must be a list of candidate sets (one string per "
+                         f"source each) or a mapping of names to them, got "
+                         f"{type(sets).__name__} {short_repr(sets)}")
+    return [str(i) for i in range(len(sets))], list(sets)
+
+
+def fold_references(counts: SentenceCounts, reference_axes: Mapping[str, int],
+                    num_refs: int) -> SentenceCounts:
+    """Counts of D sentences with K references as counts of D x K single-reference
+    sentences (row ``d * K + k``: sentence ``d`` with reference ``k`` only).
+
+    An array with a reference axis (``reference_axes[name]``, after its sentence axis)
+    has that axis merged into its sentence axis and left with length 1; an array without one (per
+    hypothesis only) is repeated K times along its sentence axis. Each row then
+    holds exactly the counts the metric makes of that sentence with that one
+    reference, since every count of a (sentence, reference) pair depends on that
+    pair alone (tests/test_mbr.py checks it against the single-reference corpus).
+    """
+    arrays = {}
+    for name, array in counts.arrays.items():
+        axis = counts.axes[name]
+        ref_axis = reference_axes.get(name)
+        if ref_axis is None:
+            arrays[name] = np.repeat(array, num_refs, axis=axis)
+            continue
+        if ref_axis <= axis:
+            raise ValueError(f"the reference axis of {name!r} must follow its sentence axis")
+        moved = np.moveaxis(array, ref_axis, axis + 1)  # (..., D, K, ...)
+        shape = moved.shape
+        merged = moved.reshape(*shape[:axis], shape[axis] * shape[axis + 1], *shape[axis + 2:])
+        arrays[name] = np.expand_dims(merged, ref_axis)  # one reference a row
+    return SentenceCounts(arrays, counts.axes)
+
+
+def pairwise_utilities(metric: Metric, sources: Sequence[str],
+                       candidates: Sequence[Sequence[str]],
+                       references: Sequence[Sequence[str]] | None = None) -> np.ndarray:
+    """U[d, i, j]: the sentence score of source ``d``'s candidate ``i`` against its
+    pseudo-reference ``j`` alone (the candidates when ``references`` is None),
+    shape (sources, candidates, pseudo-references)."""
+    refs = list(candidates) if references is None else list(references)
+    systems = {f"c{i}": lines for i, lines in enumerate(candidates)}
+    num_refs = len(refs)
+    counting = metric.counting()
+    axes = metric.reference_axes
+    if axes is not None and counting is not None:
+        corpus = Corpus(sources, refs, systems)
+        folded = fold_references(counting.count(corpus), axes, num_refs)
+        values = counting.statistics(tuple(systems), folded).sentence(None)
+    else:
+        values = _distinct_rows(metric, sources, list(candidates), refs)
+    values = np.asarray(values, dtype=float).reshape(len(candidates), len(sources), num_refs)
+    if not np.all(np.isfinite(values)):
+        i, d, k = (int(x[0]) for x in np.nonzero(~np.isfinite(values)))
+        raise InputError(f"{metric.spec} gave an undefined sentence score for source {d + 1}, "
+                         f"candidate {i + 1} against pseudo-reference {k + 1}; MBR needs a "
+                         "finite utility for every pair")
+    return np.ascontiguousarray(values.transpose(1, 0, 2))
+
+
+def _distinct_rows(metric: Metric, sources: Sequence[str], candidates: list[Sequence[str]],
+                   refs: list[Sequence[str]]) -> np.ndarray:
+    """U as (candidates, sources, references) from one corpus whose rows are the
+    distinct (source, candidate text, pseudo-reference text) triples: one system, one
+    reference a row. A score depends on its triple only (:func:`check_metric`), so
+    equal texts (an unchanged sentence output by several systems) are scored once."""
+    num_refs = len(refs)
+    out = np.empty((len(candidates), len(sources), num_refs))
+    rows: dict[tuple[int, str, str], int] = {}
+    where = np.empty(out.shape, dtype=np.int64)
+    for d in range(len(sources)):
+        for i, cand in enumerate(candidates):
+            for k, ref in enumerate(refs):
+                where[i, d, k] = rows.setdefault((d, cand[d], ref[d]), len(rows))
+    keys = list(rows)
+    corpus = Corpus([sources[d] for d, _, _ in keys], [[r for _, _, r in keys]],
+                    {"candidates": [h for _, h, _ in keys]})
+    scores = np.asarray(metric.statistics(corpus).sentence(None), dtype=float)[0]
+    out[...] = scores[where]
+    return out
+
+
+def expected_utilities(pairwise: np.ndarray, include_self: bool, self_pairs: bool) -> np.ndarray:
+    """E[d, i] from U[d, i, j]: the mean over j, or (``self_pairs`` and not
+    ``include_self``: the pseudo-references are the candidates) over j != i."""
+    if include_self or not self_pairs:
+        return pairwise.mean(axis=2)
+    num = pairwise.shape[1]
+    others = ~np.eye(num, dtype=bool)
+    return pairwise[:, others].reshape(pairwise.shape[0], num, num - 1).mean(axis=2)
+
+
+def select(sources: Sequence[str],
+           candidates: Mapping[str, Sequence[str]] | Sequence[Sequence[str]],
+           options: MbrOptions | None = None,
+           pseudo_references: Sequence[Sequence[str]] | None = None) -> MbrResult:
+    """MBR selection of one candidate per source (see the module's docstring).
+
+    ``candidates``: N candidate sets, each one string per source (a mapping names
+    them; a list is named 0..N-1); ``pseudo_references``: K sets to compare with
+    instead of the candidates themselves.
+    """
+    options = MbrOptions() if options is None else options
+    if not isinstance(options, MbrOptions):
+        raise ConfigError(f"options must be MbrOptions, got {type(options).__name__}")
+    metric = options.make_metric()
+    if isinstance(sources, str) or not isinstance(sources, Sequence):
+        raise InputError(f"sources must be a list of strings, got {type(sources).__name__} "
+                         f"{short_repr(sources)}")
+    names, sets = _named(candidates)
+    if not sets:
+        raise InputError("no candidate set given; give at least one (with pseudo-references) "
+                         "or two")
+    if not sources:
+        raise InputError("no source sentence given; give at least one")
+    cand = _check_sets("candidate set", sets, sources, names)
+    refs = None
+    if pseudo_references is not None:
+        if isinstance(pseudo_references, str) or not isinstance(pseudo_references, Sequence):
+            raise InputError("pseudo_references must be a list of reference sets, got "
+                             f"{type(pseudo_references).__name__}")
+        if not pseudo_references:
+            raise InputError("pseudo_references is empty; give at least one set or None "
+                             "(the candidates)")
+        refs = _check_sets("pseudo-reference set", pseudo_references, sources,
+                           [str(k) for k in range(len(pseudo_references))])
+    elif len(cand) == 1 and not options.include_self:
+        raise InputError("MBR needs at least two candidate sets to compare each with the "
+                         f"others (got {plural(len(cand), 'set')}); give more candidates, "
+                         "pseudo-references, or include each candidate itself")
+    pairwise = pairwise_utilities(metric, list(sources), cand, refs)
+    expected = expected_utilities(pairwise, options.include_self, refs is None)
+    chosen = tuple(int(i) for i in np.argmax(expected, axis=1))  # the first of the best
+    return MbrResult(
+        metric=metric.spec, signature=str(metric_signature(metric).extend_apart(
+            "mbr", include_self=options.include_self, ties=options.tie,
+            pseudo_refs="candidates" if refs is None else len(refs))),
+        candidates=tuple(names),
+        chosen=chosen, texts=tuple(cand[i][d] for d, i in enumerate(chosen)),
+        expected=expected, include_self=options.include_self,
+        pseudo_references=None if refs is None else len(refs))

@@ -1,0 +1,216 @@
+"""MBR selection (gecmetrics.mbr, `gecmetrics mbr`): every pairwise utility equals the
+metric's own sentence score of that single-reference triple (the naive loop is the
+oracle), the expectation and tie conventions, the bad inputs, and mbrs's selections
+on CoNLL-2014 (tests/reference/mbrs_reference.py)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from conftest import SUBMISSIONS, TEAMS
+
+from gecmetrics.corpus import Corpus
+from gecmetrics.errors import ConfigError, InputError
+from gecmetrics.interface.cli import main
+from gecmetrics.mbr import MbrOptions, pairwise_utilities, select
+from gecmetrics.metric import Metric
+from gecmetrics.registry import metric_from_spec
+
+REFERENCE = Path(__file__).parent / "data" / "mbrs_reference.json.gz"
+
+SOURCES = ["She go to school every days .", "I has a apple .", "The weather are nice today .",
+           "", "He he he ."]
+CANDIDATES = [
+    ["She goes to school every day .", "I have an apple .", "The weather is nice today .",
+     "", "He ."],
+    ["She go to school every day .", "I have a apple .", "The weather are nice today .",
+     "Hello .", "He he he ."],
+    ["She goes to the school every day .", "I has an apple .", "Weather is nice .",
+     "", "He he he he he ."],
+    ["She go to school every days .", "", "The weather are nice today !", "Hi", "He he ."],
+]
+PSEUDO = [["She goes to school every day .", "I have an apple .",
+           "The weather is nice today .", "Hi .", "He ."]]
+FAST = ("chrf", "chrf:word_order=2,beta=1", "gleu", "gleu:variant=paper,tokenize=char",
+        "green", "green:beta=0.5")
+GENERIC = ("bleu", "bleu:smooth_method=floor")
+
+
+def naive(metric: Metric, sources, candidates, references) -> np.ndarray:
+    """The oracle: one single-sentence corpus per (source, candidate, reference)."""
+    out = np.zeros((len(sources), len(candidates), len(references)))
+    for d, src in enumerate(sources):
+        for i, cand in enumerate(candidates):
+            for j, ref in enumerate(references):
+                corpus = Corpus([src], [[ref[d]]], {"h": [cand[d]]})
+                out[d, i, j] = metric.statistics(corpus).sentence(None)[0, 0]
+    return out
+
+
+@pytest.mark.parametrize("spec", FAST + GENERIC)
+def test_pairwise_equals_sentence_scores_bit_for_bit(spec):
+    metric = metric_from_spec(spec)
+    for refs in (None, PSEUDO):
+        got = pairwise_utilities(metric, SOURCES, CANDIDATES, refs)
+        want = naive(metric, SOURCES, CANDIDATES, CANDIDATES if refs is None else refs)
+        assert got.tobytes() == want.tobytes(), spec
+
+
+@pytest.mark.parametrize("spec", FAST)
+def test_fast_path_is_taken(spec, monkeypatch):
+    """The metrics with reference_axes fold counts (one corpus of D sentences), not
+    rows: a corpus of D x N rows would fail here."""
+    metric = metric_from_spec(spec)
+    assert metric.reference_axes is not None
+    seen = []
+    original = Corpus.__post_init__
+
+    def spy(self):
+        seen.append(len(self.sources))
+        original(self)
+
+    monkeypatch.setattr(Corpus, "__post_init__", spy)
+    pairwise_utilities(metric, SOURCES, CANDIDATES)
+    assert seen == [len(SOURCES)]
+
+
+def test_expected_utilities_and_ties():
+    pair = pairwise_utilities(metric_from_spec("chrf"), SOURCES, CANDIDATES)
+    result = select(SOURCES, CANDIDATES, MbrOptions("chrf"))
+    assert result.expected.tobytes() == pair.mean(axis=2).tobytes()
+    assert result.chosen == tuple(int(np.argmax(row)) for row in pair.mean(axis=2))
+    others = select(SOURCES, CANDIDATES, MbrOptions("chrf", include_self=False))
+    for d in range(len(SOURCES)):
+        for i in range(len(CANDIDATES)):
+            row = [pair[d, i, j] for j in range(len(CANDIDATES)) if j != i]
+            assert others.expected[d, i] == np.mean(row)
+    # two copies of one set: always tied, the first wins; and named sets keep their names
+    dup = select(SOURCES, {"a": CANDIDATES[1], "b": CANDIDATES[1]})
+    assert dup.chosen == (0,) * len(SOURCES)
+    assert dup.candidates == ("a", "b")
+    swapped = select(SOURCES, [CANDIDATES[0], CANDIDATES[0], *CANDIDATES[1:]])
+    assert all(i != 1 for i in swapped.chosen)
+    frame = result.utilities()
+    assert list(frame.columns) == ["0", "1", "2", "3"] and frame.index[0] == 1
+    assert result.to_frame()["text"].tolist() == list(result.texts)
+    assert "mbr" not in result.metric and "include_self:True" in result.signature
+
+
+def test_pseudo_references_are_all_used():
+    result = select(SOURCES, CANDIDATES, MbrOptions("gleu", include_self=False), PSEUDO)
+    want = naive(metric_from_spec("gleu"), SOURCES, CANDIDATES, PSEUDO).mean(axis=2)
+    assert result.expected.tobytes() == want.tobytes()
+    assert result.pseudo_references == 1
+
+
+def test_one_candidate_set():
+    alone = select(SOURCES, [CANDIDATES[0]])
+    assert alone.chosen == (0,) * len(SOURCES)
+    with pytest.raises(InputError, match="at least two candidate sets"):
+        select(SOURCES, [CANDIDATES[0]], MbrOptions(include_self=False))
+    assert select(SOURCES, [CANDIDATES[0]], MbrOptions(include_self=False),
+                  PSEUDO).chosen == (0,) * len(SOURCES)
+
+
+class _Dependent(Metric):
+    name = "dependent"
+    description = "a metric whose sentence scores depend on the other rows"
+
+    def sentence_scores_problem(self):
+        return "its weights come from all rows"
+
+    def statistics(self, corpus):  # pragma: no cover - refused before
+        raise AssertionError
+
+
+@pytest.mark.parametrize("call, error, words", [
+    (lambda: select(SOURCES, [CANDIDATES[0], CANDIDATES[1][:3]]), InputError,
+     "candidate set 1 has 3 lines"),
+    (lambda: select(SOURCES, CANDIDATES, pseudo_references=[PSEUDO[0][:2]]), InputError,
+     "pseudo-reference set 0 has 2 lines"),
+    (lambda: select(SOURCES, []), InputError, "no candidate set"),
+    (lambda: select([], [[]]), InputError, "no source"),
+    (lambda: select(SOURCES, "abc"), InputError, "candidate sets"),
+    (lambda: select(SOURCES, CANDIDATES, MbrOptions("chrff")), ConfigError, "chrff"),
+    (lambda: select(SOURCES, CANDIDATES, MbrOptions(_Dependent())), ConfigError,
+     "cannot use dependent for MBR: its weights"),
+    (lambda: MbrOptions(include_self="yes"), ConfigError, "include_self"),
+    (lambda: MbrOptions(tie="last"), ConfigError, "tie rule"),
+    (lambda: select(SOURCES, CANDIDATES, pseudo_references=[]), InputError, "empty"),
+])
+def test_bad_input_is_one_line(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
+
+
+def test_cli(tmp_path):
+    src = tmp_path / "src.txt"
+    src.write_text("".join(f"{s}\n" for s in SOURCES), encoding="utf-8")
+    files = []
+    for k, cand in enumerate(CANDIDATES):
+        path = tmp_path / f"c{k}.txt"
+        path.write_text("".join(f"{s}\n" for s in cand), encoding="utf-8")
+        files.append(str(path))
+    out = tmp_path / "selected.txt"
+    res = CliRunner().invoke(main, ["mbr", "-m", "gleu", "-s", str(src), "-c", *files,
+                                    "--format", "json", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.stdout)
+    want = select(SOURCES, {f"c{k}.txt": c for k, c in enumerate(CANDIDATES)},
+                  MbrOptions("gleu"))
+    assert [r["chosen"] for r in rows] == list(want.chosen)
+    assert [r["utilities"] for r in rows] == want.expected.tolist()
+    assert rows[0]["signature"] == want.signature
+    assert out.read_text(encoding="utf-8") == "".join(f"{t}\n" for t in want.texts)
+    table = CliRunner().invoke(main, ["mbr", "-s", str(src), "-c", *files, "--exclude-self"])
+    assert table.exit_code == 0 and "include_self:False" in table.stdout
+
+
+def _conll(shared: Path):
+    from conftest import CONLL_M2
+
+    from gecmetrics.m2_format import read_m2
+    from gecmetrics.readers import read_lines
+
+    sources = read_m2(CONLL_M2).sources
+    return sources, [read_lines(SUBMISSIONS / team, "hypothesis") for team in TEAMS] + [
+        list(sources)]
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("spec", ["chrf", "bleu"])
+def test_mbrs_selections_on_conll14(spec, shared_data):
+    """mbrs (tests/reference/mbrs_reference.py): equal float64 expectations of its own
+    per-pair scores to 1e-9, and its selections, except where its float32 expectation
+    ties or misorders candidates whose float64 utilities differ by less than float32 can
+    tell apart (counted, and each checked to be such a near-tie)."""
+    with gzip.open(REFERENCE, "rt", encoding="utf-8") as handle:
+        ref = json.load(handle)["metrics"][spec]
+    sources, candidates = _conll(shared_data)
+    result = select(sources, candidates, MbrOptions(spec))
+    expected = np.array(ref["expected"]) / 100
+    assert np.max(np.abs(result.expected - expected)) < 1e-9
+    chosen = np.array(result.chosen)
+    theirs = np.array(ref["selected"])
+    texts = [[c[d] for c in candidates] for d in range(len(sources))]
+    differ = [d for d in range(len(sources))
+              if texts[d][chosen[d]] != texts[d][theirs[d]]]
+    for d in differ:  # float32 (mbrs's tensors) cannot tell these apart
+        gap = result.expected[d, chosen[d]] - result.expected[d, theirs[d]]
+        assert 0 <= gap < 1e-6, (d, gap)
+    assert len(differ) <= 5, differ
+
+
+@pytest.mark.full
+@pytest.mark.extra("errant")
+def test_errant_pairwise_equals_sentence_scores():
+    metric = metric_from_spec("errant")
+    got = pairwise_utilities(metric, SOURCES[:3], [c[:3] for c in CANDIDATES])
+    refs = [c[:3] for c in CANDIDATES]
+    want = naive(metric, SOURCES[:3], refs, refs)
+    assert got.tobytes() == want.tobytes()
