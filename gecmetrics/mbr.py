@@ -40,6 +40,8 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from gecmetrics.corpus import Corpus
+from gecmetrics.edits.metric import EditMetric
+from gecmetrics.edits.statistics import EditCounts, EditStatistics
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.formatting import plural, short_repr
 from gecmetrics.metric import Metric, SentenceCounts
@@ -139,10 +141,13 @@ def check_metric(metric: Metric) -> None:
                           f"metric_from_spec('chrf')), got {type(metric).__name__} "
                           f"{short_repr(metric)}")
     problem = metric.sentence_scores_problem()
+    if problem is None and getattr(metric, "accepts_text_references", True) is False:
+        problem = ("it needs gold edits from an M2 file, and pseudo-references are texts "
+                   "(errant takes text references: its F0.5 on ERRANT's edits)")
     if problem is not None:
         raise ConfigError(f"cannot use {metric.spec} for MBR: {problem}; choose a metric "
                           "whose sentence score depends on that sentence only (e.g. chrf, "
-                          "bleu, gleu, green, errant, m2)")
+                          "bleu, gleu, green, errant)")
 
 
 def _check_sets(what: str, sets: Sequence[Sequence[str]], sources: Sequence[str],
@@ -202,29 +207,86 @@ def pairwise_utilities(metric: Metric, sources: Sequence[str],
                        references: Sequence[Sequence[str]] | None = None) -> np.ndarray:
     """U[d, i, j]: the sentence score of source ``d``'s candidate ``i`` against its
     pseudo-reference ``j`` alone (the candidates when ``references`` is None),
-    shape (sources, candidates, pseudo-references)."""
+    shape (sources, candidates, pseudo-references).
+
+    A score depends on its (source, candidate, pseudo-reference) triple only
+    (:func:`check_metric`), so each source's distinct texts are scored once: the
+    sources with the same numbers of distinct candidates and pseudo-references form
+    one block (:func:`_block`), and equal texts share its scores.
+    """
     refs = list(candidates) if references is None else list(references)
-    systems = {f"c{i}": lines for i, lines in enumerate(candidates)}
-    num_refs = len(refs)
-    counting = metric.counting()
-    axes = metric.reference_axes
-    if axes is not None and counting is not None:
-        corpus = Corpus(sources, refs, systems)
-        folded = fold_references(counting.count(corpus), axes, num_refs)
-        values = counting.statistics(tuple(systems), folded).sentence(None)
-    else:
-        values = _distinct_rows(metric, sources, list(candidates), refs)
-    values = np.asarray(values, dtype=float).reshape(len(candidates), len(sources), num_refs)
-    if not np.all(np.isfinite(values)):
-        i, d, k = (int(x[0]) for x in np.nonzero(~np.isfinite(values)))
+    out = np.empty((len(sources), len(candidates), len(refs)))
+    groups: dict[tuple[int, int], list[tuple[int, list[str], list[str]]]] = {}
+    slots_c = np.empty((len(sources), len(candidates)), dtype=np.int64)
+    slots_r = np.empty((len(sources), len(refs)), dtype=np.int64)
+    for d in range(len(sources)):
+        texts_c: dict[str, int] = {}
+        for i, lines in enumerate(candidates):
+            slots_c[d, i] = texts_c.setdefault(lines[d], len(texts_c))
+        if references is None:
+            texts_r = texts_c
+            slots_r[d] = slots_c[d]
+        else:
+            texts_r = {}
+            for k, lines in enumerate(refs):
+                slots_r[d, k] = texts_r.setdefault(lines[d], len(texts_r))
+        groups.setdefault((len(texts_c), len(texts_r)), []).append(
+            (d, list(texts_c), list(texts_r)))
+    for members in groups.values():
+        rows = [d for d, _, _ in members]
+        block = _block(metric, [sources[d] for d in rows],
+                       [list(t) for t in zip(*(c for _, c, _ in members), strict=True)],
+                       [list(t) for t in zip(*(r for _, _, r in members), strict=True)])
+        for pos, d in enumerate(rows):
+            out[d] = block[pos][np.ix_(slots_c[d], slots_r[d])]
+    if not np.all(np.isfinite(out)):
+        d, i, k = (int(x[0]) for x in np.nonzero(~np.isfinite(out)))
         raise InputError(f"{metric.spec} gave an undefined sentence score for source {d + 1}, "
                          f"candidate {i + 1} against pseudo-reference {k + 1}; MBR needs a "
                          "finite utility for every pair")
-    return np.ascontiguousarray(values.transpose(1, 0, 2))
+    return out
 
 
-def _distinct_rows(metric: Metric, sources: Sequence[str], candidates: list[Sequence[str]],
-                   refs: list[Sequence[str]]) -> np.ndarray:
+def _block(metric: Metric, sources: list[str], candidates: list[list[str]],
+           refs: list[list[str]]) -> np.ndarray:
+    """U of a block of sources, (sources, candidates, references), every source with
+    the same numbers of candidates and references."""
+    systems = {f"c{i}": lines for i, lines in enumerate(candidates)}
+    counting = metric.counting()
+    axes = metric.reference_axes
+    if axes is not None and counting is not None:
+        folded = fold_references(counting.count(Corpus(sources, refs, systems)), axes,
+                                 len(refs))
+        values = counting.statistics(tuple(systems), folded).sentence(None)
+    else:
+        values = _folded_edits(metric, sources, systems, refs)
+        if values is None:
+            values = _distinct_rows(metric, sources, candidates, refs)
+    values = np.asarray(values, dtype=float).reshape(len(candidates), len(sources), len(refs))
+    return values.transpose(1, 0, 2)
+
+
+def _folded_edits(metric: Metric, sources: list[str], systems: dict[str, list[str]],
+                  refs: list[list[str]]) -> np.ndarray | None:
+    """Sentence scores (candidates, sources x references) of an edit metric scoring text
+    references (ERRANT) from one corpus with the K pseudo-references as its annotators:
+    each text's edits are extracted once and every (candidate, annotator) pair is
+    matched once; its TP, FP, FN are then folded into single-annotator rows for the
+    metric's own F. None for a metric whose statistics are not plain edit counts."""
+    if not (isinstance(metric, EditMetric) and metric.accepts_text_references):
+        return None
+    stats = metric.statistics(Corpus(sources, refs, systems))
+    if type(stats) is not EditStatistics:
+        return None
+    c = stats.counts
+    num, rows = len(c.systems), c.tp.shape[1] * c.tp.shape[2]
+    folded = EditCounts(c.systems, c.tp.reshape(num, rows, 1), c.fp.reshape(num, rows, 1),
+                        c.fn.reshape(num, rows, 1), c.present.reshape(rows, 1))
+    return EditStatistics(folded, stats.rule).bound(metric.default_beta).sentence(None)
+
+
+def _distinct_rows(metric: Metric, sources: Sequence[str], candidates: list[list[str]],
+                   refs: list[list[str]]) -> np.ndarray:
     """U as (candidates, sources, references) from one corpus whose rows are the
     distinct (source, candidate text, pseudo-reference text) triples: one system, one
     reference a row. A score depends on its triple only (:func:`check_metric`), so
