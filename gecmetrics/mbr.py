@@ -20,15 +20,16 @@ Conventions (docs/mbr.md):
   lowest candidate index, the order the candidates were given in.
 
 Exactness: every ``U(i, j)`` is gecmetrics' own sentence score of that triple,
-bit for bit. Speed: a metric that declares how its per-sentence counts run over
-references (:attr:`gecmetrics.metric.Metric.reference_axes`: chrF, GLEU, GREEN)
-counts a source's candidates and pseudo-references once, as one corpus sentence
-with K references and N systems, and its counts are then folded into N x K
-single-reference rows for the metric's own formula (:func:`fold_references`).
-Any other metric (ERRANT, M2, BLEU, ...) scores one corpus whose rows are the
-distinct (source, candidate, pseudo-reference) triples, so an unchanged sentence
-that several candidates share is scored once, and its caches (parses, edits of
-each source-candidate pair) see each candidate once.
+bit for bit (tests/test_mbr.py checks it against one corpus per triple). Speed: a
+score depends on its triple only, so each source's distinct texts are scored once
+(:func:`pairwise_utilities`), and every candidate is counted once and compared with
+every pseudo-reference from those counts: a metric that declares how its counts run
+over references (:attr:`gecmetrics.metric.Metric.reference_axes`: chrF, GLEU, GREEN)
+counts a source as one corpus sentence with the pseudo-references as references and
+the candidates as systems, then folds the counts into single-reference rows for its
+own formula (:func:`fold_references`); ERRANT takes the pseudo-references as
+annotators and its TP, FP, FN are folded alike (:func:`_folded_edits`); any other
+metric scores one corpus of the distinct (source, candidate, pseudo-reference) rows.
 """
 
 from __future__ import annotations
@@ -50,6 +51,14 @@ from gecmetrics.signature import metric_signature
 
 if TYPE_CHECKING:
     import pandas as pd
+
+#: The most utilities (sources x candidates x pseudo-references) one block is scored
+#: in: the counts of a block grow with it (chrF keeps 6 orders of int16 per pair), so
+#: any number of sources is scored in bounded memory, a block at a time.
+BLOCK_UTILITIES = 1 << 20
+#: The most utilities a selection keeps (8 bytes each: 1 GiB): 16,384 sources x 64 x 64
+#: candidates; more is refused before any work (select the sources in parts).
+MAX_UTILITIES = 1 << 27
 
 #: The one tie rule: the lowest candidate index among the highest expected utilities.
 TIE_RULES: tuple[str, ...] = ("first",)
@@ -140,10 +149,11 @@ def check_metric(metric: Metric) -> None:
         raise ConfigError(f"metric must be a gecmetrics Metric (e.g. "
                           f"metric_from_spec('chrf')), got {type(metric).__name__} "
                           f"{short_repr(metric)}")
+    if getattr(metric, "accepts_text_references", True) is False:
+        raise ConfigError(f"cannot use {metric.spec} for MBR: it needs gold edits from an M2 "
+                          "file, and pseudo-references are texts; use errant (F0.5 on "
+                          "ERRANT's edits of each text)")
     problem = metric.sentence_scores_problem()
-    if problem is None and getattr(metric, "accepts_text_references", True) is False:
-        problem = ("it needs gold edits from an M2 file, and pseudo-references are texts "
-                   "(errant takes text references: its F0.5 on ERRANT's edits)")
     if problem is not None:
         raise ConfigError(f"cannot use {metric.spec} for MBR: {problem}; choose a metric "
                           "whose sentence score depends on that sentence only (e.g. chrf, "
@@ -233,18 +243,29 @@ def pairwise_utilities(metric: Metric, sources: Sequence[str],
         groups.setdefault((len(texts_c), len(texts_r)), []).append(
             (d, list(texts_c), list(texts_r)))
     for members in groups.values():
-        rows = [d for d, _, _ in members]
-        block = _block(metric, [sources[d] for d in rows],
-                       [list(t) for t in zip(*(c for _, c, _ in members), strict=True)],
-                       [list(t) for t in zip(*(r for _, _, r in members), strict=True)])
-        for pos, d in enumerate(rows):
-            out[d] = block[pos][np.ix_(slots_c[d], slots_r[d])]
+        (num_c, num_r) = (len(members[0][1]), len(members[0][2]))
+        step = max(1, BLOCK_UTILITIES // (num_c * num_r))
+        for at in range(0, len(members), step):
+            _score_block(metric, sources, members[at:at + step], slots_c, slots_r, out)
     if not np.all(np.isfinite(out)):
         d, i, k = (int(x[0]) for x in np.nonzero(~np.isfinite(out)))
         raise InputError(f"{metric.spec} gave an undefined sentence score for source {d + 1}, "
                          f"candidate {i + 1} against pseudo-reference {k + 1}; MBR needs a "
                          "finite utility for every pair")
     return out
+
+
+def _score_block(metric: Metric, sources: Sequence[str],
+                 members: list[tuple[int, list[str], list[str]]], slots_c: np.ndarray,
+                 slots_r: np.ndarray, out: np.ndarray) -> None:
+    """Score one block of sources (each: index, distinct candidates, distinct
+    pseudo-references, as many of each) into ``out`` through the slots of its texts."""
+    rows = [d for d, _, _ in members]
+    block = _block(metric, [sources[d] for d in rows],
+                   [list(t) for t in zip(*(c for _, c, _ in members), strict=True)],
+                   [list(t) for t in zip(*(r for _, _, r in members), strict=True)])
+    for pos, d in enumerate(rows):
+        out[d] = block[pos][np.ix_(slots_c[d], slots_r[d])]
 
 
 def _block(metric: Metric, sources: list[str], candidates: list[list[str]],
@@ -257,11 +278,11 @@ def _block(metric: Metric, sources: list[str], candidates: list[list[str]],
     if axes is not None and counting is not None:
         folded = fold_references(counting.count(Corpus(sources, refs, systems)), axes,
                                  len(refs))
-        values = counting.statistics(tuple(systems), folded).sentence(None)
+        values: np.ndarray | None = counting.statistics(tuple(systems), folded).sentence(None)
     else:
         values = _folded_edits(metric, sources, systems, refs)
-        if values is None:
-            values = _distinct_rows(metric, sources, candidates, refs)
+    if values is None:
+        values = _distinct_rows(metric, sources, candidates, refs)
     values = np.asarray(values, dtype=float).reshape(len(candidates), len(sources), len(refs))
     return values.transpose(1, 0, 2)
 
@@ -355,6 +376,11 @@ def select(sources: Sequence[str],
         raise InputError("MBR needs at least two candidate sets to compare each with the "
                          f"others (got {plural(len(cand), 'set')}); give more candidates, "
                          "pseudo-references, or include each candidate itself")
+    total = len(sources) * len(cand) * (len(cand) if refs is None else len(refs))
+    if total > MAX_UTILITIES:
+        raise InputError(f"MBR over {len(sources):,} sources with {len(cand):,} candidates "
+                         f"would keep {total:,} utilities, more than {MAX_UTILITIES:,} "
+                         f"(1 GiB); select the sources in parts")
     pairwise = pairwise_utilities(metric, list(sources), cand, refs)
     expected = expected_utilities(pairwise, options.include_self, refs is None)
     chosen = tuple(int(i) for i in np.argmax(expected, axis=1))  # the first of the best

@@ -109,6 +109,20 @@ def test_pseudo_references_are_all_used():
     assert result.pseudo_references == 1
 
 
+def test_blocks_and_the_size_limit(monkeypatch):
+    """Scored a few sources at a time, the utilities are the same; a selection too large
+    to keep is refused before any work."""
+    import gecmetrics.mbr as mbr
+
+    whole = pairwise_utilities(metric_from_spec("gleu"), SOURCES, CANDIDATES)
+    monkeypatch.setattr(mbr, "BLOCK_UTILITIES", 1)
+    assert pairwise_utilities(metric_from_spec("gleu"), SOURCES, CANDIDATES).tobytes() \
+        == whole.tobytes()
+    monkeypatch.setattr(mbr, "MAX_UTILITIES", len(SOURCES) * 16 - 1)
+    with pytest.raises(InputError, match="select the sources in parts"):
+        select(SOURCES, CANDIDATES)
+
+
 def test_one_candidate_set():
     alone = select(SOURCES, [CANDIDATES[0]])
     assert alone.chosen == (0,) * len(SOURCES)
@@ -143,6 +157,7 @@ class _Dependent(Metric):
     (lambda: MbrOptions(include_self="yes"), ConfigError, "include_self"),
     (lambda: MbrOptions(tie="last"), ConfigError, "tie rule"),
     (lambda: select(SOURCES, CANDIDATES, pseudo_references=[]), InputError, "empty"),
+    (lambda: select(SOURCES, CANDIDATES, MbrOptions("m2")), ConfigError, "use errant"),
 ])
 def test_bad_input_is_one_line(call, error, words):
     with pytest.raises(error, match=words):

@@ -14,8 +14,11 @@ all; the pseudo-references are the same 13 (mbrs's usual setting: each candidate
 compared with every candidate, itself included). For chrF and BLEU with mbrs's default
 configs (sacrebleu's CHRF and sentence BLEU, effective order), per sentence:
 
-* ``selected``: the index ``DecoderMBR.decode`` returns (its expected utilities are
-  float32 tensors on the 0-100 scale: ``expected32``, 8 significant digits);
+* ``selected``: the index ``DecoderMBR.decode`` returns: its ``select`` on the float32
+  expectation (``mbrs.functional.expectation``, the row means) of mbrs's per-pair scores (``expected32``, 0-100, 8 significant digits), as
+  ``Metric.expected_scores`` makes them; ``decode`` itself is run on the first
+  ``CHECKED`` sentences and must agree (for chrF it starts a process pool per sentence,
+  about a second each);
 * ``expected``: the same expectation in float64, the mean (``sum / 13``) of mbrs's own
   per-pair ``metric.score(hyp, ref)`` (a Python float), 0-100, 15 significant digits.
 """
@@ -28,6 +31,8 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
+#: sentences whose selection is also made by DecoderMBR.decode itself
+CHECKED = 20
 TEAMS = ["AMU", "CAMB", "CUUI", "IITB", "IPN", "NTHU", "PKU", "POST", "RAC", "SJTU", "UFC", "UMC"]
 
 
@@ -36,7 +41,9 @@ def read(path: Path) -> list[str]:
 
 
 def main(data: str, out: str) -> None:
+    import torch
     from mbrs.decoders import DecoderMBR
+    from mbrs.functional import expectation
     from mbrs.metrics import MetricBLEU, MetricChrF
 
     root = Path(data)
@@ -59,11 +66,17 @@ def main(data: str, out: str) -> None:
         selected, expected, expected32 = [], [], []
         for d, src in enumerate(sources):
             cands = [o[d] for o in outputs] + [src]
-            result = decoder.decode(cands, cands, source=src, nbest=1)
-            selected.append(int(result.idx[0]))
-            expected32.append([float(f"{v:.8g}") for v in
-                               metric.expected_scores(cands, cands, src).tolist()])
+            # mbrs's per-pair scores; the float32 tensor and its expectation are what
+            # Metric.pairwise_scores and expected_scores build from them, and select is
+            # DecoderMBR.decode's own choice (decode itself starts a process pool per
+            # sentence for chrF: checked equal on the first CHECKED sentences below)
             pairs = [[metric.score(h, r) for r in cands] for h in cands]
+            means32 = expectation(torch.Tensor(pairs))
+            chosen = int(decoder.select(cands, means32, nbest=1, source=src).idx[0])
+            if d < CHECKED:
+                assert int(decoder.decode(cands, cands, source=src, nbest=1).idx[0]) == chosen
+            selected.append(chosen)
+            expected32.append([float(f"{v:.8g}") for v in means32.tolist()])
             expected.append([float(f"{sum(row) / len(row):.15g}") for row in pairs])
         record["metrics"][name] = {"selected": selected, "expected": expected,
                                    "expected32": expected32}
