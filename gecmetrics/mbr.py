@@ -47,6 +47,7 @@ from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.formatting import plural, short_repr
 from gecmetrics.metric import Metric, SentenceCounts
 from gecmetrics.readers import check_same_length
+from gecmetrics.registry import metric_from_spec
 from gecmetrics.signature import metric_signature
 
 if TYPE_CHECKING:
@@ -87,8 +88,6 @@ class MbrOptions:
 
     def make_metric(self) -> Metric:
         """The metric, checked for sentence scores that depend on their sentence only."""
-        from gecmetrics.registry import metric_from_spec
-
         metric = metric_from_spec(self.metric) if isinstance(self.metric, str) else self.metric
         check_metric(metric)
         return metric

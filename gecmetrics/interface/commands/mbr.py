@@ -18,6 +18,13 @@ from gecmetrics.interface.commands.common import (
 )
 from gecmetrics.interface.commands.score import GreedyCommand
 from gecmetrics.interface.score_report import signature_block
+from gecmetrics.readers import (
+    check_one_stdin,
+    describe,
+    line_count_error,
+    read_bounded,
+    short_names,
+)
 from gecmetrics.validate import MAX_DIGITS, SCORE_FORMATS, check_output_file
 
 if TYPE_CHECKING:
@@ -102,13 +109,6 @@ def mbr_cmd(ctx: click.Context, spec: str, source: str, candidates: tuple[str, .
 def run(options: MbrCommandOptions) -> MbrResult:
     """Read and check the files, then select (the command without its output)."""
     from gecmetrics.mbr import MbrOptions, select
-    from gecmetrics.readers import (
-        check_one_stdin,
-        describe,
-        line_count_error,
-        read_bounded,
-        short_names,
-    )
 
     mbr_options = MbrOptions(options.spec, include_self=options.include_self)
     mbr_options.make_metric()  # an unknown or unsuitable metric: one line before any reading
