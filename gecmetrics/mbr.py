@@ -166,6 +166,10 @@ def _check_sets(what: str, sets: Sequence[Sequence[str]], sources: Sequence[str]
         if isinstance(lines, str) or not isinstance(lines, Sequence):
             raise InputError(f"{what} {name} must be a sequence of strings (one per source), "
                              f"got {type(lines).__name__} {short_repr(lines)}")
+        for d, line in enumerate(lines):
+            if not isinstance(line, str):
+                raise InputError(f"{what} {name}, line {d + 1}: not a string but "
+                                 f"{type(line).__name__} {short_repr(line)}")
         out.append(tuple(lines))
     check_same_length([("the sources", sources), *((f"{what} {n}", s) for n, s
                                                     in zip(names, out, strict=True))])

@@ -151,6 +151,8 @@ class _Dependent(Metric):
     (lambda: select(SOURCES, []), InputError, "no candidate set"),
     (lambda: select([], [[]]), InputError, "no source"),
     (lambda: select(SOURCES, "abc"), InputError, "candidate sets"),
+    (lambda: select(SOURCES, [CANDIDATES[0][:4] + [["x"]]]), InputError,
+     "candidate set 0, line 5: not a string but list"),
     (lambda: select(SOURCES, CANDIDATES, MbrOptions("chrff")), ConfigError, "chrff"),
     (lambda: select(SOURCES, CANDIDATES, MbrOptions(_Dependent())), ConfigError,
      "cannot use dependent for MBR: its weights"),
