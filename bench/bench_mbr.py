@@ -5,9 +5,12 @@ also the pseudo-references (mbrs's setting). Rows, each against a baseline of th
 run, the routes interleaved (``--repeat`` rounds, medians and minima printed):
 
 * chrF: ``gecmetrics.mbr.select`` against mbrs's ``DecoderMBR`` with ``MetricChrF``
-  (its default config: sacrebleu's chrF per pair) and against fastChrF
-  (``fastchrf.pairwise_chrf``, Rust), both run in a child process of the venv given by
-  ``--mbrs-python`` (never a dependency of gecmetrics: ``python3 -m venv V && V/bin/pip
+  (its default config: sacrebleu's chrF per pair, in a process pool started per
+  sentence, so on the first ``--mbrs-sentences`` only), against the same with its
+  ``fastchrf=True`` and against fastChrF itself (``fastchrf.pairwise_chrf``, Rust), each
+  run in a child process of the venv given by ``--mbrs-python`` and compared with
+  gecmetrics on the same sentences; "same" counts the sentences whose chosen texts are
+  equal (never a dependency of gecmetrics: ``python3 -m venv V && V/bin/pip
   install mbrs fastchrf``);
 * GLEU and ERRANT F0.5 (and GREEN, BLEU): ``select`` against the naive N x N loop over
   gecmetrics' own sentence scores (per pair of candidate sets (i, j), the sentence scores
@@ -41,28 +44,25 @@ from gecmetrics.registry import metric_from_spec
 CHILD = r"""
 import json, sys, time
 data = json.load(open(sys.argv[1]))
-what, repeat = sys.argv[2], int(sys.argv[3])
-sources, cands = data["sources"], data["candidates"]
+what, count = sys.argv[2], int(sys.argv[3])
+sources, cands = data["sources"][:count], [c[:count] for c in data["candidates"]]
 rows = [[c[d] for c in cands] for d in range(len(sources))]
-walls = []
-for _ in range(repeat):
-    if what == "mbrs":
-        from mbrs.decoders import DecoderMBR
-        from mbrs.metrics import MetricChrF
-        metric = MetricChrF(MetricChrF.Config())
-        decoder = DecoderMBR(DecoderMBR.Config(), metric)
-        start = time.perf_counter()
-        chosen = [int(decoder.decode(r, r, source=s, nbest=1).idx[0])
-                  for s, r in zip(sources, rows)]
-    else:
-        import fastchrf
-        start = time.perf_counter()
-        scores = fastchrf.pairwise_chrf(rows, rows, char_order=6, beta=2.0,
-                                        remove_whitespace=True, eps_smoothing=False)
-        chosen = [max(range(len(r)), key=lambda i: sum(m[i]) / len(r))
-                  for r, m in zip(rows, scores)]
-    walls.append(time.perf_counter() - start)
-print(json.dumps({"walls": walls, "chosen": chosen}))
+if what.startswith("mbrs"):
+    from mbrs.decoders import DecoderMBR
+    from mbrs.metrics import MetricChrF
+    metric = MetricChrF(MetricChrF.Config(fastchrf=what == "mbrs-fastchrf"))
+    decoder = DecoderMBR(DecoderMBR.Config(), metric)
+    start = time.perf_counter()
+    chosen = [int(decoder.decode(r, r, source=s, nbest=1).idx[0])
+              for s, r in zip(sources, rows)]
+else:
+    import fastchrf
+    start = time.perf_counter()
+    scores = fastchrf.pairwise_chrf(rows, rows, char_order=6, beta=2.0,
+                                    remove_whitespace=True, eps_smoothing=False)
+    chosen = [max(range(len(r)), key=lambda i: sum(m[i]) / len(r))
+              for r, m in zip(rows, scores)]
+print(json.dumps({"wall": time.perf_counter() - start, "chosen": chosen}))
 """
 
 
@@ -78,10 +78,48 @@ def naive(spec: str, sources, candidates) -> np.ndarray:
     return pair.mean(axis=2)
 
 
-def child(python: str, path: str, what: str, repeat: int) -> dict:
-    done = subprocess.run([python, "-c", CHILD, path, what, str(repeat)], check=True,
+def child(python: str, path: str, what: str, count: int) -> dict:
+    done = subprocess.run([python, "-c", CHILD, path, what, str(count)], check=True,
                           capture_output=True, text=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def chrf_rows(args, sources, candidates, table) -> None:
+    """mbrs (its default: sacrebleu's chrF per pair in a process pool per sentence) on
+    the first ``--mbrs-sentences``, mbrs with fastChrF and fastChrF itself on all, each
+    against gecmetrics on the same sentences, interleaved round by round."""
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump({"sources": sources, "candidates": candidates}, handle)
+    few = min(args.mbrs_sentences, len(sources))
+    routes = (("mbrs", few, f"mbrs DecoderMBR chrF, {few} sentences"),
+              ("mbrs-fastchrf", len(sources), "mbrs DecoderMBR chrF (fastchrf=True)"),
+              ("fastchrf", len(sources), "fastChrF pairwise_chrf (Rust)"))
+    walls: dict[str, list[float]] = {}
+    chosen: dict[str, list[int]] = {}
+    ours: dict[int, list[float]] = {few: [], len(sources): []}
+    results = {}
+    for _ in range(args.repeat):
+        for what, count, _name in routes:
+            got = child(args.mbrs_python, handle.name, what, count)
+            walls.setdefault(what, []).append(got["wall"])
+            chosen[what] = got["chosen"]
+        for count in ours:
+            start = time.perf_counter()
+            results[count] = select(sources[:count], [c[:count] for c in candidates],
+                                    MbrOptions("chrf"))
+            ours[count].append(time.perf_counter() - start)
+    os.unlink(handle.name)
+    for what, count, name in routes:
+        mine = results[count]
+        texts = [[c[d] for c in candidates] for d in range(count)]
+        same = sum(texts[d][a] == texts[d][b] for d, (a, b) in
+                   enumerate(zip(chosen[what], mine.chosen, strict=True)))
+        table.baseline(name, statistics.median(walls[what]), f"{min(walls[what]):.3f}",
+                       f"{same}/{count}")
+        table.row(f"gecmetrics.mbr.select chrf, {count} sentences",
+                  statistics.median(ours[count]), f"{min(ours[count]):.3f}", "")
 
 
 def main() -> None:
@@ -90,6 +128,8 @@ def main() -> None:
                     help="python of a venv with mbrs and fastchrf (no chrF baseline without)")
     ap.add_argument("--sentences", type=int, default=None, help="the first N only")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--mbrs-sentences", type=int, default=200,
+                    help="sentences for mbrs's default chrF (about a second each here)")
     ap.add_argument("--metrics", nargs="+", default=["chrf", "gleu", "errant", "green", "bleu"])
     args = ap.parse_args()
     data = harness.shared_data(args.data_dir)
@@ -105,30 +145,7 @@ def main() -> None:
             if not args.mbrs_python:
                 print("  (no --mbrs-python: no mbrs/fastChrF baseline)")
                 continue
-            import tempfile
-
-            with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
-                json.dump({"sources": sources, "candidates": candidates}, handle)
-            ours: list[float] = []
-            theirs: dict[str, dict] = {}
-            for _ in range(args.repeat):  # interleaved: one of each per round
-                for what in ("mbrs", "fastchrf"):
-                    got = child(args.mbrs_python, handle.name, what, 1)
-                    theirs.setdefault(what, {"walls": [], "chosen": got["chosen"]})
-                    theirs[what]["walls"] += got["walls"]
-                start = time.perf_counter()
-                result = select(sources, candidates, MbrOptions("chrf"))
-                ours.append(time.perf_counter() - start)
-            os.unlink(handle.name)
-            for what, name in (("mbrs", "mbrs DecoderMBR + MetricChrF"),
-                               ("fastchrf", "fastChrF pairwise_chrf (Rust)")):
-                walls = theirs[what]["walls"]
-                same = sum(a == b for a, b in zip(theirs[what]["chosen"], result.chosen,
-                                                  strict=True))
-                table.baseline(name, statistics.median(walls), f"{min(walls):.3f}",
-                               f"{same}/{len(sources)}")
-                table.row("gecmetrics.mbr.select chrf", statistics.median(ours),
-                          f"{min(ours):.3f}", "")
+            chrf_rows(args, sources, candidates, table)
             continue
         if spec == "errant":  # fill the parse and edit caches for both routes
             select(sources, candidates, MbrOptions(spec))

@@ -203,25 +203,27 @@ def _conll(shared: Path):
 @pytest.mark.full
 @pytest.mark.parametrize("spec", ["chrf", "bleu"])
 def test_mbrs_selections_on_conll14(spec, shared_data):
-    """mbrs (tests/reference/mbrs_reference.py): equal float64 expectations of its own
-    per-pair scores to 1e-9, and its selections, except where its float32 expectation
-    ties or misorders candidates whose float64 utilities differ by less than float32 can
-    tell apart (counted, and each checked to be such a near-tie)."""
+    """mbrs (tests/reference/mbrs_reference.py): our expected utilities equal the float64
+    expectation of mbrs's own per-pair scores to 1e-9, and mbrs's float32 ones to float32
+    resolution; mbrs's selection is always one of our best candidates, exactly tied with
+    ours (mbrs's torch top-k keeps any of tied candidates, ours is the first): on CoNLL
+    the tied texts are equal, or differ only in what the metric ignores (spaces for chrF,
+    13a's splitting of punctuation for BLEU: "this ,they" and "this , they")."""
     with gzip.open(REFERENCE, "rt", encoding="utf-8") as handle:
         ref = json.load(handle)["metrics"][spec]
     sources, candidates = _conll(shared_data)
     result = select(sources, candidates, MbrOptions(spec))
-    expected = np.array(ref["expected"]) / 100
-    assert np.max(np.abs(result.expected - expected)) < 1e-9
-    chosen = np.array(result.chosen)
+    assert np.max(np.abs(result.expected - np.array(ref["expected"]) / 100)) < 1e-9
+    assert np.max(np.abs(result.expected - np.array(ref["expected32"]) / 100)) < 1e-6
+    rows = np.arange(len(sources))
     theirs = np.array(ref["selected"])
-    texts = [[c[d] for c in candidates] for d in range(len(sources))]
-    differ = [d for d in range(len(sources))
-              if texts[d][chosen[d]] != texts[d][theirs[d]]]
-    for d in differ:  # float32 (mbrs's tensors) cannot tell these apart
-        gap = result.expected[d, chosen[d]] - result.expected[d, theirs[d]]
-        assert 0 <= gap < 1e-6, (d, gap)
-    assert len(differ) <= 5, differ
+    ours = np.array(result.chosen)
+    assert np.array_equal(result.expected[rows, theirs], result.expected[rows, ours])
+    assert np.all(ours <= theirs)  # ours: the first of the tied
+    words = [" ".join(c[d].split()) for d in rows for c in candidates]
+    texts = np.array(words, dtype=object).reshape(len(sources), len(candidates))
+    differ = np.flatnonzero(texts[rows, ours] != texts[rows, theirs])
+    assert len(differ) <= 25, differ  # chrF 21, BLEU 5 when recorded
 
 
 @pytest.mark.full

@@ -15,10 +15,10 @@ compared with every candidate, itself included). For chrF and BLEU with mbrs's d
 configs (sacrebleu's CHRF and sentence BLEU, effective order), per sentence:
 
 * ``selected``: the index ``DecoderMBR.decode`` returns: its ``select`` on the float32
-  expectation (``mbrs.functional.expectation``, the row means) of mbrs's per-pair scores (``expected32``, 0-100, 8 significant digits), as
-  ``Metric.expected_scores`` makes them; ``decode`` itself is run on the first
-  ``CHECKED`` sentences and must agree (for chrF it starts a process pool per sentence,
-  about a second each);
+  expectation (``mbrs.functional.expectation``: row means) of mbrs's per-pair scores
+  (``expected32``, 0-100, 8 significant digits), as ``Metric.expected_scores`` makes
+  them; ``decode`` itself is run on the first ``CHECKED`` sentences and must agree (for
+  chrF it starts a process pool per sentence, about a second each);
 * ``expected``: the same expectation in float64, the mean (``sum / 13``) of mbrs's own
   per-pair ``metric.score(hyp, ref)`` (a Python float), 0-100, 15 significant digits.
 """
