@@ -28,7 +28,8 @@ over references (:attr:`gecmetrics.metric.Metric.reference_axes`: chrF, GLEU, GR
 counts a source as one corpus sentence with the pseudo-references as references and
 the candidates as systems, then folds the counts into single-reference rows for its
 own formula (:func:`fold_references`); ERRANT takes the pseudo-references as
-annotators and its TP, FP, FN are folded alike (:func:`_folded_edits`); any other
+annotators, and each (candidate, annotator) TP, FP, FN gives its F
+(:func:`_folded_edits`); any other
 metric scores one corpus of the distinct (source, candidate, pseudo-reference) rows.
 """
 
@@ -42,9 +43,10 @@ import numpy as np
 
 from gecmetrics.corpus import Corpus
 from gecmetrics.edits.metric import EditMetric
-from gecmetrics.edits.statistics import EditCounts, EditStatistics
+from gecmetrics.edits.statistics import EditStatistics
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.formatting import plural, short_repr
+from gecmetrics.fscore import prf
 from gecmetrics.metric import Metric, SentenceCounts
 from gecmetrics.readers import check_same_length
 from gecmetrics.registry import metric_from_spec
@@ -295,18 +297,21 @@ def _folded_edits(metric: Metric, sources: list[str], systems: dict[str, list[st
     """Sentence scores (candidates, sources x references) of an edit metric scoring text
     references (ERRANT) from one corpus with the K pseudo-references as its annotators:
     each text's edits are extracted once and every (candidate, annotator) pair is
-    matched once; its TP, FP, FN are then folded into single-annotator rows for the
-    metric's own F. None for a metric whose statistics are not plain edit counts."""
+    matched once. With one annotator a sentence's score is the F of that annotator's
+    TP, FP, FN (:meth:`EditStatistics.sentence` with nothing to choose), computed by the
+    same :func:`~gecmetrics.fscore.prf` call once per distinct (TP, FP, FN). None for a
+    metric whose statistics are not plain edit counts."""
     if not (isinstance(metric, EditMetric) and metric.accepts_text_references):
         return None
     stats = metric.statistics(Corpus(sources, refs, systems))
     if type(stats) is not EditStatistics:
         return None
+    beta = stats.resolve_beta(None)
     c = stats.counts
-    num, rows = len(c.systems), c.tp.shape[1] * c.tp.shape[2]
-    folded = EditCounts(c.systems, c.tp.reshape(num, rows, 1), c.fp.reshape(num, rows, 1),
-                        c.fn.reshape(num, rows, 1), c.present.reshape(rows, 1))
-    return EditStatistics(folded, stats.rule).bound(metric.default_beta).sentence(None)
+    triples = np.stack([c.tp, c.fp, c.fn], axis=-1).reshape(-1, 3)
+    distinct, where = np.unique(triples, axis=0, return_inverse=True)
+    f = np.array([prf(int(tp), int(fp), int(fn), beta)[2] for tp, fp, fn in distinct.tolist()])
+    return f[where.reshape(-1)].reshape(len(c.systems), -1)
 
 
 def _distinct_rows(metric: Metric, sources: Sequence[str], candidates: list[list[str]],

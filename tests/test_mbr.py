@@ -228,9 +228,11 @@ def test_mbrs_selections_on_conll14(spec, shared_data):
 
 @pytest.mark.full
 @pytest.mark.extra("errant")
-def test_errant_pairwise_equals_sentence_scores():
-    metric = metric_from_spec("errant")
-    got = pairwise_utilities(metric, SOURCES[:3], [c[:3] for c in CANDIDATES])
-    refs = [c[:3] for c in CANDIDATES]
-    want = naive(metric, SOURCES[:3], refs, refs)
-    assert got.tobytes() == want.tobytes()
+@pytest.mark.parametrize("spec", ["errant", "errant:beta=2", "errant:edits=neutral"])
+def test_errant_pairwise_equals_sentence_scores(spec):
+    metric = metric_from_spec(spec)
+    cands = [c[:3] for c in CANDIDATES]
+    for refs in (None, [p[:3] for p in PSEUDO]):
+        got = pairwise_utilities(metric, SOURCES[:3], cands, refs)
+        want = naive(metric, SOURCES[:3], cands, cands if refs is None else refs)
+        assert got.tobytes() == want.tobytes(), spec
