@@ -432,6 +432,13 @@ class Metric(ABC, Generic[C]):
     #: one line before any file is read. Options that change the need:
     #: override :meth:`required_extras`.
     extras: ClassVar[tuple[str, ...]] = ()
+    #: How the per-sentence counts of :meth:`counting` run over references: for each
+    #: counts array, the axis that indexes the reference (an array without an entry
+    #: depends on the hypothesis only). Declared by a metric whose every count of a
+    #: (sentence, reference) pair depends on that pair alone, so the counts of K
+    #: references fold into K single-reference rows (:func:`gecmetrics.mbr.fold_references`:
+    #: MBR counts each candidate once and compares all pairs). None: not declared.
+    reference_axes: ClassVar[Mapping[str, int] | None] = None
     config: C
 
     def __init__(self, config: C | None = None, **options: Any) -> None:

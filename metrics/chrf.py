@@ -17,6 +17,7 @@ once per corpus.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -213,6 +214,7 @@ class Chrf(Metric[ChrfConfig]):
     )
     Config = ChrfConfig
     has_beta: ClassVar[bool] = True
+    reference_axes: ClassVar[Mapping[str, int] | None] = {"hyp": 2, "ref": 1, "match": 2}
 
     @property
     def display_name(self) -> str:

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal, get_args
 
@@ -455,6 +455,7 @@ class Gleu(Metric[GleuConfig]):
     )
     Config = GleuConfig
     has_beta: ClassVar[bool] = False
+    reference_axes: ClassVar[Mapping[str, int] | None] = {"numer": 2, "rlen": 1}
 
     @property
     def display_name(self) -> str:

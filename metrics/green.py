@@ -25,6 +25,7 @@ costs little more than one beta.
 from __future__ import annotations
 
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -478,6 +479,7 @@ class Green(Metric[GreenConfig]):
     )
     Config = GreenConfig
     has_beta: ClassVar[bool] = True
+    reference_axes: ClassVar[Mapping[str, int] | None] = {"regions": 2}
 
     @property
     def display_name(self) -> str:

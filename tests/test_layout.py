@@ -15,6 +15,7 @@ LINKS = ("metrics", "meta_eval", "data")
 TWO_SIDES = {
     "download.py": "the downloader (core) and its `download` command (interface)",
     "multigec.py": "the MultiGEC workflow and its `multigec` command (interface)",
+    "mbr.py": "the MBR selection (beside the workflows) and its `mbr` command (interface)",
     "registry.py": "each kind of plug-in's own registry: metrics (core), tokenizers "
                    "(core), benchmarks (meta-evaluation); the folder says what is registered",
     "clusters.py": "the significance clustering (stats/) and the --clusters analysis that "

@@ -38,6 +38,8 @@ LAZY: dict[str, str] = {
         "start-up: keeps it out of every `gecmetrics` command's start-up",
     "gecmetrics.interface.commands.m2_to_text -> gecmetrics.m2_format":
         "start-up: keeps it out of every `gecmetrics` command's start-up",
+    "gecmetrics.interface.commands.mbr -> gecmetrics.mbr":
+        "start-up: loads numpy only when used",
     "gecmetrics.interface.commands.meta_eval -> gecmetrics.interface.html_report":
         "start-up: loads numpy only when used",
     "gecmetrics.interface.commands.meta_eval -> gecmetrics.meta_eval.api":

@@ -80,6 +80,7 @@ def _write_files(folder: Path, clean: bool, shared: Path | None) -> None:
     files: dict[str, bytes] = {
         "short.txt": ("\n".join(lines[:2]) + "\n").encode(),
         "empty.txt": b"",
+        "blank3.txt": b"\n\n\n",
         "latin1.txt": _SOURCE.replace("She", "Caf\u00e9").encode("latin-1"),
         "utf16.txt": _SOURCE.encode("utf-16"),
         "oldmac.txt": _SOURCE.replace("\n", "\r").encode(),
@@ -805,6 +806,34 @@ CASES: tuple[Case, ...] = (
          ("meta-eval", "conll14", "--scores", "mine=deep.json"), ("deep.json", "nested")),
     Case("deep-json-run", "a --run file nested 100,000 levels deep",
          ("meta-eval", "--run", "deep.json"), ("--run deep.json", "nested")),
+    # --- issue 31/32: MBR selection ---
+    Case("mbr-lengths", "MBR candidate files of different lengths",
+         ("mbr", "-s", "source.txt", "-c", "system_a.txt", "short.txt"),
+         ("short.txt", "2 lines", "3")),
+    Case("mbr-one-candidate", "MBR over one candidate set, itself excluded",
+         ("mbr", "-s", "source.txt", "-c", "system_a.txt", "--exclude-self"),
+         ("at least two candidate sets",)),
+    Case("mbr-one-candidate-self", "MBR over one candidate set (itself the pseudo-reference)",
+         ("mbr", "-s", "source.txt", "-c", "system_a.txt", "--format", "json"),
+         ('"chosen": 0',), code=0),
+    Case("mbr-empty-candidates", "an empty MBR candidate file",
+         ("mbr", "-s", "source.txt", "-c", "system_a.txt", "empty.txt"),
+         ("empty.txt", "empty")),
+    Case("mbr-blank-candidate", "MBR candidates that are blank lines",
+         ("mbr", "-s", "source.txt", "-c", "system_a.txt", "blank3.txt", "--format", "json"),
+         ('"utility"',), code=0),
+    Case("mbr-unknown-metric", "MBR with an unknown metric",
+         ("mbr", "-m", "chrff", "-s", "source.txt", "-c", "system_a.txt", "system_b.txt"),
+         ("chrff",)),
+    Case("mbr-no-sentence-scores", "MBR with a metric whose sentence scores depend on other rows",
+         ("mbr", "-m", "gotoscorer", "-s", "source.txt", "-c", "system_a.txt",
+          "system_b.txt"), ("gotoscorer", "MBR")),
+    Case("mbr-pseudo-refs-lengths", "MBR pseudo-reference file of another length",
+         ("mbr", "-s", "source.txt", "-c", "system_a.txt", "system_b.txt", "-r", "short.txt"),
+         ("pseudo-reference file short.txt", "2 lines")),
+    Case("mbr-candidate-twice", "the same MBR candidate file twice",
+         ("mbr", "-s", "source.txt", "-c", "system_a.txt", "system_a.txt"),
+         ("system_a.txt", "twice")),
 )
 
 
@@ -965,7 +994,7 @@ def _machine_neutral(stderr: str) -> str:
 
 #: The commands in the order docs/trust.md groups the cases by.
 COMMANDS = ("score", "report", "attribute", "m2-from-text", "m2-to-text", "multigec",
-            "meta-eval", "download", "list")
+            "meta-eval", "download", "list", "mbr")
 
 
 def command_of(case: Case) -> str:

@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "list": ("list_metrics", "list_cmd"),
     "m2-from-text": ("m2_from_text", "m2_from_text"),
     "m2-to-text": ("m2_to_text", "m2_to_text"),
+    "mbr": ("mbr", "mbr_cmd"),
     "meta-eval": ("meta_eval", "meta_eval"),
     "multigec": ("multigec", "multigec"),
     "report": ("report", "report"),
