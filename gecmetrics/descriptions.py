@@ -33,6 +33,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from . import tokenizers
+from .registry import BUILTIN
+from .tokenizers.registry import TABLE
 
 #: The most lines one assignment of a class may span.
 _MAX_LINES = 60
@@ -150,9 +152,6 @@ def table_source() -> str:
     """The text of :mod:`gecmetrics.builtin_descriptions`: every built-in metric's
     description read by :func:`read_description`, and the tokenizer names it was read
     with (a description names the ``tokenize=`` choices)."""
-    from .registry import BUILTIN
-    from .tokenizers.registry import TABLE
-
     lines = ['"""The built-in metrics\' descriptions, derived from their sources by',
              "``python docs/generate/make_descriptions.py``",
              "(:func:`gecmetrics.descriptions.table_source`); do not edit:",
