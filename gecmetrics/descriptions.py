@@ -29,11 +29,11 @@ import ast
 import importlib.util
 import re
 import textwrap
+from collections.abc import Mapping
 from types import SimpleNamespace
 from typing import Any
 
 from . import tokenizers
-from .registry import BUILTIN
 from .tokenizers.registry import TABLE
 
 #: The most lines one assignment of a class may span.
@@ -148,10 +148,11 @@ def _source(module: str) -> list[str] | None:
         return handle.read().splitlines(keepends=True)
 
 
-def table_source() -> str:
-    """The text of :mod:`gecmetrics.builtin_descriptions`: every built-in metric's
-    description read by :func:`read_description`, and the tokenizer names it was read
-    with (a description names the ``tokenize=`` choices)."""
+def table_source(builtin: Mapping[str, str]) -> str:
+    """The text of :mod:`gecmetrics.builtin_descriptions`: the description of every
+    metric of ``builtin`` (name -> ``module:Class``, the registry's ``BUILTIN``) read by
+    :func:`read_description`, and the tokenizer names it was read with (a description
+    names the ``tokenize=`` choices)."""
     lines = ['"""The built-in metrics\' descriptions, derived from their sources by',
              "``python docs/generate/make_descriptions.py``",
              "(:func:`gecmetrics.descriptions.table_source`); do not edit:",
@@ -159,7 +160,7 @@ def table_source() -> str:
              "# ruff: noqa: E501", "", "#: The tokenizer registry's names when the table was "
              "derived.", f"TOKENIZERS = {tuple(TABLE)!r}", "",
              "#: ``BUILTIN`` name -> description.", "DESCRIPTIONS = {"]
-    for name, target in sorted(BUILTIN.items()):
+    for name, target in sorted(builtin.items()):
         text = read_description(target)
         if text is not None:
             lines.append(f"    {name!r}: {text!r},")

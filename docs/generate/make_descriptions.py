@@ -11,9 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from gecmetrics.descriptions import table_source
+from gecmetrics.registry import BUILTIN
 
 TARGET = Path(__file__).resolve().parents[2] / "gecmetrics" / "builtin_descriptions.py"
 
 if __name__ == "__main__":
-    TARGET.write_text(table_source(), encoding="utf-8")
+    TARGET.write_text(table_source(BUILTIN), encoding="utf-8")
     print(f"wrote {TARGET}")
