@@ -12,6 +12,15 @@ the tokenizer registry (:mod:`gecmetrics.tokenizers`, cheap to import: the
 imports the class (:func:`gecmetrics.registry.list_metrics`).
 tests/test_registry_descriptions.py checks that every built-in metric is read
 this way and equal to its class's attribute.
+
+Reading 16 sources and importing the tokenizer registry still took most of
+``gecmetrics list``'s own time, so the built-ins' descriptions, as read here, are
+also written out in :mod:`gecmetrics.builtin_descriptions` (:func:`table_source`
+makes that module's text; ``python docs/generate/make_descriptions.py`` writes
+it), which ``list`` reads while the tokenizer registry is the one the table was
+derived with. A test keeps the file equal to :func:`table_source`, so a changed
+description or tokenizer fails the tests until the table is regenerated: the
+table is derived, never edited by hand.
 """
 
 from __future__ import annotations
@@ -20,10 +29,12 @@ import ast
 import importlib.util
 import re
 import textwrap
+from collections.abc import Mapping
 from types import SimpleNamespace
 from typing import Any
 
 from . import tokenizers
+from .tokenizers.registry import TABLE
 
 #: The most lines one assignment of a class may span.
 _MAX_LINES = 60
@@ -135,3 +146,23 @@ def _source(module: str) -> list[str] | None:
         return None
     with open(found.origin, encoding="utf-8") as handle:  # type: ignore[arg-type]
         return handle.read().splitlines(keepends=True)
+
+
+def table_source(builtin: Mapping[str, str]) -> str:
+    """The text of :mod:`gecmetrics.builtin_descriptions`: the description of every
+    metric of ``builtin`` (name -> ``module:Class``, the registry's ``BUILTIN``) read by
+    :func:`read_description`, and the tokenizer names it was read with (a description
+    names the ``tokenize=`` choices)."""
+    lines = ['"""The built-in metrics\' descriptions, derived from their sources by',
+             "``python docs/generate/make_descriptions.py``",
+             "(:func:`gecmetrics.descriptions.table_source`); do not edit:",
+             'tests/test_registry_descriptions.py keeps this file equal to the sources."""',
+             "# ruff: noqa: E501", "", "#: The tokenizer registry's names when the table was "
+             "derived.", f"TOKENIZERS = {tuple(TABLE)!r}", "",
+             "#: ``BUILTIN`` name -> description.", "DESCRIPTIONS = {"]
+    for name, target in sorted(builtin.items()):
+        text = read_description(target)
+        if text is not None:
+            lines.append(f"    {name!r}: {text!r},")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

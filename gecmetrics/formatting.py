@@ -21,16 +21,38 @@ def percent(value: float | None, digits: int = 2) -> str:
     """``value`` (0-1) as percent, rounded half up on its shortest decimal form."""
     if value is None or not math.isfinite(value):
         return "-"
-    quantum = Decimal(1).scaleb(-digits)
-    return str((Decimal(repr(float(value))) * 100).quantize(quantum, rounding=ROUND_HALF_UP))
+    return _half_up(repr(float(value)), 2, digits)
 
 
 def fixed(value: float | None, digits: int = 3) -> str:
     """A plain number rounded half up (for correlations)."""
     if value is None or not math.isfinite(value):
         return "-"
+    return _half_up(repr(float(value)), 0, digits)
+
+
+def _half_up(text: str, shift: int, digits: int) -> str:
+    """``text`` (a finite float's repr) times 10**``shift``, rounded half up to ``digits``
+    decimals: :func:`_half_up_decimal`'s string, found on the digits themselves (a table
+    of a sweep formats tens of thousands of numbers). Anything but the plain form
+    (``-12.345``) and 0-6 digits goes to :func:`_half_up_decimal`, the definition."""
+    head, point, tail = text.partition(".")
+    if not point or "e" in tail or not 0 <= digits <= 6 or len(head) > 12:
+        return _half_up_decimal(text, shift, digits)
+    negative = head[0] == "-"
+    tail = tail.ljust(shift + digits + 1, "0")
+    whole = int(head[negative:] + tail[:shift + digits]) + (tail[shift + digits] >= "5")
+    body = str(whole).rjust(digits + 1, "0")
+    if digits:
+        body = body[:-digits] + "." + body[-digits:]
+    return "-" + body if negative else body
+
+
+def _half_up_decimal(text: str, shift: int, digits: int) -> str:
+    """The definition of :func:`_half_up` (and its slow path): decimal arithmetic."""
     quantum = Decimal(1).scaleb(-digits)
-    return str(Decimal(repr(float(value))).quantize(quantum, rounding=ROUND_HALF_UP))
+    value = Decimal(text) * 10 ** shift if shift else Decimal(text)
+    return str(value.quantize(quantum, rounding=ROUND_HALF_UP))
 
 
 def short_repr(value: object, limit: int = 40) -> str:
@@ -60,12 +82,80 @@ def render(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str,
         writer.writerow(headers)
         writer.writerows(rows)
         return buf.getvalue().rstrip("\n")
+    plain = _render_plain(headers, rows, fmt, align)
+    return plain if plain is not None else render_tabulate(headers, rows, fmt, align)
+
+
+def render_tabulate(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str,
+                    align: Sequence[str] | None = None) -> str:
+    """``table``, ``markdown`` or ``latex`` by tabulate: the definition of those
+    formats, and what :func:`render` uses for any table :func:`_render_plain` declines."""
     from tabulate import tabulate
 
     colalign = tuple(align) if align else None
     tablefmt = {"table": "simple", "markdown": "pipe", "latex": "latex_booktabs"}[fmt]
     return tabulate(rows, headers=headers, tablefmt=tablefmt, colalign=colalign,
                     disable_numparse=True)
+
+
+#: LaTeX's special characters, escaped as tabulate's ``latex_booktabs`` escapes them.
+_LATEX_ESCAPES = str.maketrans({
+    "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "^": r"\^{}", "{": r"\{",
+    "}": r"\}", "~": r"\textasciitilde{}", "\\": r"\textbackslash{}",
+    "<": r"\ensuremath{<}", ">": r"\ensuremath{>}"})
+
+
+def _render_plain(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str,
+                  align: Sequence[str] | None) -> str | None:
+    """:func:`render_tabulate`'s text, made directly, for the tables commands print: a
+    header and at least one row, all of one length, every cell a string of printable
+    ASCII (one column per character: no tabs, line breaks, escape codes or wide
+    characters), columns aligned left or right; else None. tabulate looks at every
+    cell several times (its type, its width, its alignment), which made printing a
+    sweep's table cost more than scoring it. tests/test_formatting.py keeps this
+    equal to tabulate on many tables, every format, alignment and awkward cell."""
+    width = len(headers)
+    if not width or not rows or any(len(row) != width for row in rows):
+        return None
+    aligns = [*(align or ())][:width]
+    aligns += ["left"] * (width - len(aligns))
+    if not all(a in ("left", "right") for a in aligns):
+        return None
+    try:
+        text = "".join(headers) + "".join(["".join(row) for row in rows])
+    except TypeError:  # a cell or header that is not a string
+        return None
+    if not (text.isascii() and text.isprintable()):
+        return None
+    columns = [[cell.strip() for cell in column] for column in zip(*rows, strict=True)]
+    widths = [max(len(head) + 2, *map(len, column)) for head, column in zip(headers, columns,
+                                                                            strict=True)]
+    padded = [[cell.rjust(w) for cell in column] if a == "right" else
+              [cell.ljust(w) for cell in column]
+              for column, w, a in zip(columns, widths, aligns, strict=True)]
+    heads = [h.rjust(w) if a == "right" else h.ljust(w)
+             for h, w, a in zip(headers, widths, aligns, strict=True)]
+    body = zip(*padded, strict=True)
+    if fmt == "table":
+        lines = ["  ".join(heads).rstrip(), "  ".join("-" * w for w in widths)]
+        lines += ["  ".join(row).rstrip() for row in body]
+    elif fmt == "markdown":
+        rule = "|".join("-" * (w + 1) + ":" if a == "right" else ":" + "-" * (w + 1)
+                        for w, a in zip(widths, aligns, strict=True))
+        lines = ["| " + " | ".join(heads) + " |", f"|{rule}|"]
+        lines += ["| " + " | ".join(row) + " |" for row in body]
+    elif fmt == "latex":
+        spec = "".join("r" if a == "right" else "l" for a in aligns)
+        lines = ["\\begin{tabular}{" + spec + "}\n\\toprule", _latex_row(heads), "\\midrule"]
+        lines += [_latex_row(row) for row in body]
+        lines.append("\\bottomrule\n\\end{tabular}")
+    else:
+        return None
+    return "\n".join(lines)
+
+
+def _latex_row(cells: Sequence[str]) -> str:
+    return " " + " & ".join(cell.translate(_LATEX_ESCAPES) for cell in cells) + " \\\\"
 
 
 def signature_lines(signatures: Sequence[str], fmt: str) -> str:

@@ -11,15 +11,17 @@ where ``MyMetric`` subclasses :class:`gecmetrics.metric.Metric`. Modules are
 imported only when a metric is asked for, so the CLI starts fast; even
 ``gecmetrics list`` imports none of the built-in ones (nor numpy): a built-in's
 one-line description is its class's ``description``, read from the module's
-source (:mod:`gecmetrics.descriptions`), so it is written once, in the class.
+source (:mod:`gecmetrics.descriptions`), so it is written once, in the class,
+and ``list`` reads those descriptions from the table derived from the sources
+(:mod:`gecmetrics.builtin_descriptions`).
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import TYPE_CHECKING, Any
 
-from .descriptions import read_description
 from .entry_points import entry_points
 from .errors import ConfigError
 from .validate import check_text
@@ -124,13 +126,22 @@ def list_metrics() -> dict[str, str]:
     """Every metric name with its one-line description.
 
     A built-in metric (not replaced by :func:`register_metric`) is described from
-    its module's source, without importing it (:mod:`gecmetrics.descriptions`;
-    imported when the source cannot say); the others are loaded.
+    its module's source, without importing it: from the table derived from the
+    sources (:data:`gecmetrics.builtin_descriptions.DESCRIPTIONS`) while the
+    tokenizer registry is the one it was derived with (a tokenizer registered at run
+    time changes the ``tokenize=`` choices a description names), else read from the
+    source (:mod:`gecmetrics.descriptions`); imported when the source cannot say.
+    The others are loaded.
     """
+    table = _derived_descriptions()
     out = {}
     for name, target in sorted(_known().items()):
         if name in BUILTIN and target == BUILTIN[name]:
-            text = read_description(target)
+            text = table.get(name)
+            if text is None:
+                from .descriptions import read_description
+
+                text = read_description(target)
             if text is not None:
                 out[name] = text
                 continue
@@ -139,6 +150,17 @@ def list_metrics() -> dict[str, str]:
         except ConfigError as err:
             out[name] = f"(unavailable: {err})"
     return out
+
+
+def _derived_descriptions() -> dict[str, str]:
+    """The derived table of built-in descriptions, or {} when the tokenizer registry
+    (if imported) no longer holds the tokenizers the table was derived with."""
+    from .builtin_descriptions import DESCRIPTIONS, TOKENIZERS
+
+    tokenizers = sys.modules.get("gecmetrics.tokenizers.registry")
+    if tokenizers is not None and tuple(tokenizers.TABLE) != TOKENIZERS:
+        return {}
+    return DESCRIPTIONS
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:

@@ -66,6 +66,17 @@ LAZY: dict[str, str] = {
         "start-up: loads click only when used",
     "gecmetrics.interface.console -> gecmetrics.interface.commands.common":
         "start-up: loads click only when used",
+    "gecmetrics.interface.html_report -> gecmetrics.meta_eval.analyses":
+        "start-up: `report` draws no meta-evaluation figure (the analyses import numpy, scipy)",
+    "gecmetrics.interface.html_report -> gecmetrics.meta_eval.plot":
+        "start-up: only a meta-evaluation page draws the beta sweep",
+    "gecmetrics.interface.html_report -> gecmetrics.meta_eval.render":
+        "start-up: only a meta-evaluation page renders its tables",
+    "gecmetrics.registry -> gecmetrics.builtin_descriptions":
+        "start-up: only `list` reads the derived descriptions",
+    "gecmetrics.registry -> gecmetrics.descriptions":
+        "start-up: the sources are read (and the tokenizer registry imported) only when the "
+        "derived table does not apply",
     "gecmetrics.meta_eval -> gecmetrics.meta_eval.api":
         "cycle: gecmetrics.meta_eval.api imports gecmetrics.meta_eval",
     "gecmetrics.meta_eval -> gecmetrics.meta_eval.options":

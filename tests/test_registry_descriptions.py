@@ -17,8 +17,8 @@ import sys
 
 import pytest
 
-from gecmetrics import extras, registry
-from gecmetrics.descriptions import read_description
+from gecmetrics import builtin_descriptions, extras, registry
+from gecmetrics.descriptions import read_description, table_source
 from gecmetrics.metric import Metric
 from gecmetrics.registry import BUILTIN, list_metrics, metric_class
 
@@ -62,6 +62,27 @@ def run_list(blocked: list[str]) -> tuple[str, list[str]]:
 @pytest.mark.parametrize("name", sorted(BUILTIN))
 def test_description_read_from_the_source_equals_the_class_description(name):
     assert read_description(BUILTIN[name]) == metric_class(name).description
+
+
+def test_the_derived_table_is_the_sources_descriptions():
+    # a changed description or tokenizer fails here until the table is regenerated
+    path = builtin_descriptions.__file__
+    with open(path, encoding="utf-8") as handle:
+        assert handle.read() == table_source(BUILTIN), (
+            f"{path} is stale: run python docs/generate/make_descriptions.py")
+    assert set(builtin_descriptions.DESCRIPTIONS) == set(BUILTIN)
+
+
+def test_a_tokenizer_registered_at_run_time_is_named_in_the_listing(monkeypatch):
+    # the table was derived with the built-in tokenizers: with another one, list reads
+    # the sources, whose descriptions name it
+    from gecmetrics.tokenizers import registry as tokenizer_registry
+
+    spec = tokenizer_registry.TABLE["word"]
+    assert isinstance(spec, str)
+    monkeypatch.setitem(tokenizer_registry.TABLE, "my-words", spec)
+    listed = list_metrics()
+    assert "my-words" in listed["green"] and listed["green"] == read_description(BUILTIN["green"])
 
 
 def test_list_imports_no_metric_module_and_prints_the_classes_listing():

@@ -21,9 +21,6 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from gecmetrics.interface.score_report import column_label
-from gecmetrics.meta_eval.analyses import ANALYSES
-from gecmetrics.meta_eval.plot import plot_sweeps
-from gecmetrics.meta_eval.render import render_evaluation
 from gecmetrics.paths import atomic_output
 from gecmetrics.version import __version__
 from gecmetrics.workflows.report_data import ReportData, report_json
@@ -187,6 +184,8 @@ def render_meta_eval(result: MetaEvaluation, title: str = "gecmetrics meta-evalu
     """The page of ``meta-eval --html``: correlation tables (sortable), the text
     tables of every analysis run, and its figures as inline SVG (tables only,
     with a note, without matplotlib)."""
+    from gecmetrics.meta_eval.render import render_evaluation
+
     rows, _ = render_evaluation(result, "json")
     objects = json.loads(rows)
     text, _ = render_evaluation(result, "table")
@@ -233,6 +232,8 @@ def svg_figures(result: MetaEvaluation) -> tuple[list[tuple[str, str]], str]:
     matplotlib is missing (then none)."""
     import importlib.util
 
+    from gecmetrics.meta_eval.analyses import ANALYSES
+    from gecmetrics.meta_eval.plot import plot_sweeps
 
     if importlib.util.find_spec("matplotlib") is None:
         return [], ('matplotlib is not installed: figures are left out, the tables above '

@@ -15,7 +15,7 @@ import math
 import os
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from gecmetrics.breakdown import format_breakdown
@@ -106,18 +106,24 @@ def format_results(results: Sequence[SystemResult], fmt: str, digits: int) -> st
     """Systems as rows, one column group per (metric, beta); percent, rounded half up."""
     if not results:
         raise ConfigError("nothing to show")
+    cell = _percent_cells(digits)
     if results[0].level == "sentence":
         columns: dict[tuple[str, str], list[float]] = {}
         for r in results:
             columns[(column_label(r), r.hypothesis)] = r.scores or []
         headers = ["#"] + [f"{c} {h}" for c, h in columns]
         length = len(next(iter(columns.values())))
-        rows = [[str(i + 1)] + [percent(v[i], digits) for v in columns.values()]
+        rows = [[str(i + 1)] + [cell(v[i]) for v in columns.values()]
                 for i in range(length)]
         return render(headers, rows, fmt, ["right"] * len(headers))
     groups: dict[str, dict[str, SystemResult]] = {}
+    labels: dict[tuple[str, str, float | None], str] = {}  # one per column, not per result
     for r in results:
-        groups.setdefault(column_label(r), {})[r.hypothesis] = r
+        key = (r.metric, r.spec, r.beta)
+        label = labels.get(key)
+        if label is None:
+            label = labels[key] = column_label(r)
+        groups.setdefault(label, {})[r.hypothesis] = r
     systems = list(dict.fromkeys(r.hypothesis for r in results))
     with_pr = {g: any(r.precision is not None for r in rs.values()) for g, rs in groups.items()}
     paired = any(r.paired is not None for r in results)
@@ -136,11 +142,28 @@ def format_results(results: Sequence[SystemResult], fmt: str, digits: int) -> st
                 row += ["-"] * width
                 continue
             values = [res.precision, res.recall, res.score] if with_pr[g] else [res.score]
-            row += [percent(v, digits) for v in values]
+            row += [cell(v) for v in values]
             if paired:
                 row += _paired_cells(res, digits)
         rows.append(row)
     return render(headers, rows, fmt, ["left"] + ["right"] * (len(headers) - 1))
+
+
+def _percent_cells(digits: int) -> Callable[[float | None], str]:
+    """:func:`~gecmetrics.formatting.percent` at ``digits``, remembering each nonzero
+    value's text: a sweep's precision and recall repeat at every beta. (Zero is not
+    remembered: 0.0 and -0.0 are one key but two texts.)"""
+    known: dict[float, str] = {}
+
+    def cell(value: float | None) -> str:
+        text = known.get(value) if value else None  # type: ignore[arg-type]
+        if text is None:
+            text = percent(value, digits)
+            if value:
+                known[value] = text
+        return text
+
+    return cell
 
 
 def _paired_cells(result: SystemResult, digits: int) -> list[str]:

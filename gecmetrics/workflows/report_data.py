@@ -327,18 +327,21 @@ def _edits(sources: Sequence[str], others: Sequence[Sequence[str]], kind: str
                 for lines in others]
     from gecmetrics.edits.extraction import Extractor, pair_key
 
-    pairs = [(s, o) for lines in others for s, o in zip(sources, lines, strict=True)]
+    # each line's key once; ERRANT is asked for each distinct changed pair once (most
+    # outputs leave most lines unchanged, and systems share corrections)
+    keys = [[pair_key(s, o) for s, o in zip(sources, lines, strict=True)] for lines in others]
+    pairs: dict[Any, tuple[str, str]] = {}
+    for lines, line_keys in zip(others, keys, strict=True):
+        for s, o, key in zip(sources, lines, line_keys, strict=True):
+            if key is not None and key not in pairs:
+                pairs[key] = (s, o)
     with Extractor() as extractor:
-        found = extractor.extract(pairs, ())
-    out = []
-    for lines in others:
-        per = []
-        for s, o in zip(sources, lines, strict=True):
-            key = pair_key(s, o)
-            per.append(() if key is None else tuple(
-                (int(a), int(b), str(c), str(t)) for a, b, c, t in found.get(key, ())))
-        out.append(tuple(per))
-    return out
+        found = extractor.extract(pairs.values(), ())
+    typed: dict[Any, tuple[ReportEdit, ...]] = {
+        key: tuple((int(a), int(b), str(c), str(t)) for a, b, c, t in edits)
+        for key, edits in found.items()}
+    return [tuple(() if key is None else typed.get(key, ()) for key in line_keys)
+            for line_keys in keys]
 
 
 def token_diff(source: str, other: str) -> list[ReportEdit]:
