@@ -113,20 +113,24 @@ def _longest_run(tokens: Sequence[str]) -> int:
 def degenerate_reason(source: str, completion: Any, options: RewardOptions) -> str | None:
     """Why ``completion`` is not scored, or None when it is.
 
-    In order: not a string (a chat message without content, None); holding a lone
-    surrogate code point (text that no UTF-8 file can hold, from a tokenizer's
-    broken bytes); empty or only whitespace; longer than ``max_length_ratio`` times
-    the source (the length cap bounds the time any metric spends on it); one token
-    repeated more than ``max_repeat`` times in a row where the source has no such run.
+    In order: not a string (a chat message without content, None); longer than
+    ``max_length_ratio`` times the source (at least :data:`MIN_CAP_CHARS`: the cap
+    bounds the time any metric spends on a completion); holding a lone surrogate code
+    point (text that no UTF-8 file can hold, from a tokenizer's broken bytes); empty
+    or only whitespace; one whitespace token repeated more than ``max_repeat`` times
+    in a row where the source has no such run.
     """
     if not isinstance(completion, str):
         return NOT_TEXT
-    if any("\ud800" <= ch <= "\udfff" for ch in completion):
-        return SURROGATE
-    if not completion.strip():
-        return EMPTY
     if len(completion) > options.max_length_ratio * max(len(source), MIN_CAP_CHARS):
         return TOO_LONG
+    if not completion.isascii():
+        try:
+            completion.encode("utf-8")
+        except UnicodeEncodeError:
+            return SURROGATE
+    if not completion.strip():
+        return EMPTY
     run = _longest_run(completion.split())
     if run > options.max_repeat and run > _longest_run(source.split()):
         return REPEATED
