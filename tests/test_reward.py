@@ -212,3 +212,90 @@ def test_verl_compute_score_signature_and_value():
 def test_signature_names_every_metric_and_weight():
     sig = Reward(["gleu", "chrf"], weights=[0.5, 0.5]).signature
     assert sig.startswith("0.5*gleu|tokenize:word|") and " + 0.5*chrf|char_order:6|" in sig
+
+
+def tiny_model_and_tokenizer(texts):
+    """A word-level tokenizer over ``texts`` and a randomly initialised two-layer
+    causal LM of its vocabulary: nothing is downloaded."""
+    import torch
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+
+    words = Tokenizer(models.WordLevel(unk_token="<unk>"))
+    words.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    words.train_from_iterator(texts, trainers.WordLevelTrainer(
+        special_tokens=["<pad>", "<unk>", "<s>", "</s>"]))
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=words, pad_token="<pad>",
+                                        unk_token="<unk>", bos_token="<s>", eos_token="</s>")
+    tokenizer.padding_side = "left"
+    torch.manual_seed(0)
+    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64,
+                         num_hidden_layers=2, num_attention_heads=2, num_key_value_heads=2,
+                         max_position_embeddings=256, pad_token_id=tokenizer.pad_token_id,
+                         bos_token_id=tokenizer.bos_token_id,
+                         eos_token_id=tokenizer.eos_token_id)
+    return LlamaForCausalLM(config), tokenizer
+
+
+@pytest.mark.full
+@pytest.mark.extra("train")
+def test_grpo_two_steps_log_the_cli_sentence_scores(conll, tmp_path):
+    """TRL's GRPOTrainer, two steps on CPU with a gecmetrics GLEU reward: the rewards it
+    logged for the completions it generated are the CLI's sentence scores of them."""
+    from datasets import Dataset
+    from transformers import TrainerCallback
+    from trl import GRPOConfig, GRPOTrainer
+
+    sources, references, _ = conll
+    rows = [{"prompt": sources[i], "source": sources[i],
+             "references": [ref[i] for ref in references]} for i in range(8)]
+    dataset = Dataset.from_list(rows)
+    model, tokenizer = tiny_model_and_tokenizer(
+        [r["source"] for r in rows] + [x for r in rows for x in r["references"]])
+    # unigram GLEU: an untrained model's random words rarely make a matching 4-gram, and a
+    # run of zero rewards would check little
+    spec = "gleu:n=1"
+    reward = Reward(spec).trl(columns=dataset.column_names)
+    calls = []
+
+    def gleu_reward(prompts, completions, **columns):
+        out = reward(prompts=prompts, completions=completions, **columns)
+        calls.append((list(columns["source"]), list(columns["references"]), list(completions),
+                      out))
+        return out
+
+    logged = []
+
+    class Keep(TrainerCallback):
+        def on_log(self, args, state, control, logs=None, **kwargs):
+            logged.append(dict(logs or {}))
+
+    args = GRPOConfig(output_dir=str(tmp_path / "out"), max_steps=2, per_device_train_batch_size=8,
+                      num_generations=4, max_completion_length=12, use_cpu=True,
+                      logging_steps=1, report_to="none", save_strategy="no", seed=0,
+                      disable_tqdm=True, learning_rate=1e-3)
+    trainer = GRPOTrainer(model=model, reward_funcs=gleu_reward, args=args,
+                          train_dataset=dataset, processing_class=tokenizer,
+                          callbacks=[Keep()])
+    trainer.train()
+
+    assert len(calls) == 2
+    key = "rewards/gleu_reward/mean"
+    means = [log[key] for log in logged if key in log]
+    assert len(means) == 2
+    for step, ((src, refs, comp, out), mean) in enumerate(zip(calls, means, strict=True)):
+        folder = tmp_path / f"step{step}"
+        folder.mkdir()
+        cli = cli_sentence_scores(folder, spec, src, refs, comp)
+        # a degenerate completion (one the model ended at once) gets the documented 0.0
+        flags = Reward(spec).evaluate(src, comp, refs).degenerate
+        expected = [0.0 if flag else score for flag, score in zip(flags, cli, strict=True)]
+        assert any(score > 0 for score in expected)  # not a run of zeros
+        assert out == expected
+        assert mean == pytest.approx(sum(expected) / len(expected), rel=1e-6, abs=1e-7)
+    # the trainer's own table of the last step: its completions and their rewards
+    import torch
+
+    last = trainer._logs
+    assert list(last["completion"]) == calls[-1][2]
+    assert list(last["rewards"]["gleu_reward"]) == torch.tensor(calls[-1][3]).tolist()
