@@ -131,7 +131,10 @@ def degenerate_reason(source: str, completion: Any, options: RewardOptions) -> s
             return SURROGATE
     if not completion.strip():
         return EMPTY
-    run = _longest_run(completion.split())
+    tokens = completion.split()
+    if len(tokens) - len(set(tokens)) < options.max_repeat:
+        return None  # a run of more than max_repeat copies needs max_repeat repeats
+    run = _longest_run(tokens)
     if run > options.max_repeat and run > _longest_run(source.split()):
         return REPEATED
     return None
