@@ -32,7 +32,6 @@ import random
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 import harness
 

@@ -8,19 +8,21 @@ scored with it (:meth:`~gecmetrics.metric.Metric.sentence_scores_problem`) is on
 1,000 of a training run.
 
 Exactness: a batch is scored as a :class:`~gecmetrics.corpus.Corpus` whose rows
-are the (source, references, completion) triples and whose one system is the
-completions, through the metric's own statistics, so a reward is
+are its distinct (source, references) pairs and whose systems are the completions
+of each (the j-th distinct completion of a source is system j), through the metric's
+own statistics, so a reward is
 ``gecmetrics score --level sentence`` of that triple to the last bit (a metric
 whose sentence score is a function of its sentence alone gives the same number
-whatever the other rows are; that is what construction checks). A weighted sum
+whatever the other rows and systems are; that is what construction checks). A weighted sum
 adds ``weight * score`` in the order the metrics were given.
 
 Reuse: every scored triple's per-metric scores are kept in a bounded
 least-recently-used table (:attr:`RewardOptions.cache_size` entries, default
 100,000: a few tens of MB), so a completion that comes back (the source itself,
 the same correction sampled twice in a group, a later step) costs a dictionary
-look-up. A source's and its references' linguistic work is shared across the
-completions of a batch by the corpus cache and, for ERRANT-based metrics,
+look-up. A source's and its references' work (n-grams, parses, reference edits) is
+done once for all the completions of its group in a batch, since they are the systems
+of one corpus row, and, for ERRANT-based metrics,
 across calls by ERRANT's parse and edit caches (:mod:`gecmetrics.edits`).
 
 Degenerate completions (:func:`degenerate_reason`) are never scored: they get
@@ -41,7 +43,9 @@ from ..corpus import Corpus
 from ..errors import ConfigError, InputError
 from ..formatting import short_repr
 from ..metric import Metric
+from ..parallel import execution
 from ..registry import metric_from_spec
+from ..validate import check_jobs
 from .adapters import TrlReward
 
 #: Why a completion was not scored (the values of :attr:`RewardResult.reasons`).
@@ -63,12 +67,15 @@ class RewardOptions:
     degenerate. ``max_repeat``: a completion with one whitespace token repeated more
     than this many times in a row (and more often in a row than in its source) is
     degenerate. ``cache_size``: how many scored triples are remembered (0: none).
+    ``jobs``: the processes a batch is counted in (:mod:`gecmetrics.parallel`); 1 by
+    default, since a trainer owns its processes and a batch is small.
     """
 
     degenerate_reward: float = 0.0
     max_length_ratio: float = 10.0
     max_repeat: int = 8
     cache_size: int = 100_000
+    jobs: int = 1
 
     def __post_init__(self) -> None:
         dr = self.degenerate_reward
@@ -83,6 +90,7 @@ class RewardOptions:
             low = 1 if name == "max_repeat" else 0
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise ConfigError(f"{name} must be an integer >= {low} (got {value!r})")
+        check_jobs(self.jobs)
 
 
 @dataclass(frozen=True)
@@ -237,11 +245,30 @@ class Reward:
             if len(references) != n:
                 raise InputError(f"{len(references)} references for {n} completions; give "
                                  "one reference (or a list of them) per completion")
-            refs = [_references(r, i) for i, r in enumerate(references)]
-        reasons = [degenerate_reason(s, h, self.options) for s, h in zip(sources, hypotheses,
-                                                                           strict=True)]
-        keys = [(s, r, h) if why is None else None
-                for s, r, h, why in zip(sources, refs, hypotheses, reasons, strict=True)]
+            made: dict[int, tuple[str, ...]] = {}  # a group's rows often share one list
+            refs = []
+            for i, r in enumerate(references):
+                ref = made.get(id(r)) if not isinstance(r, str) else None
+                if ref is None:
+                    ref = made[id(r)] = _references(r, i)
+                refs.append(ref)
+        # a completion already scored (in the cache) or seen in this batch is checked once
+        checked: dict[tuple[Any, ...], str | None] = {}
+        reasons: list[str | None] = []
+        keys: list[tuple[Any, ...] | None] = []
+        for s, r, h in zip(sources, refs, hypotheses, strict=True):
+            if not isinstance(h, str):
+                reasons.append(NOT_TEXT)
+                keys.append(None)
+                continue
+            key = (s, r, h)
+            if key in checked:
+                why = checked[key]
+            else:
+                why = None if key in self._cache else degenerate_reason(s, h, self.options)
+                checked[key] = why
+            reasons.append(why)
+            keys.append(key if why is None else None)
         known = self._values([k for k in keys if k is not None])
         per_metric = [None if k is None else known[k] for k in keys]
         rewards = []
@@ -269,16 +296,31 @@ class Reward:
                 out[key] = cache[key]
             else:
                 todo.setdefault(len(key[1]), []).append(key)
-        for count, group in todo.items():
-            sources = [k[0] for k in group]
+        for count, rows in todo.items():
+            # one corpus row per (source, references) and one system per completion slot:
+            # a source's and its references' n-grams (parses, edits) are counted once for
+            # its whole group, and a short group's empty slots repeat its first completion,
+            # which metrics count once per row (equal hypotheses of a sentence are shared)
+            groups: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+            for src, refs, hyp in rows:
+                groups.setdefault((src, refs), []).append(hyp)
+            heads = list(groups)
+            sources = [head[0] for head in heads]
             # a reference-free metric is scored on a corpus whose reference is the source
             # (a corpus needs one); it never reads it
-            ref_sets = [[k[1][j] for k in group] for j in range(count)] if count else [sources]
-            corpus = Corpus(sources, ref_sets, {"completion": [k[2] for k in group]})
-            columns = [m.statistics(corpus).sentence(None)[0].tolist() for m in self.metrics]
-            for i, key in enumerate(group):
-                out[key] = tuple(float(col[i]) for col in columns)
-                cache[key] = out[key]
+            ref_sets = ([[head[1][j] for head in heads] for j in range(count)] if count
+                        else [sources])
+            width = max(len(hyps) for hyps in groups.values())
+            slots = {f"c{j}": [hyps[j] if j < len(hyps) else hyps[0] for hyps in groups.values()]
+                     for j in range(width)}
+            corpus = Corpus(sources, ref_sets, slots)
+            with execution(jobs=self.options.jobs):
+                tables = [m.statistics(corpus).sentence(None).tolist() for m in self.metrics]
+            for g, (head, hyps) in enumerate(groups.items()):
+                for j, hyp in enumerate(hyps):
+                    key = (head[0], head[1], hyp)
+                    out[key] = tuple(float(table[j][g]) for table in tables)
+                    cache[key] = out[key]
         while len(cache) > self.options.cache_size:
             cache.popitem(last=False)
         return out
