@@ -299,3 +299,31 @@ def test_grpo_two_steps_log_the_cli_sentence_scores(conll, tmp_path):
     last = trainer._logs
     assert list(last["completion"]) == calls[-1][2]
     assert list(last["rewards"]["gleu_reward"]) == torch.tensor(calls[-1][3]).tolist()
+
+
+def test_a_source_is_one_corpus_row_and_a_scored_triple_is_not_scored_again(conll):
+    src, refs, comp = group_batch(conll, 5, 8, seed=1)
+    reward = Reward("gleu")
+    metric = reward.metrics[0]
+    corpora = []
+    original = metric.statistics
+
+    def counted(corpus):
+        corpora.append(corpus)
+        return original(corpus)
+
+    metric.statistics = counted
+    first = reward.score(src, comp, refs)
+    (corpus,) = corpora
+    distinct = {(s, c) for s, c in zip(src, comp, strict=True)}
+    assert corpus.num_sentences == 5  # the sources, each once
+    assert sum(len(set(col)) for col in zip(*corpus.hypotheses.values(), strict=True)) \
+        == len(distinct)
+    assert reward.score(src[::-1], comp[::-1], refs[::-1]) == first[::-1]
+    assert len(corpora) == 1  # the second call was all cache hits
+    metric.statistics = original
+
+
+def test_jobs_option_is_checked():
+    with pytest.raises(ConfigError, match="jobs"):
+        RewardOptions(jobs=0)
