@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from gecmetrics.errors import ConfigError, InputError
-from gecmetrics.reward import Reward, RewardOptions
+from gecmetrics.reward import Reward, RewardOptions, TrlReward
 from gecmetrics.reward import verl as verl_adapter
 
 SCRIPT = str(Path(sys.executable).with_name("gecmetrics"))
@@ -151,8 +151,8 @@ def test_very_long_completion_costs_no_time():
     (lambda: Reward("gleu", weights=[float("nan")]), "weights"),
     (lambda: RewardOptions(max_length_ratio=0.5), "max_length_ratio"),
     (lambda: RewardOptions(cache_size=-1), "cache_size"),
-    (lambda: Reward("gleu").trl(columns=["src", "refs"]), "source_column 'source'"),
-    (lambda: Reward("gleu").trl(references_column=None), "needs references"),
+    (lambda: TrlReward(Reward("gleu"), columns=["src", "refs"]), "source_column 'source'"),
+    (lambda: TrlReward(Reward("gleu"), references_column=None), "needs references"),
 ])
 def test_misconfiguration_is_one_config_error(make, message):
     with pytest.raises(ConfigError, match=message) as err:
@@ -167,9 +167,9 @@ def test_misconfiguration_is_one_config_error(make, message):
     (lambda r: r.score(["a .", "b ."], ["a .", "b ."], ["a .", None]), "row 2"),
     (lambda r: r.score(["a .", "b ."], ["a .", "b ."], ["a .", []]), "row 2"),
     (lambda r: r.score(["a .", 3], ["a .", "b ."], ["a .", "b ."]), "sources, row 2"),
-    (lambda r: r.trl()(prompts=["p"], completions=["a .", "b ."], source=["a ."] * 2,
+    (lambda r: TrlReward(r)(prompts=["p"], completions=["a .", "b ."], source=["a ."] * 2,
                        references=["a ."] * 2), "1 prompts for 2"),
-    (lambda r: r.trl()(prompts=["p"], completions=["a ."], src=["a ."], references=["a ."]),
+    (lambda r: TrlReward(r)(prompts=["p"], completions=["a ."], src=["a ."], references=["a ."]),
      "source_column 'source' is not a dataset column; the columns are: src, references"),
 ])
 def test_bad_batches_are_one_input_or_config_error(call, message):
@@ -180,7 +180,7 @@ def test_bad_batches_are_one_input_or_config_error(call, message):
 
 def test_trl_convention_strings_and_chat_messages():
     reward = Reward("gleu")
-    fn = reward.trl(columns=["prompt", "source", "references"])
+    fn = TrlReward(reward, columns=["prompt", "source", "references"])
     src = [SOURCE] * 4
     refs = [["He goes to school every day .", "He went to school every day ."]] * 4
     texts = ["He goes to school every day .", SOURCE, "He went to school each day .", ""]
@@ -255,7 +255,7 @@ def test_grpo_two_steps_log_the_cli_sentence_scores(conll, tmp_path):
     # unigram GLEU: an untrained model's random words rarely make a matching 4-gram, and a
     # run of zero rewards would check little
     spec = "gleu:n=1"
-    reward = Reward(spec).trl(columns=dataset.column_names)
+    reward = TrlReward(Reward(spec), columns=dataset.column_names)
     calls = []
 
     def gleu_reward(prompts, completions, **columns):

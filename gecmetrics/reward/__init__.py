@@ -1,7 +1,7 @@
 """Metric rewards for reinforcement learning (docs/rewards.md).
 
 :class:`Reward` scores (source, completion, references) triples exactly as
-``gecmetrics score --level sentence``; :meth:`Reward.trl` is the TRL reward
+``gecmetrics score --level sentence``; :class:`TrlReward` is the TRL reward
 function, :func:`gecmetrics.reward.verl.compute_score` verl's.
 """
 

@@ -15,13 +15,11 @@ extra_info)`` per sample (:func:`gecmetrics.reward.verl.compute_score`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import ConfigError, InputError
 from ..formatting import short_repr
-
-if TYPE_CHECKING:
-    from .core import Reward, RewardResult
+from .core import Reward, RewardResult
 
 
 def completion_text(completion: Any) -> Any:
@@ -41,7 +39,7 @@ def completion_text(completion: Any) -> Any:
 
 
 class TrlReward:
-    """TRL's reward-function convention over a :class:`Reward`.
+    """TRL's reward-function convention over a :class:`Reward` (or a metric spec).
 
     ``source_column`` and ``references_column`` (None for a reference-free metric)
     name dataset columns; ``columns`` (optional: the dataset's column names, e.g.
@@ -50,9 +48,14 @@ class TrlReward:
     (its ``degenerate`` mask). ``__name__`` is what TRL logs the reward as.
     """
 
-    def __init__(self, reward: Reward, source_column: str = "source",
+    def __init__(self, reward: Reward | str, source_column: str = "source",
                  references_column: str | None = "references",
                  columns: Sequence[str] | None = None) -> None:
+        if isinstance(reward, str):
+            reward = Reward(reward)
+        if not isinstance(reward, Reward):
+            raise ConfigError(f"TrlReward needs a Reward or a metric spec (got "
+                              f"{type(reward).__name__})")
         if not isinstance(source_column, str) or not source_column:
             raise ConfigError(f"source_column must name a dataset column (got "
                               f"{short_repr(source_column)})")

@@ -46,7 +46,6 @@ from ..metric import Metric
 from ..parallel import execution
 from ..registry import metric_from_spec
 from ..validate import check_jobs
-from .adapters import TrlReward
 
 #: Why a completion was not scored (the values of :attr:`RewardResult.reasons`).
 EMPTY, NOT_TEXT, TOO_LONG, REPEATED, SURROGATE = (
@@ -178,7 +177,8 @@ class Reward:
 
     ``Reward("gleu")``, ``Reward(["errant", "gleu"], weights=[0.5, 0.5])``. Scoring:
     :meth:`score` (a list of floats), :meth:`evaluate` (a :class:`RewardResult`);
-    trainer adapters: :meth:`trl` and :func:`gecmetrics.reward.verl.compute_score`.
+    trainer adapters: :class:`gecmetrics.reward.adapters.TrlReward` and
+    :func:`gecmetrics.reward.verl.compute_score`.
     """
 
     def __init__(self, metrics: str | Metric | Sequence[str | Metric],
@@ -324,9 +324,3 @@ class Reward:
         while len(cache) > self.options.cache_size:
             cache.popitem(last=False)
         return out
-
-    # -- adapters -----------------------------------------------------------
-    def trl(self, source_column: str = "source", references_column: str | None = "references",
-            columns: Sequence[str] | None = None) -> Any:
-        """This reward as a TRL reward function (:class:`gecmetrics.reward.adapters.TrlReward`)."""
-        return TrlReward(self, source_column, references_column, columns)
