@@ -112,6 +112,8 @@ def main() -> None:
                         help="sources of the ERRANT case (its baseline takes ~20 ms a sample)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--skip-errant", action="store_true")
+    parser.add_argument("--profile-only", action="store_true",
+                        help="only where the time of one batch goes")
     opts = parser.parse_args()
     data = harness.shared_data(opts.data_dir)
     from gecmetrics.reward import Reward, RewardOptions
@@ -122,7 +124,7 @@ def main() -> None:
     n = len(comp)
     print(f"{opts.sentences} sources x 8 completions = {n} rewards, 2 references\n", flush=True)
 
-    cases = {
+    cases = {} if opts.profile_only else {
         "chrF": ("chrf", sacrebleu_chrf, 1e-12),
         "GREEN": ("green", oracle_green, 1e-12),
         "GLEU": ("gleu", lambda s, r, c: per_sample(
@@ -139,7 +141,7 @@ def main() -> None:
         table.baseline(f"{label}: per-sample baseline", walls["base"], f"{n / walls['base']:.0f}")
         table.row(f"{label}: gecmetrics.reward (fresh)", walls["ours"],
                   f"{n / walls['ours']:.0f}", compare(label, got, expected, tol))
-    if not opts.skip_errant:
+    if not (opts.skip_errant or opts.profile_only):
         esrc, erefs, ecomp = batch(m2, outputs, opts.errant_sentences, 8)
         from gecmetrics.edits.extraction import load_annotator
 
@@ -165,7 +167,7 @@ def main() -> None:
     print("\nrewards/s and peak traced memory by completions per source "
           f"({min(opts.sentences, 200)} sources, a fresh reward each)", flush=True)
     scale = harness.Table("rewards/s", "distinct", width=40, speedup=False)
-    for spec in ("gleu", "chrf"):
+    for spec in () if opts.profile_only else ("gleu", "chrf"):
         for k in (8, 16, 64):
             s, r, c = batch(m2, outputs, min(opts.sentences, 200), k, seed=k)
             t = harness.measure(lambda s=s, r=r, c=c, spec=spec: Reward(spec).score(s, c, r),
@@ -174,33 +176,31 @@ def main() -> None:
             scale.alone(f"{spec}, {k} per source ({len(c)})", t, f"{len(c) / t.seconds:.0f}",
                         str(distinct))
 
-    print("\nwhere the time of one GLEU batch goes", flush=True)
-    from gecmetrics.corpus import Corpus
-    from gecmetrics.reward.core import degenerate_reason
+    print("\nwhere the time of one GLEU batch goes (cProfile, a fresh reward)", flush=True)
+    import cProfile
+    import pstats
 
-    reward = Reward("gleu")
-    metric = reward.metrics[0]
-    start = time.perf_counter()
-    [degenerate_reason(s, c, reward.options) for s, c in zip(src, comp, strict=True)]
-    t_check = time.perf_counter() - start
-    keys = list(dict.fromkeys(zip(src, (tuple(x) for x in refs), comp, strict=True)))
-    start = time.perf_counter()
-    corpus = Corpus([k[0] for k in keys], [[k[1][j] for k in keys] for j in range(2)],
-                    {"completion": [k[2] for k in keys]})
-    t_corpus = time.perf_counter() - start
-    start = time.perf_counter()
-    stats = metric.statistics(corpus)
-    t_stats = time.perf_counter() - start
-    start = time.perf_counter()
-    stats.sentence(None)
-    t_sent = time.perf_counter() - start
-    start = time.perf_counter()
-    reward.score(src, comp, refs)
-    t_all = time.perf_counter() - start
-    for what, t in (("degenerate checks", t_check), ("corpus (checks, copies)", t_corpus),
-                    ("n-gram counts and statistics", t_stats), ("sentence scores", t_sent),
-                    ("whole call", t_all)):
-        print(f"  {what:32} {t * 1000:9.1f} ms  {t / t_all:6.1%}", flush=True)
+    from gecmetrics.corpus import Corpus
+    from gecmetrics.reward import core
+
+    profile = cProfile.Profile()
+    profile.runcall(Reward("gleu").score, src, comp, refs)
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+
+    def cumulative(func) -> float:
+        code = func.__code__
+        where = (code.co_filename, code.co_firstlineno, code.co_name)
+        return sum(v[3] for k, v in stats.items() if k == where)
+
+    total = cumulative(core.Reward.evaluate)
+    metric_cls = type(Reward("gleu").metrics[0])
+    parts = (("degenerate checks", cumulative(core.degenerate_reason)),
+             ("corpus (checks, copies)", cumulative(Corpus.__post_init__)),
+             ("n-gram counts and statistics", cumulative(metric_cls.statistics)))
+    parts += (("the rest (row keys, grouping, cache)", total - sum(t for _, t in parts)),
+              ("whole call", total))
+    for what, t in parts:
+        print(f"  {what:32} {t * 1000:9.1f} ms  {t / total:6.1%}", flush=True)
     print(f"\nload average at end: {os.getloadavg()}")
 
 
