@@ -5,8 +5,8 @@
 function, :func:`gecmetrics.reward.verl.compute_score` verl's.
 """
 
-from .adapters import TrlReward, completion_text
 from .core import Reward, RewardOptions, RewardResult, degenerate_reason
+from .trl import TrlReward, completion_text
 
 __all__ = ["Reward", "RewardOptions", "RewardResult", "TrlReward", "completion_text",
            "degenerate_reason"]

@@ -177,7 +177,7 @@ class Reward:
 
     ``Reward("gleu")``, ``Reward(["errant", "gleu"], weights=[0.5, 0.5])``. Scoring:
     :meth:`score` (a list of floats), :meth:`evaluate` (a :class:`RewardResult`);
-    trainer adapters: :class:`gecmetrics.reward.adapters.TrlReward` and
+    trainer adapters: :class:`gecmetrics.reward.trl.TrlReward` and
     :func:`gecmetrics.reward.verl.compute_score`.
     """
 

@@ -1,4 +1,4 @@
-"""A :class:`~gecmetrics.reward.core.Reward` in the calling conventions of trainers.
+"""A :class:`~gecmetrics.reward.core.Reward` in TRL's calling convention.
 
 TRL (``GRPOTrainer(reward_funcs=[...])``) calls a reward function as
 ``f(prompts=..., completions=..., completion_ids=..., **columns)``: every dataset
@@ -6,10 +6,8 @@ column but the prompt, one value per completion, plus its own keyword arguments
 (``trainer_state``, ``log_metric``, ...). :class:`TrlReward` takes the source and
 the references from named columns; a completion is a string or, in the
 conversational format, a list of chat messages whose last one's ``content`` is the
-text. Nothing of TRL is imported: the convention is a plain call.
-
-verl's reward managers call ``compute_score(data_source, solution_str, ground_truth,
-extra_info)`` per sample (:func:`gecmetrics.reward.verl.compute_score`).
+text. Nothing of TRL is imported: the convention is a plain call (verl's is in
+:mod:`gecmetrics.reward.verl`).
 """
 
 from __future__ import annotations
