@@ -69,6 +69,8 @@ TEST_MODULES: dict[str, tuple[str, ...]] = {
     "docs": ("mkdocs", "material", "mkdocstrings"),
     # what tests/test_packaging.py builds with, offline
     "test": ("build", "Cython", "setuptools"),
+    # TRL's GRPOTrainer (tests/test_reward.py); gecmetrics never imports it
+    "train": ("trl", "datasets", "tokenizers", "transformers", "torch"),
 }
 #: Markers that name an extra by themselves (``@pytest.mark.errant``).
 EXTRA_MARKERS = ("errant", "neural", "dask")
