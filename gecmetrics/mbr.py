@@ -150,10 +150,11 @@ def check_metric(metric: Metric) -> None:
         raise ConfigError(f"metric must be a gecmetrics Metric (e.g. "
                           f"metric_from_spec('chrf')), got {type(metric).__name__} "
                           f"{short_repr(metric)}")
-    if getattr(metric, "accepts_text_references", True) is False:
-        raise ConfigError(f"cannot use {metric.spec} for MBR: it needs gold edits from an M2 "
-                          "file, and pseudo-references are texts; use errant (F0.5 on "
-                          "ERRANT's edits of each text)")
+    problem = metric.text_references_problem()
+    if problem is not None:
+        raise ConfigError(f"cannot use {metric.spec} for MBR: {problem}, and "
+                          "pseudo-references are texts; use errant (F0.5 on ERRANT's edits "
+                          "of each text) or m2:edits=neutral")
     problem = metric.sentence_scores_problem()
     if problem is not None:
         raise ConfigError(f"cannot use {metric.spec} for MBR: {problem}; choose a metric "

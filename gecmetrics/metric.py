@@ -513,6 +513,18 @@ class Metric(ABC, Generic[C]):
         """
         return None
 
+    def text_references_problem(self) -> str | None:
+        """Why this metric, with these options, cannot score from text references alone
+        (it reads gold edits from an M2 file), or None when texts suffice.
+
+        Asked at construction by what only ever has texts (rewards, MBR selection), so
+        that such a metric is refused there in one line rather than at its first batch.
+        By default, a ``references=m2`` option asks for the M2 file's edits.
+        """
+        if getattr(self.config, "references", None) == "m2":
+            return f"{self.spec} reads gold edits from an M2 file (references=m2)"
+        return None
+
     def sentence_scores_problem(self) -> str | None:
         """Why this metric's sentence score is not a function of that sentence alone
         (source, references, hypothesis), or None when it is.

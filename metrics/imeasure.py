@@ -263,6 +263,9 @@ class Imeasure(Metric[ImeasureConfig]):
         """Always the M2 file's edits (the I-measure has no text-reference mode)."""
         return corpus.m2 is not None
 
+    def text_references_problem(self) -> str | None:
+        return f"{self.spec} reads gold edits from an M2 file (it has no text-reference mode)"
+
     @property
     def display_name(self) -> str:
         return "I-measure"

@@ -91,6 +91,10 @@ class M2(EditMetric[M2Config]):
     def display_name(self) -> str:
         return "M2"
 
+    def text_references_problem(self) -> str | None:
+        """None with ``edits=neutral``: its gold edits come from the text references."""
+        return None if self.config.edits == NEUTRAL else super().text_references_problem()
+
     def gold_from_m2(self, corpus: Corpus) -> bool:
         """Never with ``edits=neutral``: its gold edits come from the text references."""
         return self.config.edits != NEUTRAL and super().gold_from_m2(corpus)

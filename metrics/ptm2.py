@@ -272,6 +272,11 @@ class PTM2(Metric[PTM2Config]):
     def display_name(self) -> str:
         return "PT-M2"
 
+    def text_references_problem(self) -> str | None:
+        if self.config.edits == NEUTRAL:
+            return None  # the gold edits come from the text references (gold_corpus)
+        return f"{self.spec} reads gold edits from an M2 file (edits=neutral takes texts)"
+
     def bert_scorer(self) -> Any:
         """The BERTScore of this configuration (the model is loaded on first use)."""
         return bert_scorer(self.config)

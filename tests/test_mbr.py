@@ -38,7 +38,7 @@ PSEUDO = [["She goes to school every day .", "I have an apple .",
            "The weather is nice today .", "Hi .", "He ."]]
 FAST = ("chrf", "chrf:word_order=2,beta=1", "gleu", "gleu:variant=paper,tokenize=char",
         "green", "green:beta=0.5")
-GENERIC = ("bleu", "bleu:smooth_method=floor")
+GENERIC = ("bleu", "bleu:smooth_method=floor", "m2:edits=neutral")
 
 
 def naive(metric: Metric, sources, candidates, references) -> np.ndarray:
@@ -159,7 +159,10 @@ class _Dependent(Metric):
     (lambda: MbrOptions(include_self="yes"), ConfigError, "include_self"),
     (lambda: MbrOptions(tie="last"), ConfigError, "tie rule"),
     (lambda: select(SOURCES, CANDIDATES, pseudo_references=[]), InputError, "empty"),
-    (lambda: select(SOURCES, CANDIDATES, MbrOptions("m2")), ConfigError, "use errant"),
+    (lambda: select(SOURCES, CANDIDATES, MbrOptions("m2")), ConfigError,
+     "m2 reads gold edits from an M2 file, and pseudo-references are texts; use errant"),
+    (lambda: select(SOURCES, CANDIDATES, MbrOptions("imeasure")), ConfigError,
+     "imeasure reads gold edits"),
 ])
 def test_bad_input_is_one_line(call, error, words):
     with pytest.raises(error, match=words):

@@ -17,13 +17,14 @@ import typing
 
 import numpy as np
 import pytest
-from conftest import require_extra
+from conftest import missing_module, require_extra
 
 from gecmetrics.corpus import Corpus
+from gecmetrics.errors import GecMetricsError
 from gecmetrics.m2_format import read_m2
 from gecmetrics.meta_eval.score_files import scores_metric
 from gecmetrics.metric import LAST_STEP, Metric
-from gecmetrics.registry import get_metric, metric_class
+from gecmetrics.registry import get_metric, metric_class, metric_from_spec
 
 # Two sentences, two annotators; the hypotheses make precision and recall differ,
 # so F_beta depends on beta.
@@ -222,3 +223,21 @@ def test_corpus_pickles_with_its_texts(corpus):
     assert copy.references == corpus.references and copy.m2 is not None
     metric = get_metric("m2")
     assert [r.score for r in metric.evaluate(copy)] == [r.score for r in metric.evaluate(corpus)]
+
+
+def test_text_references_problem_says_which_metrics_need_an_m2_file():
+    """A metric that names no problem scores a corpus of texts alone; one that names a
+    problem refuses that corpus (so rewards and MBR can refuse it up front)."""
+    corpus = Corpus(["He go ."], [["He goes ."]], {"h": ["He goes ."]})
+    specs = ["m2", "m2:edits=neutral", "imeasure", "gleu", "chrf", "bleu", "green"]
+    if missing_module("errant") is None:  # these refuse before any parse
+        specs += ["errant:references=m2", "cleme:references=m2", "gotoscorer:references=m2"]
+    for spec in specs:
+        metric = metric_from_spec(spec)
+        problem = metric.text_references_problem()
+        try:
+            metric.statistics(corpus)
+        except GecMetricsError:
+            assert problem is not None, spec
+        else:
+            assert problem is None, spec

@@ -55,7 +55,8 @@ def group_batch(conll, sentences: int, per_source: int, seed: int = 0):
     return src, refs, comp
 
 
-SPECS = ("gleu", "chrf", "green", "bleu", "gleu:mode=max", "chrf:word_order=2")
+SPECS = ("gleu", "chrf", "green", "bleu", "gleu:mode=max", "chrf:word_order=2",
+         "m2:edits=neutral")
 
 
 @pytest.fixture(scope="module")
@@ -144,6 +145,8 @@ def test_very_long_completion_costs_no_time():
 @pytest.mark.parametrize("make, message", [
     (lambda: Reward("nosuchmetric"), "nosuchmetric"),
     (lambda: Reward("gotoscorer"), "cannot be a reward"),
+    (lambda: Reward("m2"), "reads gold edits from an M2 file"),
+    (lambda: Reward("errant:references=m2"), "references=m2"),
     (lambda: Reward("gleu:n=0"), "gleu"),
     (lambda: Reward([]), "at least one metric"),
     (lambda: Reward(["gleu", "gleu"]), "twice"),

@@ -64,6 +64,11 @@ class EditMetric(Metric[C]):
     #: file's types are ERRANT's.
     types_from_m2_file: ClassVar[bool] = False
 
+    def text_references_problem(self) -> str | None:
+        if not self.accepts_text_references:
+            return f"{self.spec} reads gold edits from an M2 file"
+        return super().text_references_problem()
+
     def gold_from_m2(self, corpus: Corpus) -> bool:
         """The M2 file's edits, when the corpus has one, unless the metric can take text
         references and its ``references`` option asks for them."""

@@ -155,6 +155,10 @@ def _metric(spec: Any) -> Metric:
     else:
         raise ConfigError(f"a reward's metric must be a spec such as 'gleu' or a Metric "
                           f"(got {type(spec).__name__}: {short_repr(spec)})")
+    problem = metric.text_references_problem()
+    if problem is not None:
+        raise ConfigError(f"metric {metric.spec!r} cannot be a reward: {problem}, and a "
+                          "reward's references are texts; use errant, or m2:edits=neutral")
     problem = metric.sentence_scores_problem()
     if problem is not None:
         raise ConfigError(f"metric {metric.spec!r} cannot be a reward: {problem}")
