@@ -1,0 +1,139 @@
+"""ERRANT cold on CoNLL-2014 next to its floor: spaCy loading + parsing the sentences it must parse.
+
+Run from the repository root (needs the errant extra):
+
+    python bench/bench_errant_floor.py [--systems N] [--rounds R]
+
+Each run is a new process on one core (``-j 1``) with an empty ``$GECMETRICS_CACHE``:
+
+* **full**: gecmetrics ERRANT on the first ``--systems`` CoNLL-2014 outputs against the
+  M2 file (``errant_m2 -gold`` re-annotation included), as ``score -m errant -j 1`` does;
+* **floor**: the same process without ERRANT: spaCy imported and the pipeline loaded
+  as gecmetrics loads it, then ``nlp.pipe`` over exactly the distinct sentences the
+  full run parses (sources, M2 corrections and system outputs of the pairs with
+  different tokens; unchanged outputs are never parsed), in the same batches.
+
+Both are timed in CPU seconds from the start of the ERRANT work (reading the files
+and importing gecmetrics are left out of both), interleaved per round, and the
+floor is split into loading and parsing: the parse-only time of the changed
+sentences is the physical floor of a cold run. Printed: medians and minima, the
+ratio full / floor, and the load average (the 2-core machine is shared: say so
+when quoting the numbers).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+import harness
+
+COMMON = r"""
+import json, sys, time
+sys.path.insert(0, {bench!r})
+import harness
+from gecmetrics import parallel
+from gecmetrics.corpus import Corpus
+m2, hyps = harness.conll14(harness.shared_data({data!r}), {systems!r})
+corpus = Corpus(m2.sources, m2.references(), hyps, m2=m2)
+"""
+
+FULL = COMMON + r"""
+from gecmetrics.metrics.errant import Errant
+c0 = time.process_time()
+with parallel.execution(jobs=1):
+    metric = Errant()
+    results = metric.evaluate(corpus)
+cpu = time.process_time() - c0
+print(json.dumps({{"cpu": cpu, "parsed": metric.parse_cache.parsed,
+                  "scores": [repr(r.score) for r in results]}}))
+"""
+
+FLOOR = COMMON + r"""
+from gecmetrics.edits import extraction as ex
+from gecmetrics.edits.parse_cache import ParseCache, sentence_key
+gold = ex.m2_corrections(corpus)
+refs, golds = ex.reference_items(corpus, gold)
+texts = {{}}
+for src, other in refs + ex.hypothesis_pairs(corpus):
+    if ex.pair_key(src, other) is not None:
+        texts.update(dict.fromkeys((sentence_key(src), sentence_key(other))))
+for src, item in golds:
+    texts.update(dict.fromkeys((sentence_key(src), sentence_key(item[0]))))
+c0 = time.process_time()
+annotator, nlp = ex.load_annotator()
+from spacy.tokens import Doc
+c1 = time.process_time()
+batch = ParseCache(nlp, root=False).batch_size
+docs = list(nlp.pipe((Doc(nlp.vocab, words=t.split()) for t in texts), batch_size=batch))
+c2 = time.process_time()
+print(json.dumps({{"cpu": c2 - c0, "load": c1 - c0, "parse": c2 - c1, "parsed": len(docs)}}))
+"""
+
+
+def main() -> None:
+    ap = harness.parser(__doc__)
+    ap.add_argument("--systems", type=int, default=3,
+                    help="how many CoNLL-2014 outputs (default 3: AMU, CAMB, CUUI)")
+    ap.add_argument("--rounds", type=int, default=2, help="interleaved repetitions")
+    args = ap.parse_args()
+    data = harness.shared_data(args.data_dir)
+    systems = harness.OUTPUTS[:args.systems]
+    work = Path(tempfile.mkdtemp(prefix="bench-errant-floor-"))
+    print(f"ERRANT cold, {len(systems)} CoNLL-2014 outputs ({', '.join(systems)}), -j 1, "
+          f"{args.rounds} round(s); load before: {os.getloadavg()}", flush=True)
+
+    def run(template: str, r: int) -> dict:
+        code = template.format(bench=str(harness.ROOT / "bench"), data=str(data),
+                               systems=systems)
+        cache = work / f"cache-{r}-{len(template)}"
+        shutil.rmtree(cache, ignore_errors=True)
+        env = dict(os.environ, GECMETRICS_CACHE=str(cache))
+        proc = harness.run_child([sys.executable, "-c", code], cwd=harness.ROOT, env=env)
+        if proc.code != 0:
+            sys.exit(f"a run failed: {proc.stderr.strip()[-800:]}")
+        out = json.loads(proc.stdout.strip().splitlines()[-1])
+        out["process_cpu"] = proc.cpu
+        return out
+
+    full: list[dict] = []
+    floor: list[dict] = []
+    for r in range(args.rounds):
+        for name, template, into in (("full", FULL, full), ("floor", FLOOR, floor)):
+            got = run(template, r)
+            into.append(got)
+            extra = (f" (load {got['load']:.2f} s + parse {got['parse']:.2f} s)"
+                     if name == "floor" else "")
+            print(f"  round {r + 1} {name:5}: {got['cpu']:7.2f} s CPU{extra}, "
+                  f"{got['parsed']} sentences parsed, process {got['process_cpu']:.2f} s CPU, "
+                  f"load {os.getloadavg()[0]:.2f}", flush=True)
+    assert len({json.dumps(g["scores"]) for g in full}) == 1, "the scores differ between runs"
+    assert {g["parsed"] for g in full} == {g["parsed"] for g in floor}, \
+        "the floor parsed other sentences than the full run"
+
+    def stat(runs: list[dict], key: str) -> tuple[float, float]:
+        values = [g[key] for g in runs]
+        return statistics.median(values), min(values)
+
+    f_med, f_min = stat(full, "cpu")
+    b_med, b_min = stat(floor, "cpu")
+    p_med, p_min = stat(floor, "parse")
+    l_med, l_min = stat(floor, "load")
+    print(f"full run (ERRANT, -j 1)      median {f_med:7.2f} s  min {f_min:7.2f} s CPU")
+    print(f"floor: load + parse          median {b_med:7.2f} s  min {b_min:7.2f} s CPU")
+    print(f"  of which loading spaCy     median {l_med:7.2f} s  min {l_min:7.2f} s CPU")
+    print(f"  parse-only, {floor[0]['parsed']:,} changed sentences  median {p_med:7.2f} s  "
+          f"min {p_min:7.2f} s CPU")
+    print(f"full / floor: x{f_med / b_med:.3f} (medians), x{f_min / b_min:.3f} (minima); "
+          f"full / parse-only: x{f_med / p_med:.3f}")
+    print(f"load after: {os.getloadavg()}")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
