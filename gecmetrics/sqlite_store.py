@@ -149,7 +149,7 @@ class CheckedStore:
                                  "VALUES (?, ?, ?)", rows)
         except sqlite3.Error as err:
             if _unwritable(err):
-                warn_unwritable(self.path.parent, err)
+                warn_unwritable(self.path.parent if self.path else self.what, err)
             else:
                 warn(f"could not write {self.what} {self.path} ({err}); later runs "
                      "will compute these values again")
