@@ -11,7 +11,10 @@ Each run is a new process on one core (``-j 1``) with an empty ``$GECMETRICS_CAC
 * **floor**: the same process without ERRANT: spaCy imported and the pipeline loaded
   as gecmetrics loads it, then ``nlp.pipe`` over exactly the distinct sentences the
   full run parses (sources, M2 corrections and system outputs of the pairs with
-  different tokens; unchanged outputs are never parsed), in the same batches.
+  different tokens; unchanged outputs are never parsed), in the same batches;
+* **lower floor**: the same with the attribute ruler answered from memory
+  (:func:`gecmetrics.edits.ruler.pipe`, what the full run now does): the same
+  annotations for less spaCy work.
 
 Both are timed in CPU seconds from the start of the ERRANT work (reading the files
 and importing gecmetrics are left out of both), interleaved per round, and the
@@ -70,7 +73,12 @@ annotator, nlp = ex.load_annotator()
 from spacy.tokens import Doc
 c1 = time.process_time()
 batch = ParseCache(nlp, root=False).batch_size
-docs = list(nlp.pipe((Doc(nlp.vocab, words=t.split()) for t in texts), batch_size=batch))
+words = (Doc(nlp.vocab, words=t.split()) for t in texts)
+if {lower!r}:
+    from gecmetrics.edits import ruler
+    docs = list(ruler.pipe(nlp, words, batch))
+else:
+    docs = list(nlp.pipe(words, batch_size=batch))
 c2 = time.process_time()
 print(json.dumps({{"cpu": c2 - c0, "load": c1 - c0, "parse": c2 - c1, "parsed": len(docs)}}))
 """
@@ -88,10 +96,10 @@ def main() -> None:
     print(f"ERRANT cold, {len(systems)} CoNLL-2014 outputs ({', '.join(systems)}), -j 1, "
           f"{args.rounds} round(s); load before: {os.getloadavg()}", flush=True)
 
-    def run(template: str, r: int) -> dict:
+    def run(template: str, r: int, lower: bool) -> dict:
         code = template.format(bench=str(harness.ROOT / "bench"), data=str(data),
-                               systems=systems)
-        cache = work / f"cache-{r}-{len(template)}"
+                               systems=systems, lower=lower)
+        cache = work / f"cache-{r}-{len(template)}-{lower}"
         shutil.rmtree(cache, ignore_errors=True)
         env = dict(os.environ, GECMETRICS_CACHE=str(cache))
         proc = harness.run_child([sys.executable, "-c", code], cwd=harness.ROOT, env=env)
@@ -103,17 +111,19 @@ def main() -> None:
 
     full: list[dict] = []
     floor: list[dict] = []
+    lower: list[dict] = []
     for r in range(args.rounds):
-        for name, template, into in (("full", FULL, full), ("floor", FLOOR, floor)):
-            got = run(template, r)
+        for name, template, into in (("full", FULL, full), ("floor", FLOOR, floor),
+                                     ("lower floor", FLOOR, lower)):
+            got = run(template, r, name == "lower floor")
             into.append(got)
             extra = (f" (load {got['load']:.2f} s + parse {got['parse']:.2f} s)"
-                     if name == "floor" else "")
-            print(f"  round {r + 1} {name:5}: {got['cpu']:7.2f} s CPU{extra}, "
+                     if name != "full" else "")
+            print(f"  round {r + 1} {name:11}: {got['cpu']:7.2f} s CPU{extra}, "
                   f"{got['parsed']} sentences parsed, process {got['process_cpu']:.2f} s CPU, "
                   f"load {os.getloadavg()[0]:.2f}", flush=True)
     assert len({json.dumps(g["scores"]) for g in full}) == 1, "the scores differ between runs"
-    assert {g["parsed"] for g in full} == {g["parsed"] for g in floor}, \
+    assert {g["parsed"] for g in full} == {g["parsed"] for g in floor + lower}, \
         "the floor parsed other sentences than the full run"
 
     def stat(runs: list[dict], key: str) -> tuple[float, float]:
@@ -121,16 +131,19 @@ def main() -> None:
         return statistics.median(values), min(values)
 
     f_med, f_min = stat(full, "cpu")
-    b_med, b_min = stat(floor, "cpu")
-    p_med, p_min = stat(floor, "parse")
-    l_med, l_min = stat(floor, "load")
-    print(f"full run (ERRANT, -j 1)      median {f_med:7.2f} s  min {f_min:7.2f} s CPU")
-    print(f"floor: load + parse          median {b_med:7.2f} s  min {b_min:7.2f} s CPU")
-    print(f"  of which loading spaCy     median {l_med:7.2f} s  min {l_min:7.2f} s CPU")
-    print(f"  parse-only, {floor[0]['parsed']:,} changed sentences  median {p_med:7.2f} s  "
-          f"min {p_min:7.2f} s CPU")
-    print(f"full / floor: x{f_med / b_med:.3f} (medians), x{f_min / b_min:.3f} (minima); "
-          f"full / parse-only: x{f_med / p_med:.3f}")
+    n = floor[0]["parsed"]
+    print(f"full run (ERRANT, -j 1)            median {f_med:7.2f} s  min {f_min:7.2f} s CPU")
+    for name, runs in (("floor", floor), ("lower floor", lower)):
+        b_med, b_min = stat(runs, "cpu")
+        p_med, p_min = stat(runs, "parse")
+        l_med, l_min = stat(runs, "load")
+        print(f"{name}: load + parse {'':>{17 - len(name)}} median {b_med:7.2f} s  "
+              f"min {b_min:7.2f} s CPU")
+        print(f"  of which loading spaCy           median {l_med:7.2f} s  min {l_min:7.2f} s")
+        print(f"  parse-only, {n:,} changed sentences  median {p_med:7.2f} s  "
+              f"min {p_min:7.2f} s")
+        print(f"  full / {name}: x{f_med / b_med:.3f} (medians), x{f_min / b_min:.3f} "
+              f"(minima); full / parse-only: x{f_med / p_med:.3f}")
     print(f"load after: {os.getloadavg()}")
     shutil.rmtree(work, ignore_errors=True)
 

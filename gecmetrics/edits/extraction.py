@@ -41,7 +41,7 @@ from ..corpus import Corpus
 from ..errors import ConfigError, InputError
 from ..formatting import plural
 from ..sqlite_store import warn
-from . import errant_align
+from . import errant_align, ruler
 from .edit_cache import EditCache, digest, tool_identity
 from .metric import checked_m2
 from .neutral import MISSING, REPLACEMENT, UNNECESSARY, WORD_ORDER
@@ -632,7 +632,7 @@ def _extract_chunk_here(task: _ChunkTask) -> tuple[list[ErrantEdit] | Any, list[
         if k not in docs))
     made = DocBin(store_user_data=False)
     words = (Doc(nlp.vocab, words=k.split()) for k in need)
-    for key, doc in zip(need, nlp.pipe(words, batch_size=batch_size), strict=True):
+    for key, doc in zip(need, ruler.pipe(nlp, words, batch_size), strict=True):
         docs[key] = doc
         made.add(doc)
 

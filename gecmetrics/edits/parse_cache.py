@@ -36,6 +36,7 @@ from typing import Any
 from .. import paths, progress
 from ..formatting import plural
 from ..sqlite_store import warn_unwritable
+from . import ruler
 
 
 def sentence_key(text: str) -> str:
@@ -203,7 +204,7 @@ class ParseCache:
         new: list[str] = []
         try:
             docs = (Doc(self.nlp.vocab, words=k.split()) for k in missing)
-            for key, doc in zip(missing, self.nlp.pipe(docs, batch_size=self.batch_size),
+            for key, doc in zip(missing, ruler.pipe(self.nlp, docs, self.batch_size),
                                 strict=True):
                 self._docs[key] = doc
                 new.append(key)
