@@ -110,13 +110,15 @@ class MemoRuler:
         """The conditions on attribute ``TESTED[column]`` a value meets, as three bit
         sets: of all patterns' tokens, of two-token patterns' first and second tokens."""
         cache = self._signatures[column]
-        sig = cache.get(raw)
-        if sig is None:
-            value: Any = bool(raw) if TESTED[column] == "IS_SPACE" else strings[raw]
-            sig = tuple(sum(1 << k for k, atom in enumerate(role[column]) if _meets(atom, value))
-                        for role in self._roles)  # type: ignore[assignment]
-            cache[raw] = sig
-        return sig
+        known = cache.get(raw)
+        if known is not None:
+            return known
+        value: Any = bool(raw) if TESTED[column] == "IS_SPACE" else strings[raw]
+        own, first, second = (
+            sum(1 << k for k, atom in enumerate(role[column]) if _meets(atom, value))
+            for role in self._roles)
+        cache[raw] = (own, first, second)
+        return own, first, second
 
     def _keys(self, doc: Any) -> list[tuple[Any, ...]]:
         strings = doc.vocab.strings
