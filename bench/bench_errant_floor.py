@@ -16,6 +16,11 @@ Each run is a new process on one core (``-j 1``) with an empty ``$GECMETRICS_CAC
   (:func:`gecmetrics.edits.ruler.pipe`, what the full run now does): the same
   annotations for less spaCy work.
 
+With ``--tools``, each round also times errant 3.0.2's own tools on the same input
+(``errant_m2 -gold``, ``errant_parallel`` per output, ``errant_compare`` per output,
+each a process, from the ``bin`` folder of this Python), for the ratio gecmetrics /
+errant (CPU seconds of all their processes against the full run's whole process).
+
 Both are timed in CPU seconds from the start of the ERRANT work (reading the files
 and importing gecmetrics are left out of both), interleaved per round, and the
 floor is split into loading and parsing: the parse-only time of the changed
@@ -89,6 +94,8 @@ def main() -> None:
     ap.add_argument("--systems", type=int, default=3,
                     help="how many CoNLL-2014 outputs (default 3: AMU, CAMB, CUUI)")
     ap.add_argument("--rounds", type=int, default=2, help="interleaved repetitions")
+    ap.add_argument("--tools", action="store_true",
+                    help="also time errant's own tools (a minute or more a round)")
     args = ap.parse_args()
     data = harness.shared_data(args.data_dir)
     systems = harness.OUTPUTS[:args.systems]
@@ -109,6 +116,30 @@ def main() -> None:
         out["process_cpu"] = proc.cpu
         return out
 
+    def tools() -> float:
+        """CPU seconds of errant's own tools scoring the same outputs."""
+        from gecmetrics.m2_format import read_m2
+
+        binary = Path(sys.executable).parent
+        m2 = data / harness.CONLL_M2
+        src = work / "src.txt"
+        src.write_text("".join(s + "\n" for s in read_m2(m2).sources), encoding="utf-8")
+        runs = [[str(binary / "errant_m2"), "-gold", str(m2), "-out", str(work / "gold.m2")]]
+        for system in systems:
+            out = str(work / f"{system}.m2")
+            runs.append([str(binary / "errant_parallel"), "-orig", str(src), "-cor",
+                         str(data / harness.SUBMISSIONS / system), "-out", out])
+            runs.append([str(binary / "errant_compare"), "-hyp", out, "-ref",
+                         str(work / "gold.m2")])
+        total = 0.0
+        for argv in runs:
+            proc = harness.run_child(argv, cwd=work)
+            if proc.code != 0:
+                sys.exit(f"{argv[0]} failed: {proc.stderr.strip()[-800:]}")
+            total += proc.cpu
+        return total
+
+    errant_cpu: list[float] = []
     full: list[dict] = []
     floor: list[dict] = []
     lower: list[dict] = []
@@ -121,6 +152,10 @@ def main() -> None:
                      if name != "full" else "")
             print(f"  round {r + 1} {name:11}: {got['cpu']:7.2f} s CPU{extra}, "
                   f"{got['parsed']} sentences parsed, process {got['process_cpu']:.2f} s CPU, "
+                  f"load {os.getloadavg()[0]:.2f}", flush=True)
+        if args.tools:
+            errant_cpu.append(tools())
+            print(f"  round {r + 1} errant 3.0.2 tools: {errant_cpu[-1]:7.2f} s CPU, "
                   f"load {os.getloadavg()[0]:.2f}", flush=True)
     assert len({json.dumps(g["scores"]) for g in full}) == 1, "the scores differ between runs"
     assert {g["parsed"] for g in full} == {g["parsed"] for g in floor + lower}, \
@@ -144,6 +179,12 @@ def main() -> None:
               f"min {p_min:7.2f} s")
         print(f"  full / {name}: x{f_med / b_med:.3f} (medians), x{f_min / b_min:.3f} "
               f"(minima); full / parse-only: x{f_med / p_med:.3f}")
+    if errant_cpu:
+        t_med, t_min = statistics.median(errant_cpu), min(errant_cpu)
+        w_med, w_min = stat(full, "process_cpu")
+        print(f"errant 3.0.2's tools                median {t_med:7.2f} s  min {t_min:7.2f} s CPU;"
+              f" gecmetrics (whole process) / errant: {w_med / t_med:.3f} (medians), "
+              f"{w_min / t_min:.3f} (minima)")
     print(f"load after: {os.getloadavg()}")
     shutil.rmtree(work, ignore_errors=True)
 
