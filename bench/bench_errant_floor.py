@@ -18,7 +18,8 @@ Each run is a new process on one core (``-j 1``) with an empty ``$GECMETRICS_CAC
 
 With ``--tools``, each round also times errant 3.0.2's own tools on the same input
 (``errant_m2 -gold``, ``errant_parallel`` per output, ``errant_compare`` per output,
-each a process, from the ``bin`` folder of this Python), for the ratio gecmetrics /
+each a process as a user runs them; ``tests/errant_oracle.py``'s runner gives
+``errant.load`` the installed pipeline), for the ratio gecmetrics /
 errant (CPU seconds of all their processes against the full run's whole process).
 
 Both are timed in CPU seconds from the start of the ERRANT work (reading the files
@@ -40,6 +41,12 @@ import tempfile
 from pathlib import Path
 
 import harness
+
+sys.path.insert(0, str(harness.ROOT / "tests"))
+
+import errant_oracle  # noqa: E402
+
+from gecmetrics.edits.extraction import MODEL_CANDIDATES  # noqa: E402
 
 COMMON = r"""
 import json, sys, time
@@ -124,11 +131,18 @@ def main() -> None:
         m2 = data / harness.CONLL_M2
         src = work / "src.txt"
         src.write_text("".join(s + "\n" for s in read_m2(m2).sources), encoding="utf-8")
-        runs = [[str(binary / "errant_m2"), "-gold", str(m2), "-out", str(work / "gold.m2")]]
+
+        def tool(*argv: str) -> list[str]:
+            # errant.load("en") wants en_core_web_sm by that name: the oracle's runner
+            # gives it the installed pipeline, one process per command as a user runs it
+            return [sys.executable, "-c", errant_oracle.RUNNER, json.dumps(MODEL_CANDIDATES),
+                    json.dumps([list(argv)])]
+
+        runs = [tool("errant_m2", "-gold", str(m2), "-out", str(work / "gold.m2"))]
         for system in systems:
             out = str(work / f"{system}.m2")
-            runs.append([str(binary / "errant_parallel"), "-orig", str(src), "-cor",
-                         str(data / harness.SUBMISSIONS / system), "-out", out])
+            runs.append(tool("errant_parallel", "-orig", str(src), "-cor",
+                             str(data / harness.SUBMISSIONS / system), "-out", out))
             runs.append([str(binary / "errant_compare"), "-hyp", out, "-ref",
                          str(work / "gold.m2")])
         total = 0.0
