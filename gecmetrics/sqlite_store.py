@@ -38,6 +38,24 @@ def warn(message: str) -> None:
     print(f"gecmetrics: warning: {message}", file=sys.stderr)
 
 
+_unwritable_warned = False
+
+
+def warn_unwritable(where: str | os.PathLike[str], err: BaseException) -> None:
+    """The one warning of a run whose caches cannot be written (a read-only
+    folder, a full disk, a file-size limit): the run goes on without storing
+    anything, its results unchanged; later failures of the same run are silent.
+    Nothing partial is left: every cache writes by rename or in a transaction."""
+    global _unwritable_warned
+    if _unwritable_warned:
+        return
+    _unwritable_warned = True
+    reason = getattr(err, "strerror", None) or str(err)
+    warn(f"cannot write the cache in {where} ({reason}); this run stores nothing there "
+         "and its results are unaffected (free some space, make the folder writable, "
+         "or set GECMETRICS_CACHE to a writable folder)")
+
+
 def row_check(k: bytes, v: str) -> bytes:
     """The 8-byte check stored beside each value."""
     return hashlib.sha256(k + v.encode("utf-8")).digest()[:8]
@@ -70,10 +88,19 @@ class CheckedStore:
         self._opened = True
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            warn_unwritable(self.path.parent, err)
+            return None
+        try:
             conn = sqlite3.connect(self.path, timeout=30)
             conn.execute(f"CREATE TABLE IF NOT EXISTS {self.table} "
                          "(k BLOB PRIMARY KEY, v TEXT NOT NULL, c BLOB NOT NULL) WITHOUT ROWID")
             conn.commit()
+        except sqlite3.OperationalError as err:
+            if not _unwritable(err):
+                raise
+            warn_unwritable(self.path.parent, err)
+            return None
         except (sqlite3.Error, OSError) as err:
             warn(f"{self.what} {self.path} cannot be used ({err}); it is ignored "
                  "in this run (delete the file to rebuild it)")
@@ -121,8 +148,11 @@ class CheckedStore:
                 conn.executemany(f"INSERT OR REPLACE INTO {self.table} (k, v, c) "
                                  "VALUES (?, ?, ?)", rows)
         except sqlite3.Error as err:
-            warn(f"could not write {self.what} {self.path} ({err}); later runs "
-                 "will compute these values again")
+            if _unwritable(err):
+                warn_unwritable(self.path.parent if self.path else self.what, err)
+            else:
+                warn(f"could not write {self.what} {self.path} ({err}); later runs "
+                     "will compute these values again")
             return
         self.stored += len(rows)
 
@@ -130,3 +160,10 @@ class CheckedStore:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+
+def _unwritable(err: sqlite3.Error) -> bool:
+    """Whether SQLite failed for want of space or permission (not a damaged file)."""
+    text = str(err).lower()
+    return any(word in text for word in ("disk is full", "readonly", "read-only",
+                                         "unable to open", "disk i/o error"))

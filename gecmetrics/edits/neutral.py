@@ -40,6 +40,7 @@ from .. import kernels
 from ..errors import ConfigError, InputError
 from ..formatting import short_repr
 from .errant_align import AlignStep
+from .pipeline import check_pipeline_files
 from .span import SpanEdit
 
 try:  # the compiled speed path; optional by design
@@ -360,10 +361,12 @@ M2Edits = Literal["m2", "neutral"]
 
 
 def check_edits_option(metric: str, edits: str, default: str, references: str = "auto",
-                       model: str = "") -> None:
+                       model: str = "", lang: str = "en") -> None:
     """The one check of an edit metric's ``edits=`` option: its ``default`` or
     ``neutral``; neutral edits come from text, so ``references=m2`` (the M2
-    file's own edits) and a spaCy ``model`` make no sense with them."""
+    file's own edits) and a spaCy ``model`` make no sense with them. A named
+    ``model`` for ERRANT's edits must give what ERRANT reads (for ``lang``):
+    :func:`gecmetrics.edits.pipeline.check_pipeline_files`."""
     if edits not in (default, NEUTRAL):
         raise ConfigError(f"{metric} option edits must be {default} or {NEUTRAL} "
                           f"(got {edits!r})")
@@ -373,6 +376,8 @@ def check_edits_option(metric: str, edits: str, default: str, references: str = 
                           "them")
     if edits == NEUTRAL and model:
         raise ConfigError(f"{metric}:edits=neutral reads no spaCy pipeline; drop model=")
+    if edits == "errant" and isinstance(model, str) and isinstance(lang, str):
+        check_pipeline_files(model, lang, f"{metric}:model")
 
 
 class NeutralExtractor:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import sys
 import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -36,6 +35,8 @@ from typing import Any
 
 from .. import paths, progress
 from ..formatting import plural
+from ..sqlite_store import warn_unwritable
+from . import ruler
 
 
 def sentence_key(text: str) -> str:
@@ -129,8 +130,7 @@ class ParseCache:
                     os.unlink(tmp)
                 raise
         except OSError as err:  # an unwritable cache slows later runs, nothing else
-            print(f"gecmetrics: warning: could not write the parse cache in "
-                  f"{self.directory}: {err}", file=sys.stderr)
+            warn_unwritable(self.directory, err)
 
     # -- parses made elsewhere (worker processes) --------------------------
 
@@ -204,7 +204,7 @@ class ParseCache:
         new: list[str] = []
         try:
             docs = (Doc(self.nlp.vocab, words=k.split()) for k in missing)
-            for key, doc in zip(missing, self.nlp.pipe(docs, batch_size=self.batch_size),
+            for key, doc in zip(missing, ruler.pipe(self.nlp, docs, self.batch_size),
                                 strict=True):
                 self._docs[key] = doc
                 new.append(key)

@@ -1,0 +1,207 @@
+"""ERRANT cold on CoNLL-2014 next to its floor: spaCy loading + parsing the sentences it must parse.
+
+Run from the repository root (needs the errant extra):
+
+    python bench/bench_errant_floor.py [--systems N] [--rounds R]
+
+Each run is a new process on one core (``-j 1``) with an empty ``$GECMETRICS_CACHE``:
+
+* **full**: gecmetrics ERRANT on the first ``--systems`` CoNLL-2014 outputs against the
+  M2 file (``errant_m2 -gold`` re-annotation included), as ``score -m errant -j 1`` does;
+* **floor**: the same process without ERRANT: spaCy imported and the pipeline loaded
+  as gecmetrics loads it, then ``nlp.pipe`` over exactly the distinct sentences the
+  full run parses (sources, M2 corrections and system outputs of the pairs with
+  different tokens; unchanged outputs are never parsed), in the same batches;
+* **lower floor**: the same with the attribute ruler answered from memory
+  (:func:`gecmetrics.edits.ruler.pipe`, what the full run now does): the same
+  annotations for less spaCy work.
+
+With ``--tools``, each round also times errant 3.0.2's own tools on the same input
+(``errant_m2 -gold``, ``errant_parallel`` per output, ``errant_compare`` per output,
+each a process as a user runs them; ``tests/errant_oracle.py``'s runner gives
+``errant.load`` the installed pipeline), for the ratio gecmetrics /
+errant (CPU seconds of all their processes against the full run's whole process).
+
+Both are timed in CPU seconds from the start of the ERRANT work (reading the files
+and importing gecmetrics are left out of both), interleaved per round, and the
+floor is split into loading and parsing: the parse-only time of the changed
+sentences is the physical floor of a cold run. Printed: medians and minima, the
+ratio full / floor, and the load average (the 2-core machine is shared: say so
+when quoting the numbers).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+import harness
+
+sys.path.insert(0, str(harness.ROOT / "tests"))
+
+import errant_oracle  # noqa: E402
+
+from gecmetrics.edits.extraction import MODEL_CANDIDATES  # noqa: E402
+
+COMMON = r"""
+import json, sys, time
+sys.path.insert(0, {bench!r})
+import harness
+from gecmetrics import parallel
+from gecmetrics.corpus import Corpus
+m2, hyps = harness.conll14(harness.shared_data({data!r}), {systems!r})
+corpus = Corpus(m2.sources, m2.references(), hyps, m2=m2)
+"""
+
+FULL = COMMON + r"""
+from gecmetrics.metrics.errant import Errant
+c0 = time.process_time()
+with parallel.execution(jobs=1):
+    metric = Errant()
+    results = metric.evaluate(corpus)
+cpu = time.process_time() - c0
+print(json.dumps({{"cpu": cpu, "parsed": metric.parse_cache.parsed,
+                  "scores": [repr(r.score) for r in results]}}))
+"""
+
+FLOOR = COMMON + r"""
+from gecmetrics.edits import extraction as ex
+from gecmetrics.edits.parse_cache import ParseCache, sentence_key
+gold = ex.m2_corrections(corpus)
+refs, golds = ex.reference_items(corpus, gold)
+texts = {{}}
+for src, other in refs + ex.hypothesis_pairs(corpus):
+    if ex.pair_key(src, other) is not None:
+        texts.update(dict.fromkeys((sentence_key(src), sentence_key(other))))
+for src, item in golds:
+    texts.update(dict.fromkeys((sentence_key(src), sentence_key(item[0]))))
+c0 = time.process_time()
+annotator, nlp = ex.load_annotator()
+from spacy.tokens import Doc
+c1 = time.process_time()
+batch = ParseCache(nlp, root=False).batch_size
+words = (Doc(nlp.vocab, words=t.split()) for t in texts)
+if {lower!r}:
+    from gecmetrics.edits import ruler
+    docs = list(ruler.pipe(nlp, words, batch))
+else:
+    docs = list(nlp.pipe(words, batch_size=batch))
+c2 = time.process_time()
+print(json.dumps({{"cpu": c2 - c0, "load": c1 - c0, "parse": c2 - c1, "parsed": len(docs)}}))
+"""
+
+
+def main() -> None:
+    ap = harness.parser(__doc__)
+    ap.add_argument("--systems", type=int, default=3,
+                    help="how many CoNLL-2014 outputs (default 3: AMU, CAMB, CUUI)")
+    ap.add_argument("--rounds", type=int, default=2, help="interleaved repetitions")
+    ap.add_argument("--tools", action="store_true",
+                    help="also time errant's own tools (a minute or more a round)")
+    args = ap.parse_args()
+    data = harness.shared_data(args.data_dir)
+    systems = harness.OUTPUTS[:args.systems]
+    work = Path(tempfile.mkdtemp(prefix="bench-errant-floor-"))
+    print(f"ERRANT cold, {len(systems)} CoNLL-2014 outputs ({', '.join(systems)}), -j 1, "
+          f"{args.rounds} round(s); load before: {os.getloadavg()}", flush=True)
+
+    def run(template: str, r: int, lower: bool) -> dict:
+        code = template.format(bench=str(harness.ROOT / "bench"), data=str(data),
+                               systems=systems, lower=lower)
+        cache = work / f"cache-{r}-{len(template)}-{lower}"
+        shutil.rmtree(cache, ignore_errors=True)
+        env = dict(os.environ, GECMETRICS_CACHE=str(cache))
+        proc = harness.run_child([sys.executable, "-c", code], cwd=harness.ROOT, env=env)
+        if proc.code != 0:
+            sys.exit(f"a run failed: {proc.stderr.strip()[-800:]}")
+        out = json.loads(proc.stdout.strip().splitlines()[-1])
+        out["process_cpu"] = proc.cpu
+        return out
+
+    def tools() -> float:
+        """CPU seconds of errant's own tools scoring the same outputs."""
+        from gecmetrics.m2_format import read_m2
+
+        binary = Path(sys.executable).parent
+        m2 = data / harness.CONLL_M2
+        src = work / "src.txt"
+        src.write_text("".join(s + "\n" for s in read_m2(m2).sources), encoding="utf-8")
+
+        def tool(*argv: str) -> list[str]:
+            # errant.load("en") wants en_core_web_sm by that name: the oracle's runner
+            # gives it the installed pipeline, one process per command as a user runs it
+            return [sys.executable, "-c", errant_oracle.RUNNER, json.dumps(MODEL_CANDIDATES),
+                    json.dumps([list(argv)])]
+
+        runs = [tool("errant_m2", "-gold", str(m2), "-out", str(work / "gold.m2"))]
+        for system in systems:
+            out = str(work / f"{system}.m2")
+            runs.append(tool("errant_parallel", "-orig", str(src), "-cor",
+                             str(data / harness.SUBMISSIONS / system), "-out", out))
+            runs.append([str(binary / "errant_compare"), "-hyp", out, "-ref",
+                         str(work / "gold.m2")])
+        total = 0.0
+        for argv in runs:
+            proc = harness.run_child(argv, cwd=work)
+            if proc.code != 0:
+                sys.exit(f"{argv[0]} failed: {proc.stderr.strip()[-800:]}")
+            total += proc.cpu
+        return total
+
+    errant_cpu: list[float] = []
+    full: list[dict] = []
+    floor: list[dict] = []
+    lower: list[dict] = []
+    for r in range(args.rounds):
+        for name, template, into in (("full", FULL, full), ("floor", FLOOR, floor),
+                                     ("lower floor", FLOOR, lower)):
+            got = run(template, r, name == "lower floor")
+            into.append(got)
+            extra = (f" (load {got['load']:.2f} s + parse {got['parse']:.2f} s)"
+                     if name != "full" else "")
+            print(f"  round {r + 1} {name:11}: {got['cpu']:7.2f} s CPU{extra}, "
+                  f"{got['parsed']} sentences parsed, process {got['process_cpu']:.2f} s CPU, "
+                  f"load {os.getloadavg()[0]:.2f}", flush=True)
+        if args.tools:
+            errant_cpu.append(tools())
+            print(f"  round {r + 1} errant 3.0.2 tools: {errant_cpu[-1]:7.2f} s CPU, "
+                  f"load {os.getloadavg()[0]:.2f}", flush=True)
+    assert len({json.dumps(g["scores"]) for g in full}) == 1, "the scores differ between runs"
+    assert {g["parsed"] for g in full} == {g["parsed"] for g in floor + lower}, \
+        "the floor parsed other sentences than the full run"
+
+    def stat(runs: list[dict], key: str) -> tuple[float, float]:
+        values = [g[key] for g in runs]
+        return statistics.median(values), min(values)
+
+    f_med, f_min = stat(full, "cpu")
+    n = floor[0]["parsed"]
+    print(f"full run (ERRANT, -j 1)            median {f_med:7.2f} s  min {f_min:7.2f} s CPU")
+    for name, runs in (("floor", floor), ("lower floor", lower)):
+        b_med, b_min = stat(runs, "cpu")
+        p_med, p_min = stat(runs, "parse")
+        l_med, l_min = stat(runs, "load")
+        print(f"{name}: load + parse {'':>{17 - len(name)}} median {b_med:7.2f} s  "
+              f"min {b_min:7.2f} s CPU")
+        print(f"  of which loading spaCy           median {l_med:7.2f} s  min {l_min:7.2f} s")
+        print(f"  parse-only, {n:,} changed sentences  median {p_med:7.2f} s  "
+              f"min {p_min:7.2f} s")
+        print(f"  full / {name}: x{f_med / b_med:.3f} (medians), x{f_min / b_min:.3f} "
+              f"(minima); full / parse-only: x{f_med / p_med:.3f}")
+    if errant_cpu:
+        t_med, t_min = statistics.median(errant_cpu), min(errant_cpu)
+        w_med, w_min = stat(full, "process_cpu")
+        print(f"errant 3.0.2's tools                median {t_med:7.2f} s  min {t_min:7.2f} s CPU;"
+              f" gecmetrics (whole process) / errant: {w_med / t_med:.3f} (medians), "
+              f"{w_min / t_min:.3f} (minima)")
+    print(f"load after: {os.getloadavg()}")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
