@@ -528,8 +528,9 @@ def _chunked_results(options: ScoreOptions, warn: Callable[[str], None] | None
     # independently: with --jobs N, N metrics at a time in threads (their
     # large array operations release the GIL), so this last step, which no
     # worker process can share, is not one core's alone. Same results. The
-    # default --jobs starts no threads for small work (parallel.workers_for).
-    threads = pool_size(workers_for(inputs.lines * len(metrics)), len(metrics))
+    # default --jobs starts no threads for small work or on busy cores
+    # (parallel.workers_for).
+    threads = pool_size(workers_for(inputs.lines * len(metrics), len(metrics)), len(metrics))
     if threads <= 1:
         per_metric = [evaluate(i) for i in range(len(metrics))]
     else:
