@@ -40,7 +40,7 @@ from gecmetrics.edits.statistics import EditCounts, EditStatistics
 from gecmetrics.errors import ConfigError, InputError
 from gecmetrics.m2_format import Edit, M2File, M2Sentence
 from gecmetrics.metric import LAST_STEP, SIGNED_WHEN_SET, Counting, MetricConfig, check_beta
-from gecmetrics.parallel import map_ordered
+from gecmetrics.parallel import map_ordered, pool_size, workers_for
 
 from .m2_lattice import (
     MAX_LATTICE_EDGES,
@@ -203,15 +203,15 @@ def m2_counts(corpus: Corpus, max_unchanged_words: int = 2,
     for name, system_keys in zip(corpus.hypotheses, keys, strict=True):
         for key in system_keys:
             first.setdefault(key, name)
-    _check_pairs(first, src_tokens, max_unchanged_words, max_lattice_edges)
     options = (max_unchanged_words, ignore_whitespace_casing, max_lattice_edges)
     found = pair_counts([(src_tokens[d], list(hyp), lattice_golds[d]) for d, hyp in first],
                         options)
-    cache: dict[tuple[int, tuple[str, ...]], list[tuple[int, int, int, int]]] = {}
-    for (key, name), counts in zip(first.items(), found, strict=True):
+    for ((d, _hyp), name), counts in zip(first.items(), found, strict=True):
         if isinstance(counts, str):  # the first pair over a budget, in input order
-            raise LatticeTooLarge(f"m2: hypothesis {name}, line {key[0] + 1}: {counts}")
-        assert counts is not None  # only pairs after an error are left unscored
+            raise LatticeTooLarge(f"m2: hypothesis {name}, line {d + 1}: {counts}")
+    cache: dict[tuple[int, tuple[str, ...]], list[tuple[int, int, int, int]]] = {}
+    for key, counts in zip(first, found, strict=True):
+        assert isinstance(counts, dict)  # every pair is scored where none failed
         cache[key] = [(col[a], c, p - c, g - c) for a, (c, p, g) in counts.items()]
     for h, system_keys in enumerate(keys):
         for d, key in enumerate(system_keys):
@@ -242,31 +242,58 @@ def pair_counts(pairs: Sequence[Pair], options: tuple[int, bool, int]
                 ) -> list[PairCounts | None]:
     """:func:`_sentence`'s counts of every pair, in order, over the ``--jobs``
     worker processes (:func:`gecmetrics.parallel.map_ordered`; the default
-    ``--jobs`` sizes the pool from the work, :data:`M2_PAIR_WORK` a changed
-    pair). A pair over a budget gives its error message instead of counts,
-    so that the caller names the first such pair of its own order whichever
-    worker met it; no pair after it is scored (None). The counts do not
-    depend on ``--jobs``."""
+    ``--jobs`` sizes the pool once from the work, :data:`M2_PAIR_WORK` a
+    changed pair, and uses it for both steps).
+
+    First every changed pair is checked against the budgets
+    (:func:`~gecmetrics.metrics.m2_lattice.check_pair`), then scored: a pair
+    a cheap bound proves over a budget stops the run before any is scored, as
+    :func:`check_budgets` does. A pair over a budget gives its error message
+    instead of counts: the first such pair in input order, whichever worker
+    met it, is the one string of the list, and no pair is scored after it
+    (None). The counts do not depend on ``--jobs``.
+    """
     out: list[PairCounts | None] = [None] * len(pairs)
     changed = []
     for i, (src, hyp, golds) in enumerate(pairs):
-        if src == hyp:  # one alignment, all unchanged: nothing to distribute
+        if src == hyp:  # one alignment, all unchanged: nothing to check or distribute
             out[i] = {a: (0, 0, len(g)) for a, g in golds.items()}
         else:
             changed.append(i)
-    tasks = [([pairs[i] for i in changed[at:at + M2_CHUNK_PAIRS]], options)
-             for at in range(0, len(changed), M2_CHUNK_PAIRS)]
-    done = iter(changed)
-    for counted in map_ordered(_count_pairs, tasks, work=M2_PAIR_WORK * len(changed)):
-        for counts in counted:
-            out[next(done)] = counts
-        if any(isinstance(counts, str) for counts in counted):
-            break
+    chunks = [changed[at:at + M2_CHUNK_PAIRS] for at in range(0, len(changed), M2_CHUNK_PAIRS)]
+    jobs = pool_size(workers_for(M2_PAIR_WORK * len(changed), len(chunks)), len(chunks))
+    mu, _, max_edges = options
+    checks = [([pairs[i][:2] for i in chunk], mu, max_edges) for chunk in chunks]
+    for chunk, failed in zip(chunks, map_ordered(_check_chunk, checks, jobs=jobs), strict=True):
+        if failed is not None:
+            k, message = failed
+            return [None] * chunk[k] + [message] + [None] * (len(pairs) - chunk[k] - 1)
+    tasks = [([pairs[i] for i in chunk], options) for chunk in chunks]
+    for chunk, counted in zip(chunks, map_ordered(_count_pairs, tasks, jobs=jobs),
+                              strict=True):
+        for i, counts in zip(chunk, counted, strict=False):  # shorter after an error
+            out[i] = counts
+            if isinstance(counts, str):
+                return [c if j <= i else None for j, c in enumerate(out)]
     return out
 
 
+def _check_chunk(task: tuple[Sequence[tuple[list[str], list[str]]], int, int]
+                 ) -> tuple[int, str] | None:
+    """The first pair of a task of :func:`pair_counts` over a budget (its index,
+    the error's message), or None."""
+    pairs, max_unchanged_words, max_lattice_edges = task
+    for k, (src, hyp) in enumerate(pairs):
+        try:
+            check_pair(src, hyp, max_unchanged_words, max_lattice_edges)
+        except LatticeTooLarge as exc:
+            return k, str(exc)
+    return None
+
+
 def _count_pairs(task: tuple[Sequence[Pair], tuple[int, bool, int]]) -> list[PairCounts]:
-    """One task of :func:`pair_counts` (in a worker, or in this process)."""
+    """One task of :func:`pair_counts` (in a worker, or in this process): the counts
+    of its pairs up to the first over a budget (its message ends the list)."""
     pairs, (max_unchanged_words, ignore_whitespace_casing, max_lattice_edges) = task
     out: list[PairCounts] = []
     for src, hyp, golds in pairs:
@@ -275,6 +302,7 @@ def _count_pairs(task: tuple[Sequence[Pair], tuple[int, bool, int]]) -> list[Pai
                                  ignore_whitespace_casing, max_lattice_edges))
         except LatticeTooLarge as exc:
             out.append(str(exc))
+            break
     return out
 
 

@@ -61,11 +61,15 @@ def test_workers_give_the_counts_of_one_process(corpus, monkeypatch):
         assert [r.score for r in M2().evaluate(corpus)] == scores_two
 
 
-def test_the_first_pair_over_a_budget_is_named_whatever_the_jobs(corpus, monkeypatch):
-    """A budget met only while scoring (the cheap checks let the pair through) is
-    reported for the first such pair in input order, as with ``-j 1``."""
+@pytest.mark.parametrize("checked", [True, False], ids=["by-the-check", "while-scoring"])
+def test_the_first_pair_over_a_budget_is_named_whatever_the_jobs(corpus, monkeypatch,
+                                                                  checked):
+    """A pair over a budget is reported for the first such pair in input order, as
+    with ``-j 1``: found by the cheap check before any pair is scored, or (the
+    check patched out, inherited by the forked workers) only while scoring."""
     monkeypatch.setattr(m2_module, "M2_CHUNK_PAIRS", 2)
-    monkeypatch.setattr(m2_module, "_check_pairs", lambda *args: None)  # inherited by forks
+    if not checked:
+        monkeypatch.setattr(m2_module, "check_pair", lambda *args: None)
     messages = []
     for jobs in (1, 2):
         with pytest.raises(LatticeTooLarge) as caught:
@@ -73,3 +77,23 @@ def test_the_first_pair_over_a_budget_is_named_whatever_the_jobs(corpus, monkeyp
         messages.append(str(caught.value))
     assert messages[0] == messages[1]
     assert messages[0].startswith("m2: hypothesis a, line 1: ")
+
+
+def test_the_check_comes_before_any_scoring(corpus, monkeypatch):
+    """The last pair over a budget: no pair is scored (``-j 1``, where calls can be
+    counted; the workers run the same two steps)."""
+    monkeypatch.setattr(m2_module, "M2_CHUNK_PAIRS", 2)
+    real = m2_module.check_pair
+    last = corpus.hypotheses["b"][-1].split()
+
+    def check(src, hyp, *args):
+        if hyp == last:
+            raise LatticeTooLarge("over")
+        real(src, hyp, *args)
+
+    scored = []
+    monkeypatch.setattr(m2_module, "check_pair", check)
+    monkeypatch.setattr(m2_module, "_sentence", lambda *args: scored.append(args))
+    with pytest.raises(LatticeTooLarge, match="hypothesis b, line 40: over"):
+        counts_with(corpus, 1)
+    assert scored == []
