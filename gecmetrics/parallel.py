@@ -186,10 +186,31 @@ def free_cores(cores: int, load: float, running: float) -> float:
 RUN_QUEUE_SAMPLES = (4, 0.003)
 
 
+#: How long (s) a reading of :func:`machine_free_cores` is reused: the steps of one
+#: job that ask one after another (ERRANT asks before its pool and again in
+#: :func:`map_ordered`) get one answer, and the run queue is read once for them.
+FREE_CORES_TTL = 1.0
+
+_free_read: tuple[float, float] | None = None  # (when, free cores)
+
+
 def machine_free_cores() -> float:
     """:func:`free_cores` of this machine now: the load average, and the mean of a
     few readings of the run queue (``procs_running`` of ``/proc/stat``, Linux);
-    where neither can be read, every core is taken as free."""
+    where neither can be read, every core is taken as free. A reading is reused
+    for :data:`FREE_CORES_TTL` seconds."""
+    global _free_read
+    import time
+
+    now = time.monotonic()
+    if _free_read is not None and now - _free_read[0] < FREE_CORES_TTL:
+        return _free_read[1]
+    free = _read_free_cores()
+    _free_read = (time.monotonic(), free)
+    return free
+
+
+def _read_free_cores() -> float:
     cores = default_jobs()
     try:
         load = os.getloadavg()[0]

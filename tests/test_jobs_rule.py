@@ -92,3 +92,15 @@ def test_default_jobs_follows_the_free_cores(monkeypatch):
 def test_machine_free_cores_reads_this_machine():
     free = parallel.machine_free_cores()
     assert 1.0 <= free <= parallel.default_jobs()
+
+
+def test_one_reading_serves_the_steps_of_a_job(monkeypatch):
+    """Two questions a moment apart get one answer from one reading of the machine."""
+    reads = []
+    monkeypatch.setattr(parallel, "_free_read", None)
+    monkeypatch.setattr(parallel, "_read_free_cores", lambda: reads.append(1) or 2.0)
+    assert parallel.machine_free_cores() == parallel.machine_free_cores() == 2.0
+    assert len(reads) == 1
+    monkeypatch.setattr(parallel, "FREE_CORES_TTL", 0.0)
+    parallel.machine_free_cores()
+    assert len(reads) == 2
