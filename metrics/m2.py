@@ -267,7 +267,9 @@ def pair_counts(pairs: Sequence[Pair], options: tuple[int, bool, int]
     for chunk, failed in zip(chunks, map_ordered(_check_chunk, checks, jobs=jobs), strict=True):
         if failed is not None:
             k, message = failed
-            return [None] * chunk[k] + [message] + [None] * (len(pairs) - chunk[k] - 1)
+            failure: list[PairCounts | None] = [None] * len(pairs)
+            failure[chunk[k]] = message
+            return failure
     tasks = [([pairs[i] for i in chunk], options) for chunk in chunks]
     for chunk, counted in zip(chunks, map_ordered(_count_pairs, tasks, jobs=jobs),
                               strict=True):
