@@ -211,6 +211,7 @@ def machine_free_cores() -> float:
 
 
 def _read_free_cores() -> float:
+    """:func:`machine_free_cores`'s reading, every time."""
     cores = default_jobs()
     try:
         load = os.getloadavg()[0]
@@ -232,7 +233,10 @@ def _read_free_cores() -> float:
         if i + 1 < count:
             time.sleep(pause)
     running = sum(readings) / len(readings) if readings else load
-    return free_cores(cores, load, running)
+    # Both readings are the whole machine's: its free cores, of which this
+    # process may use at most its own (an affinity mask may hold fewer).
+    machine = max(cores, os.cpu_count() or cores)
+    return min(float(cores), free_cores(machine, load, running))
 
 
 def workers_for(work: float | None, tasks: int | None = None) -> int:

@@ -10,7 +10,7 @@ in bench/bench_jobs_default.py.
 
 from __future__ import annotations
 
-import pytest
+import itertools
 
 from gecmetrics import parallel
 from gecmetrics.parallel import PARALLEL_OVERHEAD, free_cores, planned_workers
@@ -23,18 +23,17 @@ def expected_time(work: float, start: float, workers: int) -> float:
     return workers * start + work * (1 + PARALLEL_OVERHEAD) / workers
 
 
-@pytest.mark.parametrize("work", [0.0, 0.01, 0.1, 0.3, 1.0, 10.0, 100.0])
-@pytest.mark.parametrize("start", [0.0, 0.01, 0.05, 0.5])
-@pytest.mark.parametrize("free", [1.0, 1.5, 2.0, 2.9, 4.0, 16.0])
-@pytest.mark.parametrize("limit", [1, 2, 4, 16])
-def test_the_rule_picks_the_fastest_count_within_whole_free_cores(work, start, free, limit):
-    got = planned_workers(work, start, free, limit)
-    allowed = range(1, min(limit, int(free)) + 1)
-    assert got in allowed
-    best = min(expected_time(work, start, w) for w in allowed)
-    assert expected_time(work, start, got) == best
-    if got > 1:  # never parallel unless it is expected to win
-        assert expected_time(work, start, got) < work
+def test_the_rule_picks_the_fastest_count_within_whole_free_cores():
+    for work, start, free, limit in itertools.product(
+            [0.0, 0.01, 0.1, 0.3, 1.0, 10.0, 100.0], [0.0, 0.01, 0.05, 0.5],
+            [1.0, 1.5, 2.0, 2.9, 4.0, 16.0], [1, 2, 4, 16]):
+        got = planned_workers(work, start, free, limit)
+        allowed = range(1, min(limit, int(free)) + 1)
+        assert got in allowed
+        best = min(expected_time(work, start, w) for w in allowed)
+        assert expected_time(work, start, got) == best, (work, start, free, limit)
+        if got > 1:  # never parallel unless it is expected to win
+            assert expected_time(work, start, got) < work
 
 
 def test_work_shorter_than_starting_its_workers_runs_here():
