@@ -150,14 +150,14 @@ def main() -> None:
                        f"x{low / base_min:.2f})")
         print("  ".join(row) + f"   load {min(loads):.1f}-{max(loads):.1f}; "
               "same output every run", flush=True)
-        one = statistics.median(cpus["-j 1"])
         medians = {way: statistics.median(paths[way]) for way, _ in WAYS}
         print(f"{'':6} critical path (idle cores): " + "  ".join(
-            f"{way} {path:6.2f} s (x{one / path:.2f} faster than -j 1's CPU)"
-            for way, path in medians.items()), flush=True)
+            f"{way} {path:6.2f} s (x{path / medians['-j 1']:.2f})"
+            for way, path in medians.items()) + "   CPU: " + "  ".join(
+            f"{way} {statistics.median(cpus[way]):6.2f} s" for way, _ in WAYS), flush=True)
     print("rows: median/min wall, and its ratio to -j 1 (below 1: faster than -j 1); the "
-          "critical path: the parent's CPU plus its busiest worker's, the wall time on "
-          "idle cores, against -j 1's whole CPU time")
+          "critical path: the parent's CPU plus its busiest worker's (the wall time on idle "
+          "cores), and its ratio to -j 1's; the whole CPU time of each")
     print(f"load after: {os.getloadavg()}")
     shutil.rmtree(folder, ignore_errors=True)
 
