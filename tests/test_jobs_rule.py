@@ -103,3 +103,17 @@ def test_one_reading_serves_the_steps_of_a_job(monkeypatch):
     monkeypatch.setattr(parallel, "FREE_CORES_TTL", 0.0)
     parallel.machine_free_cores()
     assert len(reads) == 2
+
+
+def test_scores_step_threads_are_sized_from_their_own_work(monkeypatch):
+    """The threads that build scores after counting are sized from that step's
+    work: none for word and char GREEN on CoNLL-2014's 1,312 lines (the case
+    where the default was 1.31x slower than ``-j 1``), two for 200,000 lines."""
+    from gecmetrics.scoring import SCORES_STEP_WORK
+
+    monkeypatch.setattr(parallel, "default_jobs", lambda: 2)
+    monkeypatch.setattr(parallel, "machine_free_cores", lambda: 2.0)
+    with parallel.execution():
+        assert parallel.workers_for(1_312 * 2 * SCORES_STEP_WORK, 2) == 1
+        assert parallel.workers_for(1_312 * 2, 2) == 2  # the counting's work would
+        assert parallel.workers_for(200_000 * 2 * SCORES_STEP_WORK, 2) == 2
