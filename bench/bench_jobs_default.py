@@ -6,16 +6,18 @@ Run from the repository root (ERRANT's case needs the errant extra)::
 
 Each case is one ``gecmetrics score`` command on the 13 CoNLL-2014 outputs (ERRANT:
 the first 3, empty caches, so its workers have real parsing to do), run as a new
-process three ways per round, interleaved: the default ``-j`` (none given), ``-j 1``
-and ``-j 2`` (the console script's ``run()`` in a wrapper that records the CPU time
-of the parent and of each worker). The goal of issue 32: the default is never more
-than 5% slower than ``-j 1`` (ratio default / ``-j 1`` at most 1.05), whatever the
-load; ``-j 2`` gains where two cores are free. Each run prints its wall and CPU seconds with the
-1-minute load average and the cores the default's rule would see free then
+process three ways per round, interleaved, each round starting with the next way:
+the default ``-j`` (none given), ``-j 1`` and ``-j 2`` (the console script's
+``run()`` in a wrapper that records the CPU time of the parent and of each worker).
+The goal of issue 32: the default is never more than 5% slower than ``-j 1``
+(ratio default / ``-j 1`` at most 1.05), whatever the load; ``-j 2`` gains where
+two cores are free. Each run prints its wall and CPU seconds with the 1-minute
+load average and the cores the default's rule would see free then
 (:func:`gecmetrics.parallel.machine_free_cores`); each row gives medians and
-minima over the rounds. On a shared machine the wall ratios measure the free
-cores as much as the code: read them with the load printed beside them. Every
-run's output must be byte-identical (checked).
+minima over the rounds, and the critical path (the parent's CPU plus its busiest
+worker's: the wall time on idle cores). On a shared machine the wall ratios
+measure the free cores as much as the code: read them with the load printed
+beside them. Every run's output must be byte-identical (checked).
 """
 
 from __future__ import annotations
@@ -118,7 +120,7 @@ def main() -> None:
         loads: list[float] = []
         digests = set()
         for r in range(args.rounds):
-            for way, extra in WAYS:
+            for way, extra in WAYS[r % 3:] + WAYS[:r % 3]:  # each way first in turn
                 cache = folder / f"cache-{case}-{r}-{way.replace(' ', '')}"
                 shutil.rmtree(cache, ignore_errors=True)
                 env = dict(os.environ, GECMETRICS_CACHE=str(cache),
