@@ -17,10 +17,21 @@ and never made for a corpus that fits in one chunk, so that importing this
 module (or ``gecmetrics --help``) costs nothing. It never has more workers
 than chunks to count, nor than the cores this process may use
 (:func:`pool_size`): ``-j 1000`` on a 3-line file forked about 860 processes
-(19.8 s instead of 0.7 s). With the default ``--jobs`` (none given), workers
-(processes, and the threads that build each metric's scores) start only for
-work of at least :data:`MIN_PARALLEL_WORK` sentences x metrics
-(:func:`workers_for`): on three lines they cost more than they save.
+(19.8 s instead of 0.7 s).
+
+With the default ``--jobs`` (none given), how many workers (processes, and the
+threads that build each metric's scores) start is one rule,
+:func:`planned_workers`, a pure function of three numbers: the work's estimate
+in seconds of one core (each caller states its work in units of
+:data:`WORK_UNIT_S`), what starting one worker costs (:data:`WORKER_START_S`;
+nothing where a pool of that size already runs: workers start once per run),
+and the cores free now (:func:`free_cores`, from the load average and the
+run queue). Workers start only where they are expected to finish the work
+sooner than one process alone, the cost of shipping work to them
+(:data:`PARALLEL_OVERHEAD`) included, and never more than the cores free: on
+2 cores shared by other work, 2 workers were up to 1.3x slower than one. An
+explicit ``--jobs N`` is obeyed whatever the size and load (capped by
+:func:`pool_size`). The rule and its measurements: docs/scale.md.
 
 Signals: the parent handles Ctrl-C and SIGTERM for the whole process group.
 Workers are forked with both signals blocked, then ignore SIGINT (a Ctrl-C
@@ -51,15 +62,27 @@ from .validate import check_chunk_size, check_jobs
 #: a line, as Python strings and lists) stay near 40 MB per process.
 DEFAULT_CHUNK_SIZE = 2_000
 
-#: With the default ``--jobs`` (none given): the least work, in sentences x
-#: metrics, for which workers start. Below it a pool's start-up is not repaid:
-#: measured on 2 cores (load 6-8, bench/bench_small.py and
-#: docs/scale.md), starting 2 processes costs about 30 ms and 2 threads about
-#: 5 ms, while GREEN counts and scores about 5,000 sentence-metrics per second
-#: (2 systems, 2 references) on one core; ``-j 2`` was slower than ``-j 1`` up
-#: to 1,000 lines x 2 metrics. Under 2,000 the whole run takes at most about
-#: 0.4 s of one core, so at best half of it could be saved. An explicit
-#: ``--jobs N`` is obeyed whatever the size (capped by :func:`pool_size`).
+#: The unit in which callers state their work (:func:`workers_for`), in seconds of
+#: one core: a sentence x metric of GREEN, which counts and scores about 5,000
+#: of them a second on one core (2 systems, 2 references; bench/bench_small.py).
+#: Other work states its weight in this unit (ERRANT's ``PAIR_WORK``, M2's
+#: ``M2_PAIR_WORK``).
+WORK_UNIT_S = 0.0002
+
+#: What one worker costs to start and to feed its first task, in seconds: the
+#: fork (about 15 ms idle, 30-50 ms at load 6-8 for a process holding numpy,
+#: more for one holding a spaCy pipeline) and its first round trip. Set to
+#: the loaded measurements, so that the rule errs towards one process.
+WORKER_START_S = 0.05
+
+#: The share of the work that parallel running adds: pickling tasks and results,
+#: the last task's wait, caches cold in a new process (ERRANT ships parses both
+#: ways: 6% of a cold run).
+PARALLEL_OVERHEAD = 0.15
+
+#: The least work (in :data:`WORK_UNIT_S`) for which the default ``--jobs`` may
+#: start 2 workers on 2 free cores, by :func:`planned_workers`: about 0.4 s of
+#: one core. ``-j 2`` was slower than ``-j 1`` up to 1,000 lines x 2 metrics.
 MIN_PARALLEL_WORK = 2_000
 
 T = TypeVar("T")
@@ -124,15 +147,115 @@ def chunk_bounds(total: int, chunk_size: int | None = None) -> list[tuple[int, i
     return [(start, min(start + size, total)) for start in range(0, total, size)]
 
 
-def workers_for(work: int | None) -> int:
-    """The processes (or threads) the settings in force give to ``work``
-    sentences x metrics (None: not known): an explicit ``jobs`` as given; the
-    default one (no workers) below :data:`MIN_PARALLEL_WORK`, else
-    :func:`default_jobs`. Callers still cap it with :func:`pool_size`."""
+def planned_workers(work_s: float, start_s: float, free: float, limit: int) -> int:
+    """The workers (1: none, run in this process) that finish ``work_s`` seconds of
+    one core's work soonest, the default ``--jobs``'s rule.
+
+    ``start_s``: the cost of starting one worker (0 where they already run);
+    ``free``: the cores free now (:func:`free_cores`); ``limit``: the most
+    workers that could be busy (cores, tasks). ``w`` workers are expected to
+    take ``w * start_s + work_s * (1 + PARALLEL_OVERHEAD) / w`` seconds, one
+    process ``work_s``; more workers than whole free cores are never started
+    (they would share a core with other work, and lose the overhead). Work
+    shorter than starting its workers thus runs in this process.
+    """
+    best, best_s = 1, work_s
+    whole = int(free + 1e-9)
+    for w in range(2, min(limit, whole) + 1):
+        expected = w * start_s + work_s * (1 + PARALLEL_OVERHEAD) / w
+        if expected < best_s:
+            best, best_s = w, expected
+    return best
+
+
+def free_cores(cores: int, load: float, running: float) -> float:
+    """The cores of ``cores`` not busy with other work, given the 1-minute load
+    average ``load`` and the processes running now, ``running`` (both count this
+    process, which is running: one of them is ours).
+
+    The smaller of the two is believed: the load average lags by a minute (it
+    still counts the work of a run that just ended, this program's earlier
+    runs among them), the run queue is one instant's. So a core counts as busy
+    only where both say it is.
+    """
+    others = max(0.0, min(load, running) - 1.0)
+    return max(1.0, min(float(cores), cores - others))
+
+
+#: How many times, and how far apart (s), :func:`machine_free_cores` reads the run queue.
+RUN_QUEUE_SAMPLES = (4, 0.003)
+
+
+#: How long (s) a reading of :func:`machine_free_cores` is reused: the steps of one
+#: job that ask one after another (ERRANT asks before its pool and again in
+#: :func:`map_ordered`) get one answer, and the run queue is read once for them.
+FREE_CORES_TTL = 1.0
+
+_free_read: tuple[float, float] | None = None  # (when, free cores)
+
+
+def machine_free_cores() -> float:
+    """:func:`free_cores` of this machine now: the load average, and the mean of a
+    few readings of the run queue (``procs_running`` of ``/proc/stat``, Linux);
+    where neither can be read, every core is taken as free. A reading is reused
+    for :data:`FREE_CORES_TTL` seconds."""
+    global _free_read
+    import time
+
+    now = time.monotonic()
+    if _free_read is not None and now - _free_read[0] < FREE_CORES_TTL:
+        return _free_read[1]
+    free = _read_free_cores()
+    _free_read = (time.monotonic(), free)
+    return free
+
+
+def _read_free_cores() -> float:
+    """:func:`machine_free_cores`'s reading, every time."""
+    cores = default_jobs()
+    try:
+        load = os.getloadavg()[0]
+    except (OSError, AttributeError):  # pragma: no cover - not POSIX
+        return float(cores)
+    readings: list[int] = []
+    count, pause = RUN_QUEUE_SAMPLES
+    import time
+
+    for i in range(count):
+        try:
+            with open("/proc/stat", "rb") as f:
+                for line in f:
+                    if line.startswith(b"procs_running"):
+                        readings.append(int(line.split()[1]))
+                        break
+        except (OSError, ValueError):  # pragma: no cover - not Linux
+            break
+        if i + 1 < count:
+            time.sleep(pause)
+    running = sum(readings) / len(readings) if readings else load
+    # Both readings are the whole machine's: its free cores, of which this
+    # process may use at most its own (an affinity mask may hold fewer).
+    machine = max(cores, os.cpu_count() or cores)
+    return min(float(cores), free_cores(machine, load, running))
+
+
+def workers_for(work: float | None, tasks: int | None = None) -> int:
+    """The processes (or threads) the settings in force give to ``work`` units
+    (:data:`WORK_UNIT_S`; None: not known) in ``tasks`` pieces (None: not
+    known): an explicit ``jobs`` as given; the default :func:`planned_workers`
+    of the work, the start cost (none for a pool of that size already running)
+    and the cores free now. Callers still cap it with :func:`pool_size`."""
     settings = current()
-    if settings.jobs is None and work is not None and work < MIN_PARALLEL_WORK:
+    if settings.jobs is not None:
+        return settings.jobs
+    cores = default_jobs()
+    if work is None:
+        return cores
+    limit = cores if tasks is None else max(1, min(cores, tasks))
+    if limit <= 1 or work < MIN_PARALLEL_WORK:
         return 1
-    return settings.workers
+    start = 0.0 if limit in _pools else WORKER_START_S
+    return planned_workers(work * WORK_UNIT_S, start, machine_free_cores(), limit)
 
 
 def pool_size(jobs: int, tasks: int) -> int:
@@ -155,13 +278,14 @@ def map_ordered(func: Callable[[T], R], items: Iterable[T], jobs: int | None = N
     The pool has :func:`pool_size` workers (the first items are read to count
     them); for a single item no pool is made. Stopped by Ctrl-C or SIGTERM (a
     ``BaseException`` that is not an ``Exception``), the workers are killed
-    before the signal's exception goes on up. ``work``: the sentences x metrics
-    of all the items, so that the default ``jobs`` starts no pool for small work
-    (:func:`workers_for`).
+    before the signal's exception goes on up. ``work``: the work of all the
+    items in units of :data:`WORK_UNIT_S`, from which the default ``jobs``
+    sizes the pool (:func:`workers_for`: none for small work or busy cores).
     """
-    wanted = workers_for(work) if jobs is None else jobs
     items = iter(items)
-    first = list(islice(items, max(1, min(wanted, default_jobs()))))
+    first = list(islice(items, max(1, min(current().workers if jobs is None else jobs,
+                                          default_jobs()))))
+    wanted = workers_for(work, len(first)) if jobs is None else jobs
     workers = pool_size(wanted, len(first))
     if workers <= 1:
         yield from map(func, chain(first, items))
@@ -182,8 +306,9 @@ def map_ordered(func: Callable[[T], R], items: Iterable[T], jobs: int | None = N
         _await_group_signal()
 
         raise GecMetricsError(
-            f"a counting process of --jobs {workers} died (out of memory?); run with fewer "
-            "--jobs or a smaller --chunk-size") from None
+            f"one of the {workers} worker processes (-j/--jobs) was killed (out of memory?) "
+            "and its work is lost; nothing was written for it: run again, with -j 1 or a "
+            "smaller --chunk-size if memory is short") from None
     except (Exception, GeneratorExit):
         raise
     except BaseException:  # Ctrl-C, SIGTERM: no worker goes on counting, none outlives us
@@ -237,9 +362,18 @@ def _pool(workers: int) -> Any:
             atexit.register(_close_pools)
         # A forking pool starts all its workers at the first submit: do it with the
         # signals blocked, so that none lands in a worker before _worker_init has set
-        # its handlers (it would run the parent's, and print a traceback).
-        with _signals_blocked():
-            pool.submit(int)
+        # its handlers (it would run the parent's, and print a traceback); and with
+        # the parent's objects frozen out of the garbage collector's reach, so that
+        # a worker's collections do not write to (and so copy) every inherited page
+        # (M2 on CoNLL-2014: a third of the page faults).
+        import gc
+
+        gc.freeze()
+        try:
+            with _signals_blocked():
+                pool.submit(int)
+        finally:
+            gc.unfreeze()
     return pool
 
 

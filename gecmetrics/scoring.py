@@ -509,6 +509,16 @@ def _breakdowns(corpus: Corpus, by_spec: dict[str, Metric], results: Sequence[Sy
     return out
 
 
+#: What building a metric's statistics and scores from its counts weighs, per
+#: sentence, in the unit of :data:`gecmetrics.parallel.WORK_UNIT_S` (a whole
+#: sentence x metric, counting included): for word and char GREEN on the 13
+#: CoNLL-2014 outputs, 0.12-0.17 s of the run's 0.45 s of CPU. The default
+#: ``--jobs`` sizes this step's threads from it, not from the counting's work:
+#: on that case it had started 2 threads, 1.31x slower than ``-j 1`` on a
+#: busy machine.
+SCORES_STEP_WORK = 1 / 3
+
+
 def _chunked_results(options: ScoreOptions, warn: Callable[[str], None] | None
                      ) -> list[SystemResult]:
     """Results of metrics counted by parts from files read and counted by chunks
@@ -528,8 +538,10 @@ def _chunked_results(options: ScoreOptions, warn: Callable[[str], None] | None
     # independently: with --jobs N, N metrics at a time in threads (their
     # large array operations release the GIL), so this last step, which no
     # worker process can share, is not one core's alone. Same results. The
-    # default --jobs starts no threads for small work (parallel.workers_for).
-    threads = pool_size(workers_for(inputs.lines * len(metrics)), len(metrics))
+    # default --jobs starts no threads for small work or on busy cores
+    # (parallel.workers_for).
+    work = inputs.lines * len(metrics) * SCORES_STEP_WORK
+    threads = pool_size(workers_for(work, len(metrics)), len(metrics))
     if threads <= 1:
         per_metric = [evaluate(i) for i in range(len(metrics))]
     else:

@@ -29,7 +29,8 @@ SCORE = ["score", "-m", "green", "-m", "green:tokenize=char", "-s",
          str(EXAMPLE / "system_b.txt"), "--format", "json"]
 
 
-def test_workers_for_default_and_explicit_jobs():
+def test_workers_for_default_and_explicit_jobs(monkeypatch):
+    monkeypatch.setattr(parallel, "machine_free_cores", lambda: float(parallel.default_jobs()))
     small, large = parallel.MIN_PARALLEL_WORK - 1, parallel.MIN_PARALLEL_WORK
     with parallel.execution():
         assert parallel.current().jobs is None
@@ -70,6 +71,7 @@ def recorded(monkeypatch):
     monkeypatch.setattr(concurrent.futures, "ThreadPoolExecutor", Recorded)
     monkeypatch.setattr(parallel, "_pool", lambda workers: Recorded(workers, "processes"))
     monkeypatch.setattr(parallel, "default_jobs", lambda: 2)  # as on the 2-core machine
+    monkeypatch.setattr(parallel, "machine_free_cores", lambda: 2.0)  # both idle
     return Recorded.sizes
 
 

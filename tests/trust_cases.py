@@ -143,6 +143,7 @@ def _write_files(folder: Path, clean: bool, shared: Path | None) -> None:
         "scores_const.json": json.dumps(_all(0.5)).encode(),
     })
     files.update(_issue33_kernel_files())
+    files.update(_issue32_jobs_files())
     for name, data in {**files, **MATRIX_FILES}.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_bytes(data)
@@ -170,6 +171,26 @@ def _issue33_kernel_files() -> dict[str, bytes]:
     return {"long_pair_src.txt": pair[0].encode(), "long_pair_ref.txt": pair[1].encode(),
             "ko_long.txt": long_line(ko), "ja_long.txt": long_line(ja),
             "zh_long.txt": long_line(zh), "ko_lines.txt": ko_lines.encode()}
+
+
+def _issue32_jobs_files() -> dict[str, bytes]:
+    """20,000 sentences of 25 words with one gold edit each, and an output that changes
+    three words of each: seconds of M2 work for its ``-j`` workers."""
+    rng = random.Random(32)
+    words = [f"w{i}" for i in range(300)]
+    sources, blocks, hyps = [], [], []
+    for _ in range(20_000):
+        src = rng.choices(words, k=25)
+        sources.append(" ".join(src))
+        blocks.append(f"S {' '.join(src)}\nA 3 4|||R:NOUN|||{rng.choice(words)}|||REQUIRED"
+                      "|||-NONE-|||0")
+        hyp = list(src)
+        for i in rng.sample(range(25), 3):
+            hyp[i] = rng.choice(words)
+        hyps.append(" ".join(hyp))
+    return {"jobs_src.txt": ("\n".join(sources) + "\n").encode(),
+            "jobs_gold.m2": ("\n\n".join(blocks) + "\n").encode(),
+            "jobs_hyp.txt": ("\n".join(hyps) + "\n").encode()}
 
 
 @dataclass(frozen=True)
@@ -852,6 +873,16 @@ CASES: tuple[Case, ...] = (
          ("score", "-m", "errant", "-s", "source.txt", "-r", "ref0.txt", "-c",
           "system_a.txt"), ("ERRANT",), code=0,
          env=(("GECMETRICS_CACHE", "/proc/gecmetrics-cache"),), needs="errant"),
+    # --- issue 32: parallel workers ------------------------------------------------------
+    Case("ctrl-c-m2-workers", "Ctrl-C while M2's -j 2 workers score 20,000 pairs",
+         ("score", "-m", "m2", "-s", "jobs_src.txt", "--m2", "jobs_gold.m2", "-c",
+          "jobs_hyp.txt", "-j", "2"), ("interrupted",), code=130, interrupt=("INT", 4)),
+    Case("sigterm-m2-workers", "SIGTERM while M2's -j 2 workers score 20,000 pairs",
+         ("score", "-m", "m2", "-s", "jobs_src.txt", "--m2", "jobs_gold.m2", "-c",
+          "jobs_hyp.txt", "-j", "2"), ("terminated",), code=143, interrupt=("TERM", 4)),
+    Case("m2-jobs-one-task", "M2 with -j 2 on 3 sentences (one task: no worker starts)",
+         ("score", "-m", "m2", "-s", "source.txt", "--m2", "good.m2", "-c", "system_a.txt",
+          "-j", "2", "--format", "json"), ('"score"',), code=0),
 )
 
 
