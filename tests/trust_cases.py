@@ -174,18 +174,19 @@ def _issue33_kernel_files() -> dict[str, bytes]:
 
 
 def _issue32_jobs_files() -> dict[str, bytes]:
-    """20,000 sentences of 25 words with one gold edit each, and an output that changes
-    three words of each: seconds of M2 work for its ``-j`` workers."""
+    """40,000 sentences of 60 words with one gold edit each, and an output that changes
+    six words of each: about 9 s of M2 work for its ``-j`` workers on two idle cores
+    (the signal cases below must find them still at work)."""
     rng = random.Random(32)
     words = [f"w{i}" for i in range(300)]
     sources, blocks, hyps = [], [], []
-    for _ in range(20_000):
-        src = rng.choices(words, k=25)
+    for _ in range(40_000):
+        src = rng.choices(words, k=60)
         sources.append(" ".join(src))
         blocks.append(f"S {' '.join(src)}\nA 3 4|||R:NOUN|||{rng.choice(words)}|||REQUIRED"
                       "|||-NONE-|||0")
         hyp = list(src)
-        for i in rng.sample(range(25), 3):
+        for i in rng.sample(range(60), 6):
             hyp[i] = rng.choice(words)
         hyps.append(" ".join(hyp))
     return {"jobs_src.txt": ("\n".join(sources) + "\n").encode(),
@@ -874,12 +875,12 @@ CASES: tuple[Case, ...] = (
           "system_a.txt"), ("ERRANT",), code=0,
          env=(("GECMETRICS_CACHE", "/proc/gecmetrics-cache"),), needs="errant"),
     # --- issue 32: parallel workers ------------------------------------------------------
-    Case("ctrl-c-m2-workers", "Ctrl-C while M2's -j 2 workers score 20,000 pairs",
+    Case("ctrl-c-m2-workers", "Ctrl-C while M2's -j 2 workers score 40,000 pairs",
          ("score", "-m", "m2", "-s", "jobs_src.txt", "--m2", "jobs_gold.m2", "-c",
-          "jobs_hyp.txt", "-j", "2"), ("interrupted",), code=130, interrupt=("INT", 4)),
-    Case("sigterm-m2-workers", "SIGTERM while M2's -j 2 workers score 20,000 pairs",
+          "jobs_hyp.txt", "-j", "2"), ("interrupted",), code=130, interrupt=("INT", 3)),
+    Case("sigterm-m2-workers", "SIGTERM while M2's -j 2 workers score 40,000 pairs",
          ("score", "-m", "m2", "-s", "jobs_src.txt", "--m2", "jobs_gold.m2", "-c",
-          "jobs_hyp.txt", "-j", "2"), ("terminated",), code=143, interrupt=("TERM", 4)),
+          "jobs_hyp.txt", "-j", "2"), ("terminated",), code=143, interrupt=("TERM", 3)),
     Case("m2-jobs-one-task", "M2 with -j 2 on 3 sentences (one task: no worker starts)",
          ("score", "-m", "m2", "-s", "source.txt", "--m2", "good.m2", "-c", "system_a.txt",
           "-j", "2", "--format", "json"), ('"score"',), code=0),
