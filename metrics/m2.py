@@ -226,9 +226,11 @@ def m2_counts(corpus: Corpus, max_unchanged_words: int = 2,
 
 #: What scoring one changed (sentence, hypothesis) pair weighs in the unit of
 #: :data:`gecmetrics.parallel.WORK_UNIT_S` (0.2 ms of one core), for the default
-#: ``--jobs``: about 0.6 ms a pair on the 6,123 changed pairs of the 13
-#: CoNLL-2014 outputs (3.9 s of CPU).
-M2_PAIR_WORK = 3
+#: ``--jobs``: about 0.045 ms a pair with the compiled lattice (0.33 s of CPU for
+#: the 7,435 distinct changed pairs of the 13 CoNLL-2014 outputs, idle), so that
+#: those 13 outputs, under :data:`~gecmetrics.parallel.MIN_PARALLEL_WORK`, are
+#: scored in one process, where workers did not pay.
+M2_PAIR_WORK = 0.25
 
 #: Changed pairs per task of the ``-j`` workers (:func:`pair_counts`): about 40 ms
 #: of work, so that the per-task cost (a pickled task and its counts) stays a

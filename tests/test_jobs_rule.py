@@ -65,6 +65,7 @@ def test_a_running_pool_costs_no_start(monkeypatch):
     less than starting one still uses it."""
     monkeypatch.setattr(parallel, "default_jobs", lambda: 2)
     monkeypatch.setattr(parallel, "machine_free_cores", lambda: 2.0)
+    monkeypatch.setattr(parallel, "_pools", {})  # none left running by an earlier test
     work = parallel.MIN_PARALLEL_WORK  # units
     seconds = work * parallel.WORK_UNIT_S
     assert planned_workers(seconds, 0.0, 2.0, 2) == 2
