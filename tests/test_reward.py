@@ -144,9 +144,8 @@ def test_very_long_completion_costs_no_time():
 
 @pytest.mark.parametrize("make, message", [
     (lambda: Reward("nosuchmetric"), "nosuchmetric"),
-    (lambda: Reward("gotoscorer"), "cannot be a reward"),
     (lambda: Reward("m2"), "reads gold edits from an M2 file"),
-    (lambda: Reward("errant:references=m2"), "references=m2"),
+    (lambda: Reward("imeasure"), "reads gold edits from an M2 file"),
     (lambda: Reward("gleu:n=0"), "gleu"),
     (lambda: Reward([]), "at least one metric"),
     (lambda: Reward(["gleu", "gleu"]), "twice"),
@@ -160,6 +159,17 @@ def test_very_long_completion_costs_no_time():
 def test_misconfiguration_is_one_config_error(make, message):
     with pytest.raises(ConfigError, match=message) as err:
         make()
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.extra("errant")
+@pytest.mark.parametrize("spec, message", [
+    ("gotoscorer", "cannot be a reward: its"),  # weights from the systems scored together
+    ("errant:references=m2", "references=m2"),
+])
+def test_errant_based_misconfiguration_is_one_config_error(spec, message):
+    with pytest.raises(ConfigError, match=message) as err:
+        Reward(spec)
     assert "\n" not in str(err.value)
 
 
