@@ -5,7 +5,6 @@ worker left behind, nothing on stdout, no partial result."""
 from __future__ import annotations
 
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -13,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from trust_cases import _issue32_jobs_files
 
 from gecmetrics import parallel
 from gecmetrics.errors import GecMetricsError
@@ -36,26 +36,12 @@ def test_a_killed_worker_is_one_error_and_no_pool_is_left():
 
 @pytest.fixture(scope="module")
 def m2_corpus(tmp_path_factory) -> tuple[Path, Path, Path]:
-    """20,000 sentences of 25 words, one gold edit each, and an output that changes
-    three words of each: seconds of M2 work, so a worker is killed while busy."""
-    rng = random.Random(32)
-    words = [f"w{i}" for i in range(300)]
+    """The M2 work of the bad-input sweep's -j signal cases (seconds of it), so that a
+    worker is killed while busy."""
     folder = tmp_path_factory.mktemp("killed")
-    sources, blocks, hyps = [], [], []
-    for _ in range(20_000):
-        src = rng.choices(words, k=25)
-        sources.append(" ".join(src))
-        blocks.append(f"S {' '.join(src)}\nA 3 4|||R:NOUN|||{rng.choice(words)}|||REQUIRED"
-                      "|||-NONE-|||0")
-        hyp = list(src)
-        for i in rng.sample(range(25), 3):
-            hyp[i] = rng.choice(words)
-        hyps.append(" ".join(hyp))
-    paths = folder / "source.txt", folder / "gold.m2", folder / "hyp.txt"
-    paths[0].write_text("\n".join(sources) + "\n")
-    paths[1].write_text("\n\n".join(blocks) + "\n")
-    paths[2].write_text("\n".join(hyps) + "\n")
-    return paths
+    for name, content in _issue32_jobs_files().items():
+        (folder / name).write_bytes(content)
+    return folder / "jobs_src.txt", folder / "jobs_gold.m2", folder / "jobs_hyp.txt"
 
 
 def children(pid: int) -> list[int]:
