@@ -4,6 +4,7 @@ Run from the repository root (with the project installed; the errant extra for t
 ERRANT case, the test extra for sacrebleu)::
 
     python bench/bench_reward.py [--sentences 1312] [--errant-sentences 100] [--repeat 3]
+        [--only-errant]
 
 The batch: each CoNLL-2014 source with 8 completions drawn (fixed seed) from the 12
 official outputs, both references. Baselines, measured in the same run, interleaved
@@ -112,6 +113,8 @@ def main() -> None:
                         help="sources of the ERRANT case (its baseline takes ~20 ms a sample)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--skip-errant", action="store_true")
+    parser.add_argument("--only-errant", action="store_true",
+                        help="only the ERRANT case (e.g. with --errant-sentences 1312)")
     parser.add_argument("--profile-only", action="store_true",
                         help="only where the time of one batch goes")
     opts = parser.parse_args()
@@ -124,7 +127,7 @@ def main() -> None:
     n = len(comp)
     print(f"{opts.sentences} sources x 8 completions = {n} rewards, 2 references\n", flush=True)
 
-    cases = {} if opts.profile_only else {
+    cases = {} if opts.profile_only or opts.only_errant else {
         "chrF": ("chrf", sacrebleu_chrf, 1e-12),
         "GREEN": ("green", oracle_green, 1e-12),
         "GLEU": ("gleu", lambda s, r, c: per_sample(
@@ -164,6 +167,8 @@ def main() -> None:
                   compare("errant", got, expected))
         table.row("ERRANT F0.5: gecmetrics, same batch again", warm, f"{len(ecomp) / warm:.0f}")
 
+    if opts.only_errant:
+        return
     print("\nrewards/s and peak traced memory by completions per source "
           f"({min(opts.sentences, 200)} sources, a fresh reward each)", flush=True)
     scale = harness.Table("rewards/s", "distinct", width=40, speedup=False)

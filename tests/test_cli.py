@@ -227,3 +227,27 @@ def test_entry_point_plugin(tmp_path, files):
                    "-c", str(paths["hyp"]), "--format", "json", env=env)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)[0]["score"] == 0.5  # sentence 1 matches ref0, 2 does not
+
+
+@pytest.mark.parametrize("args", [
+    ["-b", "0.5", "-b0.25", "-b=1", "--beta=2", "--beta", "3", "-s", "-b", "-c", "x", "y"],
+    ["-m", "green", "--metric=gleu", "-mchrf", "-r", "a", "-r", "b", "--m2", "g.m2", "-"],
+    ["-b", "1", "-q"], ["--bet", "1"], ["--beta"], ["-b"], ["-bq", "--", "-b", "1"],
+    ["--format=json", "--digits", "3", "-d3", "--level", "sentence", "extra"],
+])
+def test_score_parses_short_options_as_clicks_own_parser_does(args):
+    """The score command matches short options without trying them as long ones
+    first (GreedyCommand.make_parser): the same values, order and errors as click."""
+    import click
+
+    from gecmetrics.interface.commands.score import score
+
+    def parsed(make_parser):
+        ctx = click.Context(score, info_name="score")
+        try:
+            opts, largs, order = make_parser(ctx).parse_args(list(args))
+        except click.UsageError as err:
+            return type(err).__name__, err.format_message()
+        return opts, largs, [p.name for p in order]
+
+    assert parsed(score.make_parser) == parsed(lambda ctx: click.Command.make_parser(score, ctx))

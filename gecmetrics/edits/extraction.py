@@ -46,7 +46,7 @@ from .edit_cache import EditCache, digest, tool_identity
 from .metric import checked_m2
 from .neutral import MISSING, REPLACEMENT, UNNECESSARY, WORD_ORDER
 from .parse_cache import ParseCache, sentence_key
-from .pipeline import check_pipeline
+from .pipeline import check_pipeline, torch_left_out
 from .span import ErrantEdit
 
 #: spaCy pipelines tried in order when no model is named. The PyPI package
@@ -184,10 +184,11 @@ def load_annotator(model: str = "", lang: str = DEFAULT_LANG) -> tuple[Any, Any]
     """
     if (model, lang) in _LOADED:
         return _LOADED[model, lang]
-    # The metrics checked the extra when they were made; this catches a broken install.
-    errant = extras.require("extracting ERRANT's edits", "errant", "errant")
-    spacy = extras.require("extracting ERRANT's edits", "errant", "spacy")
     candidates = (model,) if model else model_candidates(lang)
+    # The metrics checked the extra when they were made; this catches a broken install.
+    with torch_left_out(candidates):
+        errant = extras.require("extracting ERRANT's edits", "errant", "errant")
+        spacy = extras.require("extracting ERRANT's edits", "errant", "spacy")
     nlp = None
     for name in candidates:
         try:

@@ -12,12 +12,19 @@ edits and types without a word. So a pipeline is checked twice:
   spaCy; a pipeline it cannot judge (a component of an unknown factory) passes;
 * :func:`check_pipeline`, on the pipeline as loaded, from the annotations its
   components declare (what spaCy itself knows).
+
+The same files say whether spaCy can be imported without torch
+(:func:`torch_left_out`).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from ..errors import ConfigError
@@ -78,18 +85,10 @@ def check_pipeline_files(model: str, lang: str = "en", option: str = "errant:mod
     if model.startswith("blank:"):
         _refuse_missing(set(), "", model, lang, option)
         return
-    folder = model_folder(model)
-    if folder is None:
+    files = _pipeline_files(model)
+    if files is None:
         return
-    # A folder saved by spaCy holds its config; a package, in its versioned subfolder.
-    configs = [folder / "config.cfg", *sorted(folder.glob("*/config.cfg"))]
-    try:
-        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-        config = next(c for c in configs if c.is_file()).read_text(encoding="utf-8")
-    except (OSError, ValueError, StopIteration):
-        return
-    if not isinstance(meta, dict) or not isinstance(meta.get("pipeline"), list):
-        return
+    meta, config = files
     factories = dict(_FACTORY.findall(config))
     disabled = set(meta.get("disabled") or ())
     running = [c for c in meta["pipeline"] if c not in disabled and c not in EXCLUDED]
@@ -113,3 +112,77 @@ def _refuse_missing(assigns: set[str], running: str, name: str, lang: str, optio
         f"no {attrs}, which ERRANT reads: it lacks (or has disabled) the {components}; "
         f"name a full pipeline ({option}={example}; {install_command('errant')} installs "
         "the English one), or enable those components in the pipeline's config")
+
+
+def _pipeline_files(model: str) -> tuple[dict[str, Any], str] | None:
+    """The ``meta.json`` (with its ``pipeline`` list) and ``config.cfg`` text of the
+    spaCy pipeline ``model`` as ``spacy.load`` would find it, read without importing
+    spaCy; None when there is no such pipeline or its files cannot be read."""
+    folder = model_folder(model)
+    if folder is None:
+        return None
+    # A folder saved by spaCy holds its config; a package, in its versioned subfolder.
+    configs = [folder / "config.cfg", *sorted(folder.glob("*/config.cfg"))]
+    try:
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        config = next(c for c in configs if c.is_file()).read_text(encoding="utf-8")
+    except (OSError, ValueError, StopIteration):
+        return None
+    if not isinstance(meta, dict) or not isinstance(meta.get("pipeline"), list):
+        return None
+    return meta, config
+
+
+#: The factories of spaCy's CPU components: their models are thinc's own, never PyTorch.
+TORCH_FREE_FACTORIES = frozenset(FACTORY_ASSIGNS) - {"transformer", "curated_transformer"}
+
+_TORCH_WORDS = re.compile(r"torch|transformer", re.I)
+
+
+def runs_without_torch(model: str) -> bool:
+    """Whether the pipeline ``model`` runs only components of
+    :data:`TORCH_FREE_FACTORIES` and its config names no PyTorch or transformer
+    model (e.g. a tagger listening to a transformer). A pipeline that cannot be
+    read is assumed to need torch."""
+    files = _pipeline_files(model)
+    if files is None:
+        return False
+    meta, config = files
+    factories = dict(_FACTORY.findall(config))
+    return (not _TORCH_WORDS.search(config)
+            and all(factories.get(c) in TORCH_FREE_FACTORIES for c in meta["pipeline"]))
+
+
+@contextmanager
+def torch_left_out(candidates: Sequence[str]) -> Iterator[None]:
+    """Within the block, ``import torch`` fails, when the pipeline that will load
+    (the first installed of ``candidates``) :func:`runs_without_torch` and neither
+    torch nor thinc is imported yet.
+
+    Why: thinc, spaCy's numeric library, imports torch at its own import when torch
+    is installed, for the pipelines that run a PyTorch model: 1.6 of the 2.5 s
+    CPU that ``import spacy`` takes on this project's machine, paid again by every
+    ``-j`` worker, while the CPU pipelines ERRANT uses never call it. The parses are
+    the same either way (tests/test_errant_torch.py). Only the import inside the
+    block is affected: torch imported later works as usual, and only thinc's
+    bridge to PyTorch models stays off in this process.
+    """
+    hide = ("torch" not in sys.modules and "thinc" not in sys.modules
+            and importlib.util.find_spec("torch") is not None
+            and _first_installed_runs_without_torch(candidates))
+    if not hide:
+        yield
+        return
+    sys.modules["torch"] = None  # type: ignore[assignment]  # import torch: ImportError
+    try:
+        yield
+    finally:
+        if "torch" in sys.modules and sys.modules["torch"] is None:
+            del sys.modules["torch"]
+
+
+def _first_installed_runs_without_torch(candidates: Sequence[str]) -> bool:
+    for name in candidates:
+        if model_folder(name) is not None:
+            return runs_without_torch(name)
+    return False

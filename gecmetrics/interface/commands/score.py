@@ -54,6 +54,28 @@ class GreedyCommand(click.Command):
             out.append(arg)
         return super().parse_args(ctx, out)
 
+    def make_parser(self, ctx: click.Context) -> Any:
+        """click's parser, matching a short option (``-b 0.5``) without first trying it
+        as a long one: that try builds a refusal with a translated message and
+        difflib's close matches, a tenth of a run given a thousand ``-b`` options.
+        The refusal it skips is the one click discards before matching short
+        options, so what is parsed and every error message stay as they are."""
+        parser = super().make_parser(ctx)
+        long_options = getattr(parser, "_long_opt", None)
+        prefixes = getattr(parser, "_opt_prefixes", None)
+        match_long = getattr(parser, "_match_long_opt", None)
+        if long_options is None or prefixes is None or match_long is None:
+            return parser  # another click: its own parsing, slower but the same
+
+        def match_long_first(opt: str, explicit_value: str | None, state: Any) -> None:
+            if opt in long_options or opt[:2] in prefixes:
+                match_long(opt, explicit_value, state)
+                return
+            raise click.NoSuchOption(opt, message=opt, ctx=ctx)  # click goes on to short options
+
+        setattr(parser, "_match_long_opt", match_long_first)  # noqa: B010 (mypy refuses assigning a method)
+        return parser
+
 
 #: The options that say what to score, shared by ``score`` and ``report`` (one
 #: definition: both commands read and check their inputs alike).
