@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import random
 import warnings
 from pathlib import Path
 
@@ -251,3 +253,57 @@ def test_api_warns_with_a_warning_class(tmp_path, conll):
     seen: list[str] = []
     load_corpus(str(src), [str(hyp)], [str(src)], warn=seen.append)  # references checked too
     assert len(seen) == 1 and seen[0].startswith(f"reference file {hyp} looks shifted")
+
+
+def _shift_oracle(sources, output):
+    """find_shift's definition, every line compared: the first line of the earliest
+    run of ceil(8/10 x window) lines, within a window of min(10, n - 1) lines, each
+    closer (Jaccard of token sets, by more than 0.2) to the same neighbour."""
+    n = len(sources)
+    if n < 5 or len(output) != n:
+        return None
+
+    def jaccard(a, b):
+        a, b = set(a.split()), set(b.split())
+        return len(a & b) / len(a | b) if a | b else 0.0
+
+    window = min(10, n - 1)
+    need = math.ceil(8 * window / 10)
+    best = None
+    for offset in (1, -1):
+        closer = [i for i in range(n) if output[i] != sources[i] and 0 <= i + offset < n
+                  and jaccard(output[i], sources[i + offset])
+                  > jaccard(output[i], sources[i]) + 0.2]
+        runs = [closer[k] for k in range(len(closer) - need + 1)
+                if closer[k + need - 1] - closer[k] < window]
+        if runs and (best is None or runs[0] + 1 < best.line):
+            best = Shift(runs[0] + 1, offset)
+    return best
+
+
+def test_find_shift_equals_its_every_line_definition_on_random_files():
+    """The even lines screen first (alignment.find_shift): the same answer as
+    comparing every line, on files shifted, partly shifted and noisy."""
+    rng = random.Random(7)
+    words = [f"w{i}" for i in range(30)]
+    fired = 0
+    for case in range(3000):
+        n = rng.randint(5, 40)
+        sources = [" ".join(rng.sample(words, rng.randint(1, 6))) for _ in range(n)]
+        output = list(sources)
+        for i in range(n):  # edits, some heavy
+            if rng.random() < 0.5:
+                toks = output[i].split()
+                toks[rng.randrange(len(toks))] = rng.choice(words)
+                output[i] = " ".join(toks)
+        if case % 3:  # a stretch shifted by one line, either way, with gaps
+            a = rng.randrange(n)
+            b = rng.randint(a, n)
+            offset = rng.choice((1, -1))
+            for i in range(a, b):
+                if 0 <= i + offset < n and rng.random() < 0.9:
+                    output[i] = sources[i + offset]
+        expected = _shift_oracle(sources, output)
+        fired += expected is not None
+        assert find_shift(sources, output) == expected, (sources, output)
+    assert 300 < fired < 2700  # both answers are exercised
