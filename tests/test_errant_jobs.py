@@ -110,6 +110,17 @@ def test_jobs_2_equals_jobs_1_and_caches_are_written_once(shared_data, tmp_path,
         db.unlink()
     from_shard, fourth = _extract(corpus, 1)
     assert from_shard == serial and fourth.parse_cache.parsed == 0
+    # every parse cached, the default -j on idle cores: aligned in this process (sending
+    # the parses to workers costs what aligning them does)
+    for db in (tmp_path / "two" / "edits").glob("*.sqlite"):
+        db.unlink()
+    monkeypatch.setattr(parallel, "machine_free_cores", lambda: 2.0)
+    monkeypatch.setattr(Extractor, "_extract_in_workers",
+                        lambda *args: pytest.fail("workers started for cached parses"))
+    gold_items = reference_items(corpus, m2_corrections(corpus))[1]
+    with Extractor() as extractor:
+        assert extractor.extract(hypothesis_pairs(corpus), gold_items) == serial
+    assert extractor.computed == len(serial) and extractor.parse_cache.parsed == 0
     assert pair_key("a  b", "a b") is None  # same tokens: no pair to extract
 
 
