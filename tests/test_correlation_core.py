@@ -238,3 +238,23 @@ def test_scale_does_not_matter():
     # power-of-two scales are exact: the same bits, even where the squares would overflow
     assert np.array_equal(corr.pearson_rows(rows * 2.0**600, human * 2.0**-600), base)
     assert corr.pearson_rows(rows * 1e200 + 5e200, human)[0] == pytest.approx(base[0], abs=1e-12)
+
+
+def test_average_ranks_equal_scipys_rankdata():
+    """Spearman's ranks are computed without scipy.stats (a costly import): the same
+    arrays as rankdata(x, axis=-1) on ties, infinities, NaN rows, 1-D and 2-D input."""
+    from scipy.stats import rankdata
+
+    from gecmetrics.stats.correlation import _average_ranks
+
+    rng = np.random.default_rng(0)
+    for case in range(2000):
+        shape = (int(rng.integers(1, 5)), int(rng.integers(1, 12))) if case % 2 else \
+            (int(rng.integers(1, 12)),)
+        x = rng.integers(0, 4, size=shape).astype(float) if case % 3 else rng.normal(size=shape)
+        if case % 7 == 0:
+            x.flat[rng.integers(x.size)] = np.nan
+        if case % 11 == 0:
+            x.flat[rng.integers(x.size)] = -np.inf
+        ours, theirs = _average_ranks(x), rankdata(x, axis=-1)
+        assert ours.dtype == theirs.dtype and np.array_equal(ours, theirs, equal_nan=True), x

@@ -149,9 +149,29 @@ def _tau_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def _average_ranks(x: np.ndarray) -> np.ndarray:
-    from scipy.stats import rankdata
-
-    return rankdata(x, axis=-1)  # ties get the mean of their ranks, as spearmanr
+    """The ranks (1..n) of each row of ``x`` along the last axis, ties getting the
+    mean of their ranks, and a row with a NaN all NaN: ``scipy.stats.rankdata(x,
+    axis=-1)``, as ``spearmanr`` ranks. Each rank is a whole or half number, exact in
+    a float, so any exact way of computing it gives the same bits; this one spares
+    the run importing ``scipy.stats`` (about 0.7 s, a sixth of a meta-evaluation).
+    tests/test_correlation_core.py compares it with rankdata."""
+    x = np.asarray(x, dtype=float)
+    order = np.argsort(x, axis=-1, kind="stable")
+    ordered = np.take_along_axis(x, order, axis=-1)
+    n = x.shape[-1]
+    # ties are runs in sorted order: each value's run runs from `first` to `last`
+    new_run = np.ones(x.shape, dtype=bool)
+    new_run[..., 1:] = ordered[..., 1:] != ordered[..., :-1]
+    position = np.broadcast_to(np.arange(n), x.shape)
+    first = np.maximum.accumulate(np.where(new_run, position, 0), axis=-1)
+    ends = np.ones(x.shape, dtype=bool)
+    ends[..., :-1] = new_run[..., 1:]
+    last = np.flip(np.minimum.accumulate(np.flip(np.where(ends, position, n), axis=-1),
+                                         axis=-1), axis=-1)
+    ranks = np.empty(x.shape)
+    np.put_along_axis(ranks, order, (first + last) / 2 + 1, axis=-1)
+    ranks[np.isnan(x).any(axis=-1)] = np.nan
+    return ranks
 
 
 @arguments(scores=is_array((1, 2)), human=is_array(1))
