@@ -2,7 +2,7 @@
 
 Run from the repository root (needs the errant extra):
 
-    python bench/bench_errant_floor.py [--systems N] [--rounds R]
+    python bench/bench_errant_floor.py [--systems N] [--rounds R] [--tools [--jobs J]]
 
 Each run is a new process on one core (``-j 1``) with an empty ``$GECMETRICS_CACHE``:
 
@@ -21,6 +21,10 @@ With ``--tools``, each round also times errant 3.0.2's own tools on the same inp
 each a process as a user runs them; ``tests/errant_oracle.py``'s runner gives
 ``errant.load`` the installed pipeline), for the ratio gecmetrics /
 errant (CPU seconds of all their processes against the full run's whole process).
+With ``--jobs J`` as well, each round also runs the full case with ``-j J`` (a new
+process, empty cache), and its whole-process *wall* seconds are set against errant's
+tools' CPU seconds: what a user with J free cores waits, against one core's work
+for errant's tools (their commands are one process each, one after another).
 
 Both are timed in CPU seconds from the start of the ERRANT work (reading the files
 and importing gecmetrics are left out of both), interleaved per round, and the
@@ -61,7 +65,7 @@ corpus = Corpus(m2.sources, m2.references(), hyps, m2=m2)
 FULL = COMMON + r"""
 from gecmetrics.metrics.errant import Errant
 c0 = time.process_time()
-with parallel.execution(jobs=1):
+with parallel.execution(jobs={jobs}):
     metric = Errant()
     results = metric.evaluate(corpus)
 cpu = time.process_time() - c0
@@ -103,6 +107,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=2, help="interleaved repetitions")
     ap.add_argument("--tools", action="store_true",
                     help="also time errant's own tools (a minute or more a round)")
+    ap.add_argument("--jobs", type=int, default=0,
+                    help="with --tools: also the full run with -j JOBS, its wall time")
     args = ap.parse_args()
     data = harness.shared_data(args.data_dir)
     systems = harness.OUTPUTS[:args.systems]
@@ -110,17 +116,17 @@ def main() -> None:
     print(f"ERRANT cold, {len(systems)} CoNLL-2014 outputs ({', '.join(systems)}), -j 1, "
           f"{args.rounds} round(s); load before: {os.getloadavg()}", flush=True)
 
-    def run(template: str, r: int, lower: bool) -> dict:
+    def run(template: str, r: int, lower: bool, jobs: int = 1) -> dict:
         code = template.format(bench=str(harness.ROOT / "bench"), data=str(data),
-                               systems=systems, lower=lower)
-        cache = work / f"cache-{r}-{len(template)}-{lower}"
+                               systems=systems, lower=lower, jobs=jobs)
+        cache = work / f"cache-{r}-{len(template)}-{lower}-{jobs}"
         shutil.rmtree(cache, ignore_errors=True)
         env = dict(os.environ, GECMETRICS_CACHE=str(cache))
         proc = harness.run_child([sys.executable, "-c", code], cwd=harness.ROOT, env=env)
         if proc.code != 0:
             sys.exit(f"a run failed: {proc.stderr.strip()[-800:]}")
         out = json.loads(proc.stdout.strip().splitlines()[-1])
-        out["process_cpu"] = proc.cpu
+        out["process_cpu"], out["process_wall"] = proc.cpu, proc.seconds
         return out
 
     def tools() -> float:
@@ -154,6 +160,7 @@ def main() -> None:
         return total
 
     errant_cpu: list[float] = []
+    parallel_runs: list[dict] = []
     full: list[dict] = []
     floor: list[dict] = []
     lower: list[dict] = []
@@ -167,11 +174,17 @@ def main() -> None:
             print(f"  round {r + 1} {name:11}: {got['cpu']:7.2f} s CPU{extra}, "
                   f"{got['parsed']} sentences parsed, process {got['process_cpu']:.2f} s CPU, "
                   f"load {os.getloadavg()[0]:.2f}", flush=True)
+        if args.tools and args.jobs:
+            parallel_runs.append(run(FULL, r, False, args.jobs))
+            got = parallel_runs[-1]
+            print(f"  round {r + 1} full -j {args.jobs}  : {got['process_wall']:7.2f} s wall "
+                  f"(whole process), load {os.getloadavg()[0]:.2f}", flush=True)
         if args.tools:
             errant_cpu.append(tools())
             print(f"  round {r + 1} errant 3.0.2 tools: {errant_cpu[-1]:7.2f} s CPU, "
                   f"load {os.getloadavg()[0]:.2f}", flush=True)
-    assert len({json.dumps(g["scores"]) for g in full}) == 1, "the scores differ between runs"
+    assert len({json.dumps(g["scores"]) for g in full + parallel_runs}) == 1, \
+        "the scores differ between runs"
     assert {g["parsed"] for g in full} == {g["parsed"] for g in floor + lower}, \
         "the floor parsed other sentences than the full run"
 
@@ -199,6 +212,11 @@ def main() -> None:
         print(f"errant 3.0.2's tools                median {t_med:7.2f} s  min {t_min:7.2f} s CPU;"
               f" gecmetrics (whole process) / errant: {w_med / t_med:.3f} (medians), "
               f"{w_min / t_min:.3f} (minima)")
+        if parallel_runs:
+            p_med, p_min = stat(parallel_runs, "process_wall")
+            print(f"gecmetrics -j {args.jobs} (whole process, wall)  median {p_med:7.2f} s  "
+                  f"min {p_min:7.2f} s; / errant's tools' CPU: {p_med / t_med:.3f} (medians), "
+                  f"{p_min / t_min:.3f} (minima)")
     print(f"load after: {os.getloadavg()}")
     shutil.rmtree(work, ignore_errors=True)
 

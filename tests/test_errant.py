@@ -216,6 +216,50 @@ def test_damaged_shard_is_skipped(nlp, tmp_path):
     assert again.parsed == 0
 
 
+def _annotations(doc):
+    return [(x.text, x.tag_, x.pos_, x.lemma_, x.dep_, x.head.i) for x in doc]
+
+
+def test_workers_parses_are_rebuilt_only_from_the_docbins_holding_them(nlp, tmp_path,
+                                                                       monkeypatch):
+    """Parses sent back by workers (add_serialized) are rebuilt in this process only
+    when asked for, and then only from the DocBin that holds them, each DocBin once."""
+    from spacy.tokens import DocBin
+
+    texts = [["One .", "Two dogs ."], ["Three cats sat .", "Four ."], ["Five birds sang ."]]
+    maker = ParseCache(nlp, root=False, progress=False)
+    maker.parse_all([t for chunk in texts for t in chunk])
+    cache = ParseCache(nlp, tmp_path, progress=False)
+    for chunk in texts:
+        cache.add_serialized(chunk, maker.serialized(chunk))
+    cache.add_serialized(["One ."], maker.serialized(["One ."]))  # parsed twice: kept once
+    assert cache.parsed == 5 and all(cache.has(t) for chunk in texts for t in chunk)
+
+    read: list[int] = []
+    real = DocBin.from_bytes
+
+    def counting(self, data):
+        read.append(len(data))
+        return real(self, data)
+
+    monkeypatch.setattr(DocBin, "from_bytes", counting)
+    again = DocBin().from_bytes(cache.serialized(["Four .", "Three cats sat ."]))
+    assert len(read) == 2  # the second worker's DocBin, then the bytes just made
+    rebuilt = list(again.get_docs(nlp.vocab))
+    assert [_annotations(d) for d in rebuilt] == \
+           [_annotations(maker.get(t)) for t in ("Four .", "Three cats sat .")]
+    assert _annotations(cache.get("Three cats sat .")) == \
+           _annotations(maker.get("Three cats sat ."))
+    assert len(read) == 2  # already rebuilt: nothing read again
+    assert _annotations(cache.get("One .")) == _annotations(maker.get("One ."))
+    assert len(read) == 3  # the first DocBin only; the third stays bytes
+    cache.flush()
+    monkeypatch.setattr(DocBin, "from_bytes", real)
+    reread = ParseCache(nlp, tmp_path, progress=False)
+    assert [_annotations(reread.get(t)) for chunk in texts for t in chunk] == \
+           [_annotations(maker.get(t)) for chunk in texts for t in chunk]
+    assert reread.parsed == 0
+
 class _Stream(io.StringIO):
     def __init__(self, tty: bool) -> None:
         super().__init__()

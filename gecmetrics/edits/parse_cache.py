@@ -82,7 +82,7 @@ class ParseCache:
         # DocBin bytes they sent: written as one shard by :meth:`flush`, and
         # read into ``_docs`` only if :meth:`get` asks for one of them.
         self._pending: list[tuple[list[str], bytes]] = []
-        self._pending_keys: set[str] = set()
+        self._pending_at: dict[str, int] = {}  # key -> its entry of ``_pending``
         self._flushed = 0
 
     # -- disk ---------------------------------------------------------------
@@ -138,15 +138,14 @@ class ParseCache:
         """Whether the parse of ``text`` is here (disk cache read first), without parsing."""
         self._load()
         key = sentence_key(text)
-        return key in self._docs or key in self._pending_keys
+        return key in self._docs or key in self._pending_at
 
     def serialized(self, keys: Sequence[str]) -> bytes:
         """The parses of ``keys`` (sentence keys, all here) as DocBin bytes, in that
         order: what a worker process needs to rebuild them in its own vocabulary."""
         from spacy.tokens import DocBin
 
-        if any(k not in self._docs for k in keys):
-            self._read_pending()
+        self._read_pending(keys)
         bin_ = DocBin(store_user_data=False)
         for key in keys:
             bin_.add(self._docs[key])
@@ -157,11 +156,11 @@ class ParseCache:
         same settings, in that order); written to disk by :meth:`flush`. A key
         already here (parsed by two workers) is counted and kept once."""
         self._load()
-        fresh = [k for k in keys if k not in self._docs and k not in self._pending_keys]
+        fresh = [k for k in keys if k not in self._docs and k not in self._pending_at]
         if not fresh:
             return
+        self._pending_at.update(dict.fromkeys(fresh, len(self._pending)))
         self._pending.append((list(keys), data))
-        self._pending_keys.update(fresh)
         self.parsed += len(fresh)
 
     def flush(self) -> None:
@@ -179,13 +178,19 @@ class ParseCache:
             keys += chunk_keys
         self._store(list(dict.fromkeys(keys)), merged.to_bytes())
 
-    def _read_pending(self) -> None:
-        """Rebuild the workers' parses here (only when one is asked for)."""
+    def _read_pending(self, keys: Iterable[str]) -> None:
+        """Rebuild here the workers' parses of ``keys`` (sentence keys) not yet
+        rebuilt: only the workers' DocBins that hold one of them are read."""
+        entries = sorted({self._pending_at[k] for k in keys
+                          if k not in self._docs and k in self._pending_at})
+        if not entries:
+            return
         from spacy.tokens import DocBin
 
-        for keys, data in self._pending:
+        for entry in entries:
+            chunk_keys, data = self._pending[entry]
             docs = DocBin().from_bytes(data).get_docs(self.nlp.vocab)
-            for key, doc in zip(keys, docs, strict=True):
+            for key, doc in zip(chunk_keys, docs, strict=True):
                 self._docs.setdefault(key, doc)
 
     # -- parsing ------------------------------------------------------------
@@ -194,7 +199,7 @@ class ParseCache:
         """Make sure every text is parsed (reading the disk cache, parsing the rest)."""
         self._load()
         missing = list(dict.fromkeys(k for k in map(sentence_key, texts)
-                                     if k not in self._docs and k not in self._pending_keys))
+                                     if k not in self._docs and k not in self._pending_at))
         if not missing:
             return
         from spacy.tokens import Doc
@@ -217,8 +222,8 @@ class ParseCache:
     def get(self, text: str) -> Any:
         """The parse of one text (parsed now if not cached)."""
         key = sentence_key(text)
-        if key not in self._docs and key in self._pending_keys:
-            self._read_pending()
+        if key not in self._docs and key in self._pending_at:
+            self._read_pending([key])
         if key not in self._docs:
             self.parse_all([text])
         return self._docs[key]
