@@ -161,3 +161,38 @@ def no_errant_later(monkeypatch):
         monkeypatch.setattr(errant_align, "annotate", _refuse)  # the compiled alignment's route
         monkeypatch.setattr(Annotator, "import_edit", _refuse)
     return arm
+
+
+def test_sharing_edits_reads_the_cache_once_within_its_block(tmp_path, monkeypatch):
+    """Inside extraction.sharing_edits (what `report` runs in), a second Extractor asking
+    for pairs the first returned reads nothing from the edit cache; outside a block,
+    nothing is kept from one extraction to the next."""
+    monkeypatch.setenv("GECMETRICS_CACHE", str(tmp_path))
+    pairs = list(zip(SOURCES, HYPS["half"], strict=True))
+    with extraction.Extractor() as first:
+        expected = first.extract(pairs, [])
+    asked: list[int] = []
+    real = edit_cache.EditCache.get_many
+
+    def counting(self, keys):
+        keys = list(keys)
+        asked.append(len(keys))
+        return real(self, keys)
+
+    monkeypatch.setattr(edit_cache.EditCache, "get_many", counting)
+    with extraction.sharing_edits():
+        with extraction.Extractor() as one:
+            assert one.extract(pairs, []) == expected
+        assert asked == [3]  # read from the cache once
+        with extraction.Extractor() as two:
+            assert two.extract(pairs[1:], []) == {k: v for k, v in expected.items()
+                                                  if k != extraction.pair_key(*pairs[0])}
+        assert asked == [3]  # from memory
+        with extraction.Extractor() as three:  # a new pair too: only it is looked up
+            new = ("This is fine .", "This is good .")
+            got = three.extract([*pairs, new], [])
+            assert list(got) == [*expected, extraction.pair_key(*new)]
+        assert asked == [3, 1] and three.computed == 1
+    with extraction.Extractor() as after:
+        assert after.extract(pairs, []) == expected
+    assert asked == [3, 1, 3]  # the block is over: read again

@@ -34,6 +34,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, Literal
 
 from .. import extras, parallel, paths, progress
@@ -471,11 +472,19 @@ class Extractor:
                 jobs[key] = (src, other)
         for src, item in golds:
             jobs.setdefault(gold_key(src, item), (src, item))
-        digests = {key: digest(key) for key in jobs}
-        found = self.edit_cache.get_many(jobs)
-        out = {key: found[digests[key]] for key in jobs if digests[key] in found}
+        shared = (_shared.setdefault(self.identity, {})
+                  if _shared is not None and self.identity is not None else None)
+        out = {} if shared is None else {key: shared[key] for key in jobs if key in shared}
+        if len(out) == len(jobs):
+            return out
+        unknown = [key for key in jobs if key not in out] if out else list(jobs)
+        digests = {key: digest(key) for key in unknown}
+        found = self.edit_cache.get_many(unknown)
+        out.update((key, found[digests[key]]) for key in unknown if digests[key] in found)
         missing = [key for key in jobs if key not in out]
         if not missing:
+            if shared is not None:
+                shared.update(out)
             return out
         annotator, nlp = load_annotator(self.model, self.lang)
         meta = nlp.meta
@@ -487,7 +496,8 @@ class Extractor:
             warn(f"the spaCy pipeline loaded ({'_'.join(loaded)}) is not the one the "
                  f"edit cache expected ({'_'.join(self.identity[1])}); the cache is not used")
             self.edit_cache.path = None
-            out, missing = {}, list(jobs)
+            out, missing, shared = {}, list(jobs), None
+            digests = {key: digest(key) for key in jobs}
 
         cache = ParseCache(nlp, root=None if self.disk else False)
         self.parse_cache = cache
@@ -527,6 +537,8 @@ class Extractor:
         if in_workers:  # the workers took the pairs by source: back to the input order
             for key in missing:
                 out[key] = out.pop(key)
+        if shared is not None:
+            shared.update(out)
         return out
 
     def _extract_in_workers(self, chunks: list[list[PairKey]],
@@ -582,6 +594,31 @@ PAIR_WORK = 12
 #: ``g``), the sentence keys of the parses sent, those parses as DocBin bytes,
 #: and spaCy's batch size.
 _ChunkTask = tuple[tuple[str, str], list[tuple[str, str, Any]], list[str], bytes, int]
+
+
+#: While :func:`sharing_edits` is active: per pipeline identity, the edits every
+#: :meth:`Extractor.extract` of the block has returned.
+_shared: dict[tuple[str, tuple[str, str, str]], dict[PairKey, list[ErrantEdit]]] | None = None
+
+
+@contextmanager
+def sharing_edits() -> Iterator[None]:
+    """Within the block, an :meth:`Extractor.extract` takes the pairs that an earlier
+    one of the block returned (same pipeline, disk caches on) from memory.
+
+    A command that asks for the same pairs twice (``report``: the ERRANT metric,
+    then the page's edits) reads the edit cache once. Scoped to a block so that
+    nothing outlives the command: a training loop's rewards, which extract new
+    pairs at every step, keep no growing store.
+    """
+    global _shared
+    outer = _shared
+    if outer is None:
+        _shared = {}
+    try:
+        yield
+    finally:
+        _shared = outer
 
 
 def _chunks(missing: Sequence[PairKey]) -> list[list[PairKey]]:

@@ -183,10 +183,7 @@ class EditStatistics(Statistics):
         """
         beta = self.resolve_beta(beta)
         tp, fp, fn = self.chosen(beta, running=False)
-        out = np.empty(tp.shape, dtype=np.float64)
-        for idx in np.ndindex(tp.shape):
-            out[idx] = prf(int(tp[idx]), int(fp[idx]), int(fn[idx]), beta)[2]
-        return out
+        return f_beta(tp, fp, fn, beta)  # prf's F, the same operations and bits
 
     def per_type(self, h: int, beta: float) -> dict[str, dict[str, float]]:
         """Per error type TP, FP, FN, P, R, F of system ``h`` (chosen annotators)."""

@@ -177,6 +177,14 @@ class ReportData:
 
 def gather(options: ReportOptions, warn: Callable[[str], None] | None = None) -> ReportData:
     """Read, score and extract everything ``options`` asks for (see the module)."""
+    from gecmetrics.edits.extraction import sharing_edits
+
+    # the ERRANT metric's edits are the page's too: read from the edit cache once
+    with sharing_edits():
+        return _gather(options, warn)
+
+
+def _gather(options: ReportOptions, warn: Callable[[str], None] | None) -> ReportData:
     so = options.score_options
     notes = list(so.notes)
     with execution(jobs=so.jobs):
