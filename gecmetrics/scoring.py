@@ -26,19 +26,13 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from gecmetrics.m2_format import read_m2
-
-from . import breakdown as bd
 from .alignment import find_shift, token_sets
-from .breakdown import breakdowns
 from .chunked import count_chunks, sentence_chunks, statistics_of_parts
 from .corpus import Corpus
-from .edits.metric import EditMetric
 from .errors import ConfigError, InputError
 from .essays import essay_corpus, essay_inputs
 from .formatting import plural
 from .metric import Metric, SystemResult, check_partial_references
-from .paired import PairedOptions, compare_with_baseline
 from .parallel import current, default_jobs, execution, pool_size, workers_for
 from .readers import (
     LineBound,
@@ -70,6 +64,10 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from .breakdown import Breakdown
+    from .paired import PairedOptions
+
+# The edit breakdowns, the paired tests and the M2 reader are imported where a run
+# asks for them: a plain n-gram score (BLEU in a third of a second) does without.
 
 #: How a run is executed: ``"corpus"``, every file read whole into one corpus;
 #: ``"chunked"``, files read and counted a chunk of lines at a time.
@@ -143,11 +141,12 @@ class ScoreOptions:
             jobs_note(self.jobs, notes)
         beta_options_apply(metrics, notes, **{"-b/--beta": bool(self.betas)})
         if self.breakdown is not None:
+            from .breakdown import check as check_breakdown
 
             if self.level != "corpus":
                 raise ConfigError(f"--breakdown splits corpus scores; drop --level "
                                   f"{self.level} or --breakdown")
-            bd.check(metrics, self.breakdown)
+            check_breakdown(metrics, self.breakdown)
         check_paired_metrics(metrics, self.paired)
         set_("metric_objects", metrics)
         set_("notes", tuple(notes))
@@ -159,6 +158,8 @@ def _check_options(options: Any) -> None:
 
 def _check_paired_options(paired: Any) -> None:
     if paired is not None:
+        from .paired import PairedOptions
+
         check_instance(paired, "paired", PairedOptions, "a PairedOptions or None")
 
 
@@ -285,8 +286,9 @@ def score(options: ScoreOptions, warn: Callable[[str], None] | None = None) -> S
             corpus = load_corpus(options.source, options.references, options.hypotheses,
                                  options.m2, warn)
             if options.breakdown is not None:
+                from .breakdown import check as check_breakdown
 
-                bd.check(metrics, options.breakdown, corpus)
+                check_breakdown(metrics, options.breakdown, corpus)
             results = score_corpus(corpus, metrics, options.level, options.betas,
                                    options.paired)
             num_refs = len(corpus.references)
@@ -388,6 +390,7 @@ def load_corpus(source: str, references: Sequence[str], hypotheses: Sequence[str
         return essay_corpus(source, references, hypotheses).corpus
     gold = None
     if m2 is not None:
+        from .m2_format import read_m2
 
         gold = read_m2(m2)
     bound = None if gold is None else LineBound(len(gold.sources), describe(gold.path, "M2"),
@@ -482,6 +485,8 @@ def check_paired_metrics(metrics: Sequence[Metric], paired: PairedOptions | None
 def _with_paired(metric: Metric, corpus: Corpus, results: list[SystemResult], level: str,
                  options: PairedOptions) -> list[SystemResult]:
     """``results`` (systems in corpus order, per beta) with their paired comparisons."""
+    from .paired import compare_with_baseline
+
     stats = metric.statistics(corpus)
     per_beta: dict[float | None, list[SystemResult]] = {}
     for r in results:
@@ -497,6 +502,9 @@ def _with_paired(metric: Metric, corpus: Corpus, results: list[SystemResult], le
 def _breakdowns(corpus: Corpus, by_spec: dict[str, Metric], results: Sequence[SystemResult],
                 signatures: Sequence[str], kind: str) -> dict[ResultKey, Breakdown]:
     """{(spec, hypothesis, beta): Breakdown} of the edit metrics' results."""
+    from .breakdown import breakdowns
+    from .edits.metric import EditMetric
+
     out: dict[ResultKey, Breakdown] = {}
     sig = {(r.spec, r.hypothesis, r.beta): s for r, s in zip(results, signatures, strict=True)}
     for spec, beta in dict.fromkeys((r.spec, r.beta) for r in results):

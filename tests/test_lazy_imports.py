@@ -215,6 +215,16 @@ LAZY: dict[str, str] = {
         "start-up: loads sqlite3 only when used",
     "gecmetrics.workflows.report_data -> gecmetrics.edits.extraction":
         "start-up: loads sqlite3 only when used",
+    "gecmetrics.interface.score_report -> gecmetrics.breakdown":
+        "start-up: a plain n-gram score (BLEU, GLEU, chrF) does without it",
+    "gecmetrics.scoring -> gecmetrics.breakdown":
+        "start-up: a plain n-gram score (BLEU, GLEU, chrF) does without it",
+    "gecmetrics.scoring -> gecmetrics.edits.metric":
+        "start-up: a plain n-gram score (BLEU, GLEU, chrF) does without it",
+    "gecmetrics.scoring -> gecmetrics.m2_format":
+        "start-up: a plain n-gram score (BLEU, GLEU, chrF) does without it",
+    "gecmetrics.scoring -> gecmetrics.paired":
+        "start-up: a plain n-gram score (BLEU, GLEU, chrF) does without it",
 }
 
 

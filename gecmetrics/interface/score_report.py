@@ -13,12 +13,9 @@ from __future__ import annotations
 
 import math
 import os
-import shutil
-import tempfile
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from gecmetrics.breakdown import format_breakdown
 from gecmetrics.errors import ConfigError
 from gecmetrics.formatting import JSON_ENCODER, fixed, percent, render, signature_lines, to_json
 from gecmetrics.metric import SystemResult
@@ -51,6 +48,7 @@ def render_scores(scores: ScoreResults, fmt: str, digits: int = 2,
     if verbose and results and results[0].level == "corpus":
         text += "\n\n" + format_per_n(results, fmt, digits)
     if scores.breakdowns:
+        from gecmetrics.breakdown import format_breakdown
 
         text += "\n\n" + "\n\n".join(
             format_breakdown(split, fmt, digits, f"{r.hypothesis}  {column_label(r)}")
@@ -230,6 +228,9 @@ def _write_table(out: TextIO, stream: SentenceStream, fmt: str, digits: int) -> 
 def _write_json(out: TextIO, stream: SentenceStream, notes: list[str]) -> None:
     """The JSON array of :func:`gecmetrics.formatting.to_json`, each column's scores
     spooled to a temporary file as chunks finish, then written in order."""
+    import shutil  # with tempfile, only for this streamed JSON: not in a plain run's start-up
+    import tempfile
+
     columns = stream.columns
     replaced = 0
     with tempfile.TemporaryDirectory(prefix="gecmetrics-") as folder:
