@@ -603,21 +603,23 @@ class Metric(ABC, Generic[C]):
         beta_list = self.resolve_betas(betas)
         stats.precompute(beta_list)
         results = []
+        shown, spec = self.display_name, self.spec  # once: a sweep makes thousands of rows
         if level == "corpus":
             for beta, per_system in zip(beta_list, stats.corpus_many(beta_list), strict=True):
                 for name, sc in zip(stats.systems, per_system, strict=True):
-                    results.append(self._result(name, beta, level, sc))
+                    results.append(SystemResult(shown, spec, name, beta, level, sc.score,
+                                                sc.precision, sc.recall, details=sc.details))
             return results
         for beta in beta_list:
             if level == "mean":
                 means = stats.mean(beta)
                 for name, value in zip(stats.systems, means, strict=True):
-                    results.append(self._result(name, beta, level, Score(float(value))))
+                    results.append(SystemResult(shown, spec, name, beta, level, float(value)))
             else:
                 sent = stats.sentence(beta)
                 for name, row in zip(stats.systems, sent, strict=True):
-                    results.append(SystemResult(self.display_name, self.spec, name, beta,
-                                                level, scores=[float(v) for v in row]))
+                    results.append(SystemResult(shown, spec, name, beta, level,
+                                                scores=[float(v) for v in row]))
         return results
 
     def score(
@@ -644,10 +646,6 @@ class Metric(ABC, Generic[C]):
         if not self.has_beta:
             return [None]
         return out or [self.default_beta]
-
-    def _result(self, name: str, beta: float | None, level: str, sc: Score) -> SystemResult:
-        return SystemResult(self.display_name, self.spec, name, beta, level, sc.score,
-                            sc.precision, sc.recall, details=sc.details)
 
 
 #: The built-in metrics with :attr:`Metric.partial_references` (a test keeps it

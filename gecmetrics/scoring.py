@@ -42,7 +42,7 @@ from .readers import (
     read_bounded,
 )
 from .registry import metric_from_spec
-from .signature import score_signature
+from .signature import Signature, metric_signature, score_signature
 from .streaming import files_only, line_chunks, scan_inputs, shift_reporter
 from .validate import (
     LEVELS,
@@ -296,17 +296,22 @@ def score(options: ScoreOptions, warn: Callable[[str], None] | None = None) -> S
     refs_from = "text" if options.references else "m2-lenient"
     extra = options.paired.signature_fields() if options.paired is not None else {}
     # A signature depends on the metric, level and beta only: made once for each
-    # (a 501-beta sweep of 13 systems has 13 times fewer than it has results).
+    # (a 501-beta sweep of 13 systems has 13 times fewer than it has results), from
+    # the metric's own part, made once per metric.
     made: dict[tuple[str, str, float | None], str] = {}
+    bases: dict[str, tuple[Signature, tuple[int, str]]] = {}
 
     def signature(r: SystemResult) -> str:
         key = (r.spec, r.level, r.beta)
         sig = made.get(key)
         if sig is None:
             metric = by_spec[r.spec]
-            sig = made[key] = str(score_signature(
-                metric, *references_field(metric, corpus, num_refs, refs_from),
-                r.level, r.beta, corpus).extend(**extra))
+            base = bases.get(r.spec)
+            if base is None:
+                base = bases[r.spec] = (metric_signature(metric, corpus), references_field(
+                    metric, corpus, num_refs, refs_from))
+            sig = made[key] = str(score_signature(metric, *base[1], r.level, r.beta, corpus,
+                                                  base=base[0]).extend(**extra))
         return sig
 
     signatures = tuple(signature(r) for r in results)

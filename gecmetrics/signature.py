@@ -101,15 +101,17 @@ def metric_signature(metric: Signed, corpus: Corpus | None = None) -> Signature:
 
 
 def score_signature(metric: Signed, references: int, refs_from: str, level: str,
-                    beta: float | None = None, corpus: Corpus | None = None) -> Signature:
+                    beta: float | None = None, corpus: Corpus | None = None,
+                    base: Signature | None = None) -> Signature:
     """The signature of one scored result: options (``beta`` the one used), references, level.
 
     ``references`` is the number of reference sets, ``refs_from`` one of
-    :data:`REFERENCE_SOURCES`.
+    :data:`REFERENCE_SOURCES`. ``base``: ``metric_signature(metric, corpus)`` when the
+    caller already has it (a beta sweep signs hundreds of results of one metric).
     """
     if refs_from not in REFERENCE_SOURCES:
         raise ValueError(f"refs_from must be one of {REFERENCE_SOURCES} (got {refs_from!r})")
-    sig = metric_signature(metric, corpus)
+    sig = metric_signature(metric, corpus) if base is None else base
     if beta is not None:
         sig = sig.extend(beta=float(beta))
     return sig.extend(refs=references, refs_from=refs_from, level=level)

@@ -164,3 +164,17 @@ def test_attribution_signature_has_each_key_once(spec):
     metric = metric_signature(metric_from_spec(spec))
     assert sig.startswith(str(metric).rsplit("|version:", 1)[0] + "|attribution:shapley|")
     assert "|attribution_seed:12345|" in sig or "|attribution_edits:" in sig
+
+
+@pytest.mark.parametrize("spec", ["green", "errant", "gleu", "bleu"])
+def test_a_score_signature_from_the_metrics_own_part_is_the_same(spec):
+    """score() signs a sweep's results from the metric's signature made once (``base``):
+    the same line as a signature made from scratch, for every beta and level."""
+    metric = metric_from_spec(spec)
+    base = metric_signature(metric)
+    for beta in (None, 0.5, 2.0):
+        for level in ("corpus", "sentence"):
+            assert score_signature(metric, 2, "text", level, beta, base=base) == \
+                   score_signature(metric, 2, "text", level, beta)
+    assert str(score_signature(metric, 2, "text", "corpus", base=Signature("given"))) == \
+        f"given|refs:2|refs_from:text|level:corpus|version:{__version__}"  # base is used
