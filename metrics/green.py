@@ -400,7 +400,7 @@ class _Tier:
                 exact = self._exact(rows, alphas[bi])
                 analytic = np.where(alphas[bi] > self.star[pos], self.high[pos],
                                     1 - self.high[pos])
-                np.add.at(flat, (bi, self.h[rows]),
+                _add_rows(flat, bi * self.num_systems + self.h[rows],
                           self.rows(rows, exact) - self.rows(rows, analytic))
         if len(self.exact):
             choices = self.row_choices_exact(alphas)  # (B, E)
@@ -505,3 +505,16 @@ class Green(Metric[GreenConfig]):
 
     def counting(self) -> Counting:
         return Counting(self.counts, self.from_counts)
+
+
+def _add_rows(flat: np.ndarray, at: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``flat`` (B, H, W) with row ``values[j]`` added to its row ``at[j]`` (a flat index
+    b * H + h; repeats add up): ``np.add.at``'s sums, grouped by a sort first (integer
+    counts, so the order of the additions changes nothing), for a tenth of its time."""
+    if not len(at):
+        return flat
+    order = np.argsort(at, kind="stable")
+    where, first = np.unique(at[order], return_index=True)
+    rows = flat.reshape(-1, flat.shape[-1])  # a view: adding to it adds to flat
+    rows[where] += np.add.reduceat(values[order], first, axis=0)
+    return flat

@@ -177,3 +177,21 @@ def test_bootstrap_subset_equals_rescoring_the_subset():
     expected = metric.evaluate(sub, "corpus", [1.5])[0].score
     assert stats.corpus_scores(1.5, idx)[0] == pytest.approx(expected, abs=1e-15)
     assert stats.corpus(1.5, idx)[0].score == pytest.approx(expected, abs=1e-15)
+
+
+def test_add_rows_sums_what_np_add_at_sums():
+    """The beta sweep's exact-choice corrections (_add_rows) against np.add.at, the
+    definition: random repeats, empty input, negative counts."""
+    from gecmetrics.metrics.green import _add_rows
+
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        B, H, W = (int(x) for x in rng.integers(1, 20, size=3))
+        M = int(rng.integers(0, 300)) if _ % 10 else 0
+        flat = rng.integers(-1000, 1000, size=(B, H, W))
+        bi, h = rng.integers(0, B, size=M), rng.integers(0, H, size=M)
+        values = rng.integers(-50, 50, size=(M, W))
+        expected = flat.copy()
+        np.add.at(expected, (bi, h), values)
+        got = _add_rows(flat.copy(), bi * H + h, values)
+        assert got.dtype == expected.dtype and np.array_equal(got, expected)
