@@ -12,10 +12,12 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
+from conftest import CONLL_M2, SUBMISSIONS, require_shared_data
 
 from gecmetrics import registry
 from gecmetrics.entry_points import entry_points
 from gecmetrics.interface.cli import COMMANDS, LazyGroup, command_docstring, main
+from gecmetrics.m2_format import read_m2
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -53,6 +55,30 @@ def test_a_command_imports_only_its_own_module():
     assert "gecmetrics.interface.commands.list_metrics" in loaded
     assert "gecmetrics.interface.commands.meta_eval" not in loaded
     assert "importlib.metadata" not in loaded
+
+
+def test_a_plain_ngram_score_imports_only_what_it_uses(tmp_path):
+    """A BLEU run, and a GREEN sweep over betas (on CoNLL-2014, whose references tie at
+    some betas: the sweep's exact-choice path runs), load neither the edit metrics, the
+    paired tests, the M2 reader, scipy, pandas, nor numpy.ma (np.unique without an index
+    asked loads it: 10-20 ms)."""
+    require_shared_data()
+    m2 = read_m2(CONLL_M2)
+    (tmp_path / "s").write_text("\n".join(m2.sources) + "\n", encoding="utf-8")
+    refs = []
+    for k, ref in enumerate(m2.references()):
+        refs.append(str(tmp_path / f"r{k}"))
+        (tmp_path / f"r{k}").write_text("\n".join(ref) + "\n", encoding="utf-8")
+    files = ["-s", str(tmp_path / "s"), "-r", *refs, "-c", str(SUBMISSIONS / "AMU"),
+             str(SUBMISSIONS / "CAMB")]
+    for argv in (["score", "-m", "bleu", *files],
+                 ["score", "-m", "green", *files,
+                  *(a for i in range(50) for a in ("-b", f"{i / 10:.1f}"))]):
+        loaded = _modules_after(argv)
+        assert "gecmetrics.scoring" in loaded  # it ran
+        unused = {"gecmetrics.breakdown", "gecmetrics.edits.metric", "gecmetrics.paired",
+                  "gecmetrics.m2_format", "scipy", "pandas", "numpy.ma"}
+        assert not unused & loaded, (argv[2], sorted(unused & loaded))
 
 
 def test_builtin_metric_reads_no_plugin(monkeypatch):
