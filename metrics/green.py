@@ -409,7 +409,7 @@ class _Tier:
             for k in range(exact_rows.shape[1]):
                 pick = (choices == k).astype(np.float64)  # (B, E)
                 contrib = np.zeros((B, self.num_systems, self.width_rows))
-                for h in np.flatnonzero(np.bincount(eh)):  # np.unique imports numpy.ma
+                for h in np.flatnonzero(np.bincount(eh)).tolist():  # np.unique imports numpy.ma
                     sel = eh == h
                     contrib[:, h] = pick[:, sel] @ exact_rows[sel, k].astype(np.float64)
                 flat += np.rint(contrib).astype(np.int64)
