@@ -515,6 +515,6 @@ def _add_rows(flat: np.ndarray, at: np.ndarray, values: np.ndarray) -> np.ndarra
         return flat
     order = np.argsort(at, kind="stable")
     where, first = np.unique(at[order], return_index=True)
-    rows = flat.reshape(-1, flat.shape[-1])  # a view: adding to it adds to flat
-    rows[where] += np.add.reduceat(values[order], first, axis=0)
+    b, h = np.divmod(where, flat.shape[1])  # each (b, h) once: += adds every sum
+    flat[b, h] += np.add.reduceat(values[order], first, axis=0)
     return flat

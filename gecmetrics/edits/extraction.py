@@ -477,7 +477,7 @@ class Extractor:
         out = {} if shared is None else {key: shared[key] for key in jobs if key in shared}
         if len(out) == len(jobs):
             return out
-        unknown = [key for key in jobs if key not in out] if out else list(jobs)
+        unknown = [key for key in jobs if key not in out]
         digests = {key: digest(key) for key in unknown}
         found = self.edit_cache.get_many(unknown)
         out.update((key, found[digests[key]]) for key in unknown if digests[key] in found)
