@@ -11,9 +11,13 @@ multiset intersections in one pass over each hypothesis.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
-from libc.stdlib cimport malloc, free
-from libc.string cimport memset
+from cpython.unicode cimport (PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND,
+                              PyUnicode_READ, PyUnicode_Substring, Py_UNICODE_ISSPACE)
+from libc.stdlib cimport malloc, free, realloc
+from libc.string cimport memcmp, memset
 from libc.stdint cimport int64_t, uint64_t
+
+import numpy as np
 
 
 #: Python's signal handlers (Ctrl-C; SIGTERM, which the CLI turns into an
@@ -186,3 +190,159 @@ def intersect(
                             counts[base + touched[q]] = 0
     finally:
         free(table.keys); free(table.vals); free(tok_id); free(gram_id); free(counts); free(touched)
+
+
+cdef struct Words:
+    # distinct word d: its hash and its number of code points (its text is distinct[d])
+    uint64_t *hash
+    int64_t *length
+    int64_t size, capacity
+    # open addressing: slot -> distinct word id, -1 empty
+    int64_t *slots
+    uint64_t mask
+
+
+cdef inline uint64_t _slot(uint64_t h) noexcept nogil:
+    return (h * <uint64_t>0x9E3779B97F4A7C15ULL) >> 17
+
+
+cdef bint _grow(Words *w) noexcept nogil:
+    """Double the distinct-word arrays and the slots (load kept at most a half)."""
+    cdef int64_t capacity = 2 * w.capacity, d
+    cdef uint64_t i, mask = <uint64_t>(2 * capacity - 1)
+    cdef uint64_t *hashes = <uint64_t *> realloc(w.hash, capacity * sizeof(uint64_t))
+    if not hashes:
+        return False
+    w.hash = hashes
+    cdef int64_t *lengths = <int64_t *> realloc(w.length, capacity * sizeof(int64_t))
+    if not lengths:
+        return False
+    w.length = lengths
+    cdef int64_t *slots = <int64_t *> malloc(2 * capacity * sizeof(int64_t))
+    if not slots:
+        return False
+    memset(slots, 0xFF, 2 * capacity * sizeof(int64_t))
+    for d in range(w.size):
+        i = _slot(w.hash[d]) & mask
+        while slots[i] >= 0:
+            i = (i + 1) & mask
+        slots[i] = d
+    free(w.slots)
+    w.slots = slots
+    w.mask = mask
+    w.capacity = capacity
+    return True
+
+
+cdef bint _same(object word, int kind, void *data, Py_ssize_t start, Py_ssize_t length):
+    """Whether the stored ``word`` has the code points data[start:start + length]."""
+    cdef int wkind = PyUnicode_KIND(word)
+    cdef void *wdata = PyUnicode_DATA(word)
+    cdef Py_ssize_t i
+    if wkind == kind:
+        return memcmp(wdata, <char *>data + start * kind, length * kind) == 0
+    for i in range(length):
+        if PyUnicode_READ(wkind, wdata, i) != PyUnicode_READ(kind, data, start + i):
+            return False
+    return True
+
+
+def word_ids(list texts):
+    """``texts``' whitespace words (``str.split()``) as ids of distinct words.
+
+    Returns (ids, counts, distinct): the id of every word of every text in order
+    (int64), each text's number of words (int64), and the distinct words in the
+    order of their first occurrence, so that ``distinct[ids[j]]`` is word j. The
+    same as ``dict.fromkeys`` over the split words, without making a string object
+    for each word (only for each distinct one): whitespace is ``str.split``'s own
+    test (``Py_UNICODE_ISSPACE``), and words are compared by their code points.
+    """
+    cdef Py_ssize_t num_texts = len(texts), t, i, start, length, total = 0
+    cdef int64_t num_ids = 0, id_capacity = 1024, words, found, unchecked = 0
+    cdef int kind
+    cdef void *data
+    cdef Py_UCS4 ch
+    cdef uint64_t h, slot
+    cdef object text
+    cdef int64_t *ids = <int64_t *> malloc(id_capacity * sizeof(int64_t))
+    cdef int64_t *grown
+    cdef Words w
+    w.size = 0
+    w.capacity = 1024
+    w.mask = <uint64_t>(2 * w.capacity - 1)
+    w.hash = <uint64_t *> malloc(w.capacity * sizeof(uint64_t))
+    w.length = <int64_t *> malloc(w.capacity * sizeof(int64_t))
+    w.slots = <int64_t *> malloc(2 * w.capacity * sizeof(int64_t))
+    counts = np.zeros(num_texts, dtype=np.int64)
+    cdef int64_t[::1] count_view = counts
+    distinct = []
+    try:
+        if not ids or not w.hash or not w.length or not w.slots:
+            raise MemoryError()
+        memset(w.slots, 0xFF, 2 * w.capacity * sizeof(int64_t))
+        for t in range(num_texts):
+            text = texts[t]
+            if not isinstance(text, str):
+                raise TypeError(f"text {t} is a {type(text).__name__}, not a str")
+            kind = PyUnicode_KIND(text)
+            data = PyUnicode_DATA(text)
+            length = PyUnicode_GET_LENGTH(text)
+            unchecked += length
+            if unchecked >= SIGNAL_CHECK_TOKENS * 16:
+                unchecked = 0
+                PyErr_CheckSignals()
+            words = 0
+            i = 0
+            while True:
+                while i < length and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
+                    i += 1
+                if i >= length:
+                    break
+                start = i
+                h = 1469598103934665603ULL
+                while i < length:
+                    ch = PyUnicode_READ(kind, data, i)
+                    if Py_UNICODE_ISSPACE(ch):
+                        break
+                    h = (h ^ <uint64_t>ch) * <uint64_t>1099511628211ULL
+                    i += 1
+                slot = _slot(h) & w.mask
+                while True:
+                    found = w.slots[slot]
+                    if found < 0:
+                        break
+                    if (w.hash[found] == h and w.length[found] == i - start
+                            and _same(distinct[found], kind, data, start, i - start)):
+                        break
+                    slot = (slot + 1) & w.mask
+                if found < 0:
+                    found = w.size
+                    distinct.append(PyUnicode_Substring(text, start, i))
+                    w.hash[found] = h
+                    w.length[found] = i - start
+                    w.slots[slot] = found
+                    w.size += 1
+                    if 2 * w.size > w.capacity and not _grow(&w):
+                        raise MemoryError()
+                if num_ids == id_capacity:
+                    grown = <int64_t *> realloc(ids, 2 * id_capacity * sizeof(int64_t))
+                    if not grown:
+                        raise MemoryError()
+                    ids = grown
+                    id_capacity *= 2
+                ids[num_ids] = found
+                num_ids += 1
+                words += 1
+            count_view[t] = words
+        out = np.empty(num_ids, dtype=np.int64)
+        if num_ids:
+            memcpy_ids(out, ids, num_ids)
+        return out, counts, distinct
+    finally:
+        free(ids); free(w.hash); free(w.length); free(w.slots)
+
+
+cdef void memcpy_ids(int64_t[::1] out, int64_t *ids, int64_t n) noexcept:
+    cdef int64_t j
+    for j in range(n):
+        out[j] = ids[j]

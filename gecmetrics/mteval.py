@@ -69,23 +69,31 @@ def word_tokens_13a(word: str) -> list[str]:
     return [word] if word.isalnum() else _rules(word)
 
 
-def prepared_words_13a(lines: Sequence[str]) -> list[list[str]]:
-    """``[prepare_13a(line).split() for line in lines]``, done on all lines at once.
+def prepared_lines_13a(lines: Sequence[str]) -> list[str]:
+    """``[prepare_13a(line) for line in lines]`` as far as their whitespace words go:
+    the replacements run once on all lines joined.
 
     When no line holds a line end, the line-end steps are no-ops, ``rstrip``
     changes no word, and no replaced string (``<skipped>``, the entities) can span
-    two lines joined by ``\n``: so the replacements run once on the joined lines.
+    two lines joined by ``\n``: so the replacements run once on the joined lines
+    (their trailing whitespace stays, which no word includes).
     """
     if not lines:
         return []
     joined = "\n".join(lines)
     if joined.count("\n") != len(lines) - 1:  # a line with a line end: line by line
-        return [prepare_13a(line).split() for line in lines]
+        return [prepare_13a(line) for line in lines]
     joined = joined.replace("<skipped>", "")
     if "&" in joined:
         for entity, char in _ENTITIES:
             joined = joined.replace(entity, char)
-    return [line.split() for line in joined.split("\n")]
+    return joined.split("\n")
+
+
+def prepared_words_13a(lines: Sequence[str]) -> list[list[str]]:
+    """``[prepare_13a(line).split() for line in lines]``, prepared all at once
+    (:func:`prepared_lines_13a`)."""
+    return [line.split() for line in prepared_lines_13a(lines)]
 
 
 def tokens_13a(line: str) -> list[str]:

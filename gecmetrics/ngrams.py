@@ -73,6 +73,10 @@ try:  # the compiled speed path; optional by design
     from ._kernel import intersect as _intersect_compiled
 except ImportError:  # pragma: no cover - depends on the build
     _intersect_compiled = None
+try:  # a kernel built before it had the word numbering leaves that to Python
+    from ._kernel import word_ids as _word_ids_compiled
+except ImportError:  # pragma: no cover - depends on the build
+    _word_ids_compiled = None
 
 
 def backend_name() -> str:
@@ -243,8 +247,9 @@ def _count_chunk(task: tuple) -> Intersections:
             hyp_index.append(index)
         group_start.append(len(texts))
     hyp_text = np.array(hyp_index, dtype=np.int64).reshape(num_sent, len(systems)).T
+    use_compiled = backend == "compiled" or (backend is None and backend_name() == "compiled")
 
-    tokens, text_start = encode(texts, tokenize)
+    tokens, text_start = encode(texts, tokenize, compiled=use_compiled)
     del texts
     lengths = np.diff(text_start)
     group_arr = np.asarray(group_start, dtype=np.int64)
@@ -255,7 +260,6 @@ def _count_chunk(task: tuple) -> Intersections:
     src = np.zeros((num_texts, num_refs, max_n), dtype=np.int64)
     off = np.zeros((num_texts, num_refs, max_n), dtype=np.int64)
     rmax = np.zeros((num_texts, max_n), dtype=np.int64)
-    use_compiled = backend == "compiled" or (backend is None and backend_name() == "compiled")
     if _intersect_compiled is None:
         kernels.missing("gecmetrics._kernel")
     if use_compiled:
@@ -286,24 +290,38 @@ def _count_chunk(task: tuple) -> Intersections:
     )
 
 
-def encode(texts: Sequence[str], tokenize: str) -> tuple[np.ndarray, np.ndarray]:
+def encode(texts: Sequence[str], tokenize: str,
+           compiled: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Integer-code ``texts``: one int64 token array and text start offsets.
 
     Characters become their code points; words get ids from one vocabulary
-    shared by all texts, so equal tokens have equal ids everywhere.
+    shared by all texts, so equal tokens have equal ids everywhere. ``compiled``:
+    whether the kernel may number whitespace words (None: when it is in use,
+    :func:`backend_name`); the ids are the same either way.
     """
     lengths: Sequence[int] | np.ndarray
+    entry = spec(tokenize) if tokenize != "char" else None
+    if compiled is None:
+        compiled = backend_name() == "compiled"
     if tokenize == "char":
         joined = "".join(texts)
         tokens = np.frombuffer(joined.encode("utf-32-le"), dtype="<u4").astype(np.int64)
         lengths = [len(text) for text in texts]
-    elif (entry := spec(tokenize)).word_local is not None:
+    elif (entry is not None and entry.whitespace_words is not None and compiled
+          and _word_ids_compiled is not None):
+        word, counts, distinct = _word_ids_compiled(entry.whitespace_words(texts))
+        if entry.word_local is None:
+            tokens, lengths = word, counts
+        else:
+            tokens, lengths = _word_tokens(word, counts, distinct, entry.word_local[1])
+    elif entry is not None and entry.word_local is not None:
         tokens, lengths = _encode_word_local(texts, *entry.word_local)
     else:
+        assert entry is not None
         split = tokenizer(tokenize)
         if entry.load is not None:  # an optional, slow tokenizer: each text once
-            distinct = {text: split(text) for text in dict.fromkeys(texts)}
-            split = distinct.__getitem__
+            distinct_texts = {text: split(text) for text in dict.fromkeys(texts)}
+            split = distinct_texts.__getitem__
         words = [split(text) for text in texts]
         lengths = [len(w) for w in words]
         flat = list(itertools.chain.from_iterable(words))
@@ -321,7 +339,8 @@ def _encode_word_local(texts: Sequence[str],
 
     Equal tokens get equal ids (one vocabulary, as for the other tokenizers); the
     loops over all words run in C (``dict.fromkeys``, ``map``, ``np.fromiter``) and
-    numpy expands each word into its tokens, so Python loops over distinct words only.
+    numpy expands each word into its tokens (:func:`_word_tokens`), so Python loops
+    over distinct words only.
     """
     line_words = words_of(texts)
     distinct = list(dict.fromkeys(itertools.chain.from_iterable(line_words)))
@@ -329,6 +348,14 @@ def _encode_word_local(texts: Sequence[str],
     num_words = sum(map(len, line_words))
     word = np.fromiter(map(position.__getitem__, itertools.chain.from_iterable(line_words)),
                        dtype=np.int64, count=num_words)  # distinct-word index of each word
+    line_counts = np.fromiter(map(len, line_words), dtype=np.int64, count=len(line_words))
+    return _word_tokens(word, line_counts, distinct, split)
+
+
+def _word_tokens(word: np.ndarray, line_counts: np.ndarray, distinct: Sequence[str],
+                 split: Callable[[str], list[str]]) -> tuple[np.ndarray, np.ndarray]:
+    """The token ids and each line's number of tokens, given each word's index in
+    ``distinct`` (``word``), each line's number of words and ``split``, one word's tokens."""
     vocab: dict[str, int] = {}
     pieces = [[vocab.setdefault(token, len(vocab)) for token in split(w)] for w in distinct]
     piece_len = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
@@ -336,15 +363,15 @@ def _encode_word_local(texts: Sequence[str],
                                count=int(piece_len.sum()))
     piece_start = np.zeros(len(pieces) + 1, dtype=np.int64)
     np.cumsum(piece_len, out=piece_start[1:])
+    num_words = len(word)
     lens = piece_len[word]  # tokens of each word
     token_end = np.zeros(num_words + 1, dtype=np.int64)  # tokens before each word
     np.cumsum(lens, out=token_end[1:])
     # token j of word w is piece_tokens[piece_start[w] + j]
     offset = np.repeat(piece_start[word] - token_end[:-1], lens)
     tokens = piece_tokens[offset + np.arange(int(token_end[-1]), dtype=np.int64)]
-    word_start = np.zeros(len(texts) + 1, dtype=np.int64)
-    np.cumsum(np.fromiter(map(len, line_words), dtype=np.int64, count=len(line_words)),
-              out=word_start[1:])
+    word_start = np.zeros(len(line_counts) + 1, dtype=np.int64)
+    np.cumsum(line_counts, out=word_start[1:])
     return tokens, np.diff(token_end[word_start])
 
 

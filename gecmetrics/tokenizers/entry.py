@@ -30,6 +30,12 @@ class TokenizerSpec:
     own name (``bleu=True``), under sacrebleu's name for it (a string: ``word`` is
     BLEU's ``none``), or not at all (``False``).
 
+    ``whitespace_words``: the lines made ready for a whitespace split (a list of
+    the same length) whose words (``str.split``) are the words ``word_local`` tokenizes
+    one by one, or, with no ``word_local``, the tokens themselves; the counting splits
+    them and numbers the words in compiled code, making a string of each distinct
+    word only (:func:`gecmetrics.ngrams.encode`).
+
     ``external``: it runs in a third-party library whose time grows faster than
     the line, so its lines are bounded and it is called so that Ctrl-C acts at
     once (:mod:`gecmetrics.tokenizers.external`).
@@ -40,6 +46,7 @@ class TokenizerSpec:
     load: Callable[[], Split] | None = None
     extra: str | None = None
     word_local: tuple[Callable[[Sequence[str]], list[list[str]]], Split] | None = None
+    whitespace_words: Callable[[Sequence[str]], list[str]] | None = None
     listed: bool = True
     bleu: str | bool = True
     external: bool = False

@@ -13,4 +13,5 @@ def word_tokens(line: str) -> list[str]:
     return line.split()
 
 
-TOKENIZER = TokenizerSpec("whitespace words (str.split; the default)", word_tokens, bleu="none")
+TOKENIZER = TokenizerSpec("whitespace words (str.split; the default)", word_tokens, bleu="none",
+                          whitespace_words=list)
