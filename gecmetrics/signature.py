@@ -43,13 +43,9 @@ class Signature:
 
     def extend(self, **fields: Any) -> Signature:
         """A signature with more fields; a key already present gets the new value in place."""
-        current = dict(self.fields)
-        order = [key for key, _ in self.fields]
-        for key, value in fields.items():
-            if key not in current:
-                order.append(key)
-            current[key] = _text(value)
-        return Signature(self.name, tuple((key, current[key]) for key in order))
+        current = dict(self.fields)  # a key updated keeps its place, a new one comes last
+        current.update({key: _text(value) for key, value in fields.items()})
+        return Signature(self.name, tuple(current.items()))
 
     def extend_apart(self, owner: str, **fields: Any) -> Signature:
         """A signature with the fields of another layer (``owner``: a meta-evaluation's
@@ -112,6 +108,6 @@ def score_signature(metric: Signed, references: int, refs_from: str, level: str,
     if refs_from not in REFERENCE_SOURCES:
         raise ValueError(f"refs_from must be one of {REFERENCE_SOURCES} (got {refs_from!r})")
     sig = metric_signature(metric, corpus) if base is None else base
-    if beta is not None:
-        sig = sig.extend(beta=float(beta))
-    return sig.extend(refs=references, refs_from=refs_from, level=level)
+    if beta is None:
+        return sig.extend(refs=references, refs_from=refs_from, level=level)
+    return sig.extend(beta=float(beta), refs=references, refs_from=refs_from, level=level)

@@ -18,7 +18,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 
 from gecmetrics import formatting
-from gecmetrics.formatting import FORMATS, fixed, percent, render, render_tabulate
+from gecmetrics.formatting import FORMATS, fixed, percent, percents, render, render_tabulate
 from gecmetrics.validate import MAX_DIGITS
 
 
@@ -63,6 +63,33 @@ def test_percent_and_fixed_equal_decimal_rounding(digits):
         outcome(decimal_round, v, digits, 100) for v in values]
     assert [outcome(fixed, v, digits) for v in values] == [
         outcome(decimal_round, v, digits, 1) for v in values]
+
+
+def near_halves(digits: int) -> list[float]:
+    """Values whose percent at ``digits`` is a tie, and the floats on either side."""
+    rng = random.Random(digits)
+    out: list[float] = []
+    for _ in range(300):
+        tie = (rng.randint(-10 ** (digits + 3), 10 ** (digits + 3)) + 0.5) / 10 ** (digits + 2)
+        out += [tie, math.nextafter(tie, math.inf), math.nextafter(tie, -math.inf),
+                tie + 1e-9 * rng.uniform(-1, 1)]
+    return out
+
+
+@pytest.mark.parametrize("digits", [*range(-2, MAX_DIGITS + 1)])
+def test_percents_is_percent_of_each(digits):
+    """Together (numpy's rounding, the ambiguous ones apart) and one by one agree, on the
+    awkward values, near ties, below and above the count that takes the fast path."""
+    every = awkward_values() + near_halves(max(digits, 0))
+    one_by_one = [outcome(percent, v, digits) for v in every]
+    values = [v for v, text in zip(every, one_by_one, strict=True)
+              if text == "-" or text[-1].isdigit()]  # not an error's name
+    assert len(values) > len(every) // 2
+    expected = [percent(v, digits) for v in values]
+    assert percents(values, digits) == expected
+    assert percents(values[:10], digits) == expected[:10]
+    assert outcome(percents, every, digits) == outcome(
+        lambda: [percent(v, digits) for v in every])  # the same error, if any
 
 
 def test_rounding_ties_go_away_from_zero():

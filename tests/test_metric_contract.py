@@ -241,3 +241,22 @@ def test_text_references_problem_says_which_metrics_need_an_m2_file():
             assert problem is not None, spec
         else:
             assert problem is None, spec
+
+
+def test_a_corpus_result_is_the_one_the_constructor_makes():
+    """evaluate_statistics makes its corpus-level results without the dataclass's
+    __init__ (metric._corpus_result): the same fields, values, equality, hash of the
+    frozen class, and frozen still; a field added to SystemResult fails here."""
+    from gecmetrics.metric import Score, SystemResult, _corpus_result
+
+    details = {"tp": 3}
+    sc = Score(0.5, 0.25, 0.75, details)
+    made = _corpus_result("GREEN", "green:n=3", "sys", 2.0, "corpus", sc)
+    plain = SystemResult("GREEN", "green:n=3", "sys", 2.0, "corpus", 0.5, 0.25, 0.75,
+                         details=details)
+    assert made == plain and made.details is details
+    assert sorted(vars(made)) == sorted(f.name for f in dataclasses.fields(SystemResult))
+    assert made.to_json() == plain.to_json()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.score = 1.0  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(made)) == plain

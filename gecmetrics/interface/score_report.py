@@ -13,11 +13,19 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TextIO
 
 from gecmetrics.errors import ConfigError
-from gecmetrics.formatting import JSON_ENCODER, fixed, percent, render, signature_lines, to_json
+from gecmetrics.formatting import (
+    JSON_ENCODER,
+    fixed,
+    percent,
+    percents,
+    render,
+    signature_lines,
+    to_json,
+)
 from gecmetrics.metric import SystemResult
 from gecmetrics.scoring import ScoreResults, SentenceStream
 from gecmetrics.validate import (
@@ -104,15 +112,13 @@ def format_results(results: Sequence[SystemResult], fmt: str, digits: int) -> st
     """Systems as rows, one column group per (metric, beta); percent, rounded half up."""
     if not results:
         raise ConfigError("nothing to show")
-    cell = _percent_cells(digits)
     if results[0].level == "sentence":
         columns: dict[tuple[str, str], list[float]] = {}
         for r in results:
             columns[(column_label(r), r.hypothesis)] = r.scores or []
         headers = ["#"] + [f"{c} {h}" for c, h in columns]
-        length = len(next(iter(columns.values())))
-        rows = [[str(i + 1)] + [cell(v[i]) for v in columns.values()]
-                for i in range(length)]
+        texts = [percents(v, digits) for v in columns.values()]
+        rows = [[str(i + 1), *cells] for i, cells in enumerate(zip(*texts, strict=True))]
         return render(headers, rows, fmt, ["right"] * len(headers))
     groups: dict[str, dict[str, SystemResult]] = {}
     labels: dict[tuple[str, str, float | None], str] = {}  # one per column, not per result
@@ -121,7 +127,10 @@ def format_results(results: Sequence[SystemResult], fmt: str, digits: int) -> st
         label = labels.get(key)
         if label is None:
             label = labels[key] = column_label(r)
-        groups.setdefault(label, {})[r.hypothesis] = r
+        group = groups.get(label)
+        if group is None:
+            group = groups[label] = {}
+        group[r.hypothesis] = r
     systems = list(dict.fromkeys(r.hypothesis for r in results))
     with_pr = {g: any(r.precision is not None for r in rs.values()) for g, rs in groups.items()}
     paired = any(r.paired is not None for r in results)
@@ -130,38 +139,22 @@ def format_results(results: Sequence[SystemResult], fmt: str, digits: int) -> st
         headers += [f"{g} P", f"{g} R", f"{g} F"] if with_pr[g] else [g]
         if paired:
             headers += [f"{g} delta", f"{g} 95% CI", f"{g} p"]
-    rows = []
-    for name in systems:
-        row = [name]
-        for g, rs in groups.items():
-            res = rs.get(name)
-            width = (3 if with_pr[g] else 1) + (3 if paired else 0)
-            if res is None:
-                row += ["-"] * width
-                continue
-            values = [res.precision, res.recall, res.score] if with_pr[g] else [res.score]
-            row += [cell(v) for v in values]
-            if paired:
-                row += _paired_cells(res, digits)
-        rows.append(row)
+    # Column by column: the numbers of every column are formatted together (percents).
+    numbers: list[float | None] = []
+    plan: list[int | list[str]] = []  # a column: where its numbers start, or its texts
+    for g, rs in groups.items():
+        found = [rs.get(name) for name in systems]  # None: "-" in every cell
+        for attribute in ("precision", "recall", "score") if with_pr[g] else ("score",):
+            plan.append(len(numbers))
+            numbers += [None if r is None else getattr(r, attribute) for r in found]
+        if paired:
+            cells = [["-"] * 3 if r is None else _paired_cells(r, digits) for r in found]
+            plan += [list(column) for column in zip(*cells, strict=True)]
+    cell_texts = percents(numbers, digits)
+    size = len(systems)
+    table = [systems, *(cell_texts[c:c + size] if isinstance(c, int) else c for c in plan)]
+    rows = [list(row) for row in zip(*table, strict=True)]
     return render(headers, rows, fmt, ["left"] + ["right"] * (len(headers) - 1))
-
-
-def _percent_cells(digits: int) -> Callable[[float | None], str]:
-    """:func:`~gecmetrics.formatting.percent` at ``digits``, remembering each nonzero
-    value's text: a sweep's precision and recall repeat at every beta. (Zero is not
-    remembered: 0.0 and -0.0 are one key but two texts.)"""
-    known: dict[float, str] = {}
-
-    def cell(value: float | None) -> str:
-        text = known.get(value) if value else None  # type: ignore[arg-type]
-        if text is None:
-            text = percent(value, digits)
-            if value:
-                known[value] = text
-        return text
-
-    return cell
 
 
 def _paired_cells(result: SystemResult, digits: int) -> list[str]:
@@ -211,8 +204,9 @@ def _write_table(out: TextIO, stream: SentenceStream, fmt: str, digits: int) -> 
     tail: list[str] = []
     for values in stream.chunks:
         length = len(values[0]) if values else 0
-        rows = [[str(done + i + 1)] + [percent(float(v[i]), digits) for v in values]
-                for i in range(length)]
+        texts = [percents(list(map(float, v)), digits) for v in values]
+        rows = [[str(done + i + 1), *cells]
+                for i, cells in enumerate(zip(*texts, strict=True))]
         lines = render(headers, [sentinel, *rows], fmt, align).split("\n")
         if done == 0:
             out.write("\n".join(lines[:head]) + "\n")
