@@ -346,3 +346,62 @@ cdef void memcpy_ids(int64_t[::1] out, int64_t *ids, int64_t n) noexcept:
     cdef int64_t j
     for j in range(n):
         out[j] = ids[j]
+
+
+def line_overlaps(const int64_t[::1] ids, const int64_t[::1] counts, Py_ssize_t n,
+                  Py_ssize_t vocab):
+    """Distinct-word overlaps of output lines with their source line and its neighbours.
+
+    ``ids`` and ``counts`` are :func:`word_ids` of ``n`` source lines followed by
+    ``n`` lines of each of F outputs (``vocab``: the number of distinct words).
+    Returns (sizes, common): the number of distinct words of every line, int64 of
+    length (F + 1) * n, and, int64 (F, n, 3), the number of distinct words output
+    line i of each output shares with source line i, i + 1 and i - 1 (0 where
+    that line does not exist): the Jaccard overlaps of :mod:`gecmetrics.alignment`.
+    """
+    cdef Py_ssize_t num_lines = counts.shape[0], files, f, i, j, line, w, k
+    if n <= 0 or num_lines % n:
+        raise ValueError(f"{num_lines} lines are not a multiple of {n}")
+    files = num_lines // n - 1
+    starts = np.zeros(num_lines + 1, dtype=np.int64)
+    cdef int64_t[::1] start = starts
+    for line in range(num_lines):
+        start[line + 1] = start[line] + counts[line]
+    if start[num_lines] != ids.shape[0]:
+        raise ValueError("the word counts do not add up to the number of words")
+    sizes = np.zeros(num_lines, dtype=np.int64)
+    common = np.zeros((max(files, 0), n, 3), dtype=np.int64)
+    cdef int64_t[::1] size = sizes
+    cdef int64_t[:, :, ::1] shared = common
+    # stamp[w]: the last line (numbered from 0) that counted w; in_line[k][w]: the
+    # last (output, line) whose source line at offset k (own, next, previous) has w
+    marks = np.full((4, max(vocab, 1)), -1, dtype=np.int64)
+    cdef int64_t[:, ::1] mark = marks
+    cdef int64_t key, distinct
+    for line in range(num_lines):
+        distinct = 0
+        for k in range(start[line], start[line + 1]):
+            w = ids[k]
+            if mark[0, w] != line:
+                mark[0, w] = line
+                distinct += 1
+        size[line] = distinct
+    for f in range(files):
+        PyErr_CheckSignals()
+        for i in range(n):
+            key = f * n + i
+            for k in range(3):
+                j = i if k == 0 else (i + 1 if k == 1 else i - 1)
+                if j < 0 or j >= n:
+                    continue
+                for w in range(start[j], start[j + 1]):
+                    mark[k + 1, ids[w]] = key
+            line = (f + 1) * n + i
+            for w in range(start[line], start[line + 1]):
+                if mark[0, ids[w]] == -2 - line:
+                    continue  # counted already (a repeated word of this line)
+                mark[0, ids[w]] = -2 - line
+                for k in range(3):
+                    if mark[k + 1, ids[w]] == key:
+                        shared[f, i, k] += 1
+    return sizes, common

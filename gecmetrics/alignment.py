@@ -22,6 +22,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from . import kernels
+
+try:  # the compiled speed path (numbering words, counting overlaps); optional by design
+    from . import _kernel
+    if not hasattr(_kernel, "line_overlaps"):  # a kernel built before it had them
+        _kernel = None  # type: ignore[assignment]
+except ImportError:  # pragma: no cover - depends on the build
+    _kernel = None  # type: ignore[assignment]
+
 WINDOW = 10
 MIN_SHIFTED = 8
 MARGIN = 0.2
@@ -114,16 +123,85 @@ def _first_run(closer: dict[int, list[int]], need: int, window: int) -> Shift | 
     return found
 
 
+def find_shifts(sources: Sequence[str], outputs: Sequence[Sequence[str]]) -> list[Shift | None]:
+    """:func:`find_shift` of each of ``outputs`` against ``sources``.
+
+    With the compiled kernel, the words of all lines are numbered at once and the
+    overlaps counted in C (:func:`_kernel_shifts`): every line compared, which
+    gives :func:`find_shift`'s answers (a line equal to its source has overlap 1
+    with it, or is empty, and is never closer to a neighbour). Otherwise the
+    token sets of the sources are made once and shared.
+    """
+    n = len(sources)
+    checked = [i for i, lines in enumerate(outputs) if len(lines) == n]
+    found: list[Shift | None] = [None] * len(outputs)
+    if n < MIN_LINES or not checked:
+        return found
+    if _kernel is not None and not kernels.forced_python():
+        shifts = _kernel_shifts(sources, [outputs[i] for i in checked])
+    else:
+        source_sets = token_sets(sources)
+        shifts = [find_shift(sources, outputs[i], source_sets) for i in checked]
+    for i, shift in zip(checked, shifts, strict=True):
+        found[i] = shift
+    return found
+
+
+def _kernel_shifts(sources: Sequence[str], outputs: Sequence[Sequence[str]]
+                   ) -> list[Shift | None]:
+    """:func:`find_shifts` by the kernel's word numbering and overlap counts (every
+    output has one line per source line)."""
+    import numpy as np
+
+    assert _kernel is not None
+    n = len(sources)
+    lines = list(sources)
+    for output in outputs:
+        lines += output
+    ids, counts, distinct = _kernel.word_ids(lines)
+    sizes, common = _kernel.line_overlaps(ids, counts, n, len(distinct))
+    source_size = sizes[:n]
+    window = min(WINDOW, n - 1)
+    need = -(-MIN_SHIFTED * window // WINDOW)
+    found: list[Shift | None] = []
+    for f in range(len(outputs)):
+        size = sizes[(f + 1) * n:(f + 2) * n]
+        own = _overlap(common[f, :, 0], size + source_size - common[f, :, 0])
+        bar = own + MARGIN
+        closer: dict[int, list[int]] = {}
+        for offset, column in ((1, 1), (-1, 2)):
+            neighbour = np.zeros(n, dtype=np.int64)  # a missing neighbour: never closer
+            if offset > 0:
+                neighbour[:-1] = source_size[1:]
+            else:
+                neighbour[1:] = source_size[:-1]
+            shared = common[f, :, column]
+            near = _overlap(shared, size + neighbour - shared)
+            target = np.arange(n) + offset
+            exists = (target >= 0) & (target < n)
+            closer[offset] = np.flatnonzero(exists & (bar < 1.0) & (near > bar)).tolist()
+        found.append(_first_run(closer, need, window))
+    return found
+
+
+def _overlap(common, union):
+    """Jaccard overlaps, elementwise: :func:`_jaccard`'s division (0 for an empty union)."""
+    import numpy as np
+
+    out = np.zeros(len(common))
+    np.divide(common, union, out=out, where=union > 0)
+    return out
+
+
 def chunk_shifts(sources: Sequence[str], others: Sequence[Sequence[str]]) -> list[Shift | None]:
-    """:func:`find_shift` of each of ``others`` (a chunk's references and
-    outputs) against the chunk's ``sources``, sharing their token sets.
+    """:func:`find_shifts` of a chunk's references and outputs (``others``) against
+    the chunk's ``sources``.
 
     Runs where the chunk is counted (a ``--jobs`` worker), so the check costs
     the process that reads and dispatches the chunks nothing; lines are
     1-based within the chunk (:class:`ShiftReporter` adds the chunk's start).
     """
-    source_sets = token_sets(sources)
-    return [find_shift(sources, lines, source_sets) for lines in others]
+    return find_shifts(sources, others)
 
 
 @dataclass

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from .alignment import find_shift, token_sets
+from .alignment import find_shifts
 from .chunked import count_chunks, sentence_chunks, statistics_of_parts
 from .corpus import Corpus
 from .errors import ConfigError, InputError
@@ -441,9 +441,8 @@ class MisalignmentWarning(UserWarning):
 def _warn_shifted(sources: list[str], texts: Sequence[tuple[str, list[str]]],
                   warn: Callable[[str], None] | None) -> None:
     """One warning per text file that looks shifted (the first suspicious line)."""
-    source_sets = token_sets(sources)
-    for name, lines in texts:
-        shift = find_shift(sources, lines, source_sets)
+    for (name, _), shift in zip(texts, find_shifts(sources, [lines for _, lines in texts]),
+                                strict=True):
         if shift is None:
             continue
         if warn is None:

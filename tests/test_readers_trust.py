@@ -281,13 +281,10 @@ def _shift_oracle(sources, output):
     return best
 
 
-def test_find_shift_equals_its_every_line_definition_on_random_files():
-    """The even lines screen first (alignment.find_shift): the same answer as
-    comparing every line, on files shifted, partly shifted and noisy."""
-    rng = random.Random(7)
+def random_files(rng: random.Random, cases: int):
+    """(sources, output) pairs: files shifted, partly shifted and noisy."""
     words = [f"w{i}" for i in range(30)]
-    fired = 0
-    for case in range(3000):
+    for case in range(cases):
         n = rng.randint(5, 40)
         sources = [" ".join(rng.sample(words, rng.randint(1, 6))) for _ in range(n)]
         output = list(sources)
@@ -303,7 +300,39 @@ def test_find_shift_equals_its_every_line_definition_on_random_files():
             for i in range(a, b):
                 if 0 <= i + offset < n and rng.random() < 0.9:
                     output[i] = sources[i + offset]
+        yield sources, output
+
+
+def test_find_shift_equals_its_every_line_definition_on_random_files():
+    """The even lines screen first (alignment.find_shift): the same answer as
+    comparing every line, on files shifted, partly shifted and noisy."""
+    fired = 0
+    for sources, output in random_files(random.Random(7), 3000):
         expected = _shift_oracle(sources, output)
         fired += expected is not None
         assert find_shift(sources, output) == expected, (sources, output)
     assert 300 < fired < 2700  # both answers are exercised
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_find_shifts_equals_the_definition_for_several_outputs(compiled, monkeypatch):
+    """find_shifts, with the kernel's overlap counts (every line) or without (the
+    shared token sets): each output's answer is the definition's, including outputs
+    with words of other widths, extra whitespace, empty lines and a wrong length."""
+    from gecmetrics import alignment
+
+    if compiled and alignment._kernel is None:
+        pytest.skip("the compiled kernel is not built here (pip install -e .)")
+    if not compiled:
+        monkeypatch.setattr(alignment, "_kernel", None)
+    rng = random.Random(11)
+    fired = 0
+    for sources, output in random_files(rng, 600):
+        others = [output, list(sources), [f"  {line}\t" for line in output],
+                  ["" if rng.random() < 0.3 else line + " é 日 😀" for line in output],
+                  output[1:] + [""], output[:-1]]
+        expected = [_shift_oracle(sources, other) for other in others]
+        fired += sum(shift is not None for shift in expected)
+        assert alignment.find_shifts(sources, others) == expected, (sources, others)
+    assert fired > 300
+    assert alignment.find_shifts(["a"] * 3, [["a"] * 3]) == [None]  # too short to tell
