@@ -1,5 +1,9 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Compiled n-gram intersection kernel (speed path of gecmetrics.ngrams).
+"""Compiled kernels of the n-gram counting (gecmetrics.ngrams) and the line-shift
+check (gecmetrics.alignment): :func:`intersect`, :func:`word_ids` (whitespace words
+numbered, a string made of each distinct word only) and :func:`line_overlaps`.
+
+:func:`intersect`:
 
 Same contract and same integers as ``gecmetrics.ngrams._intersect_python``;
 see that function for the meaning of every array. Per sentence group and per
@@ -382,6 +386,8 @@ def line_overlaps(const int64_t[::1] ids, const int64_t[::1] counts, Py_ssize_t 
         distinct = 0
         for k in range(start[line], start[line + 1]):
             w = ids[k]
+            if w < 0 or w >= vocab:
+                raise ValueError(f"word id {w} is outside the vocabulary of {vocab}")
             if mark[0, w] != line:
                 mark[0, w] = line
                 distinct += 1

@@ -87,3 +87,27 @@ def test_encode_is_the_same_with_the_compiled_numbering(texts, tokenize):
     slow = encode(texts, tokenize, compiled=False)
     assert fast[0].tolist() == slow[0].tolist()
     assert fast[1].tolist() == slow[1].tolist()
+
+
+def test_line_overlaps_refuses_inconsistent_arrays():
+    from gecmetrics import _kernel
+
+    with pytest.raises(ValueError, match="outside the vocabulary"):
+        _kernel.line_overlaps(np.array([0, 5]), np.array([1, 1]), 1, 2)
+    with pytest.raises(ValueError, match="not a multiple"):
+        _kernel.line_overlaps(np.array([0, 1, 0]), np.array([1, 1, 1]), 2, 2)
+    with pytest.raises(ValueError, match="do not add up"):
+        _kernel.line_overlaps(np.array([0]), np.array([1, 1]), 1, 2)
+
+
+def test_line_overlaps_by_hand():
+    # sources "a b", "b c"; output "b b x", "a"
+    lines = ["a b", "b c", "b b x", "a"]
+    ids, counts, distinct = _word_ids_compiled(lines)
+    from gecmetrics import _kernel
+
+    sizes, common = _kernel.line_overlaps(ids, counts, 2, len(distinct))
+    assert sizes.tolist() == [2, 2, 2, 1]
+    # line 0 "b b x": own "a b" shares b; next "b c" shares b; no previous
+    # line 1 "a": own "b c" shares nothing; no next; previous "a b" shares a
+    assert common.tolist() == [[[1, 1, 0], [0, 0, 1]]]
