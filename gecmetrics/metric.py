@@ -141,6 +141,16 @@ class SystemResult:
         return out
 
 
+def quick_score(score: float, precision: float | None, recall: float | None,
+                details: Mapping[str, Any]) -> Score:
+    """``Score(score, precision, recall, details)``, made without the frozen dataclass's
+    ``object.__setattr__`` per field: for a metric that makes thousands at once (GREEN's
+    beta sweep). tests/test_metric_contract.py keeps it equal to the constructor."""
+    made = object.__new__(Score)
+    made.__dict__.update(score=score, precision=precision, recall=recall, details=details)
+    return made
+
+
 def _corpus_result(metric: str, spec: str, hypothesis: str, beta: float | None, level: str,
                    score: Score) -> SystemResult:
     """``SystemResult(metric, spec, hypothesis, beta, level, score.score, score.precision,

@@ -50,6 +50,7 @@ from gecmetrics.metric import (
     SentenceCounts,
     Statistics,
     check_beta,
+    quick_score,
 )
 from gecmetrics.ngrams import Intersections, check_order, intersections
 from gecmetrics.tokenizers import (
@@ -223,8 +224,13 @@ class GreenStatistics(Statistics):
         regions = np.stack(sums)  # (B, H, N, 7)
         alphas = np.array([alpha_of(self.resolve_beta(b)) for b in betas])
         p, r, f = (x.tolist() for x in _corpus_prf(regions, alphas[:, None]))
-        return [[Score(f[i][h], p[i][h], r[i][h], LazyDetails(_breakdown, regions[i, h], alphas[i]))
-                 for h in range(len(self.systems))] for i in range(len(betas))]
+        systems = range(len(self.systems))
+        out = []  # a sweep makes thousands: no array view nor dataclass __init__ per score
+        for block, alpha, f_i, p_i, r_i in zip(regions, alphas.tolist(), f, p, r, strict=True):
+            out.append([quick_score(f_i[h], p_i[h], r_i[h],
+                                    LazyDetails(_breakdown_of, block, h, alpha))
+                        for h in systems])
+        return out
 
     def sentence_statistics(self, beta: float | None):
         """The seven regions of the reference chosen at ``beta``, (H, D, N, 7), and
@@ -431,6 +437,11 @@ def _best_and_margin(f: np.ndarray):
     top = np.take_along_axis(f, best[..., None], axis=-1)[..., 0]
     others = np.where(np.arange(f.shape[-1]) == best[..., None], -np.inf, f).max(axis=-1)
     return best, (top - others) / np.maximum(top, 1e-300)
+
+
+def _breakdown_of(block: np.ndarray, system: int, alpha: float) -> dict:
+    """:func:`_breakdown` of one system of a beta's region sums (H, N, 7)."""
+    return _breakdown(block[system], alpha)
 
 
 def _breakdown(regions: np.ndarray, alpha: float) -> dict:

@@ -260,3 +260,14 @@ def test_a_corpus_result_is_the_one_the_constructor_makes():
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.score = 1.0  # type: ignore[misc]
     assert pickle.loads(pickle.dumps(made)) == plain
+
+
+def test_a_quick_score_is_the_one_the_constructor_makes():
+    from gecmetrics.metric import Score, quick_score
+
+    details = {"tp": 1}
+    made = quick_score(0.5, None, 0.25, details)
+    assert made == Score(0.5, None, 0.25, details) and made.details is details
+    assert sorted(vars(made)) == sorted(f.name for f in dataclasses.fields(Score))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.score = 1.0  # type: ignore[misc]
