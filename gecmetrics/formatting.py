@@ -161,12 +161,16 @@ def _render_plain(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: st
     if not all(a in ("left", "right") for a in aligns):
         return None
     try:
-        text = "".join(headers) + "".join(["".join(row) for row in rows])
+        cells = "".join(["".join(row) for row in rows])
+        text = "".join(headers) + cells
     except TypeError:  # a cell or header that is not a string
         return None
     if not (text.isascii() and text.isprintable()):
         return None
-    columns = [[cell.strip() for cell in column] for column in zip(*rows, strict=True)]
+    if " " in cells:  # printable ASCII: a space is the only whitespace a cell can hold
+        columns = [[cell.strip() for cell in column] for column in zip(*rows, strict=True)]
+    else:
+        columns = [list(column) for column in zip(*rows, strict=True)]
     widths = [max(len(head) + 2, *map(len, column)) for head, column in zip(headers, columns,
                                                                             strict=True)]
     padded = [[cell.rjust(w) for cell in column] if a == "right" else

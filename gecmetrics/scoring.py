@@ -301,20 +301,26 @@ def score(options: ScoreOptions, warn: Callable[[str], None] | None = None) -> S
     made: dict[tuple[str, str, float | None], str] = {}
     bases: dict[str, tuple[Signature, tuple[int, str]]] = {}
 
-    def signature(r: SystemResult) -> str:
-        key = (r.spec, r.level, r.beta)
-        sig = made.get(key)
+    def signature(spec: str, level: str, beta: float | None) -> str:
+        sig = made.get((spec, level, beta))
         if sig is None:
-            metric = by_spec[r.spec]
-            base = bases.get(r.spec)
+            metric = by_spec[spec]
+            base = bases.get(spec)
             if base is None:
-                base = bases[r.spec] = (metric_signature(metric, corpus), references_field(
+                base = bases[spec] = (metric_signature(metric, corpus), references_field(
                     metric, corpus, num_refs, refs_from))
-            sig = made[key] = str(score_signature(metric, *base[1], r.level, r.beta, corpus,
-                                                  base=base[0]).extend(**extra))
+            sig = made[(spec, level, beta)] = str(score_signature(
+                metric, *base[1], level, beta, corpus, base=base[0]).extend(**extra))
         return sig
 
-    signatures = tuple(signature(r) for r in results)
+    listed: list[str] = []
+    last, sig = None, ""
+    for r in results:  # a metric's results at one beta come together: one lookup for them
+        key = (r.spec, r.level, r.beta)
+        if key != last:
+            last, sig = key, signature(*key)
+        listed.append(sig)
+    signatures = tuple(listed)
     split = (_breakdowns(corpus, by_spec, results, signatures, options.breakdown)
              if options.breakdown is not None and corpus is not None else {})
     return ScoreResults(tuple(results), signatures, MappingProxyType(split), options.notes)
