@@ -21,15 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import kernels
 
 try:  # the compiled speed path (numbering words, counting overlaps); optional by design
-    from . import _kernel
-    if not hasattr(_kernel, "line_overlaps"):  # a kernel built before it had them
-        _kernel = None  # type: ignore[assignment]
-except ImportError:  # pragma: no cover - depends on the build
-    _kernel = None  # type: ignore[assignment]
+    from ._kernel import line_overlaps, word_ids
+    _compiled: tuple[Callable[..., Any], Callable[..., Any]] | None = (word_ids, line_overlaps)
+except ImportError:  # pragma: no cover - depends on the build (or a kernel built before them)
+    _compiled = None
 
 WINDOW = 10
 MIN_SHIFTED = 8
@@ -137,7 +137,7 @@ def find_shifts(sources: Sequence[str], outputs: Sequence[Sequence[str]]) -> lis
     found: list[Shift | None] = [None] * len(outputs)
     if n < MIN_LINES or not checked:
         return found
-    if _kernel is not None and not kernels.forced_python():
+    if _compiled is not None and not kernels.forced_python():
         shifts = _kernel_shifts(sources, [outputs[i] for i in checked])
     else:
         source_sets = token_sets(sources)
@@ -153,13 +153,14 @@ def _kernel_shifts(sources: Sequence[str], outputs: Sequence[Sequence[str]]
     output has one line per source line)."""
     import numpy as np
 
-    assert _kernel is not None
+    assert _compiled is not None
+    numbered, overlaps = _compiled
     n = len(sources)
     lines = list(sources)
     for output in outputs:
         lines += output
-    ids, counts, distinct = _kernel.word_ids(lines)
-    sizes, common = _kernel.line_overlaps(ids, counts, n, len(distinct))
+    ids, counts, distinct = numbered(lines)
+    sizes, common = overlaps(ids, counts, n, len(distinct))
     source_size = sizes[:n]
     window = min(WINDOW, n - 1)
     need = -(-MIN_SHIFTED * window // WINDOW)

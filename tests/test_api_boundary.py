@@ -289,7 +289,8 @@ SKIPPED: dict[str, str] = {
     # records the library returns: they hold computed values and take no user input
     **{f"gecmetrics.{name}": "a result record the library fills, not an input" for name in (
         "metric.Score", "metric.SystemResult", "metric.SentenceCounts", "metric.Counting",
-        "metric.LazyDetails", "scoring.ScoreResults", "scoring.SentenceStream",
+        "metric.LazyDetails", "metric.quick_score", "scoring.ScoreResults",
+        "scoring.SentenceStream",
         "meta_eval.results.MetaEvaluation", "stats.correlation.Correlation",
         "stats.significance.WilliamsResult", "stats.significance.PairedBootstrapResult",
         "stats.intervals.BootstrapCI", "stats.intervals.HumanIntervals",

@@ -321,10 +321,10 @@ def test_find_shifts_equals_the_definition_for_several_outputs(compiled, monkeyp
     with words of other widths, extra whitespace, empty lines and a wrong length."""
     from gecmetrics import alignment
 
-    if compiled and alignment._kernel is None:
+    if compiled and alignment._compiled is None:
         pytest.skip("the compiled kernel is not built here (pip install -e .)")
     if not compiled:
-        monkeypatch.setattr(alignment, "_kernel", None)
+        monkeypatch.setattr(alignment, "_compiled", None)
     rng = random.Random(11)
     fired = 0
     for sources, output in random_files(rng, 600):
