@@ -18,7 +18,7 @@ from cpython.exc cimport PyErr_CheckSignals
 from cpython.unicode cimport (PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND,
                               PyUnicode_READ, PyUnicode_Substring, Py_UNICODE_ISSPACE)
 from libc.stdlib cimport malloc, free, realloc
-from libc.string cimport memcmp, memset
+from libc.string cimport memcmp, memcpy, memset
 from libc.stdint cimport int64_t, uint64_t
 
 import numpy as np
@@ -261,7 +261,7 @@ def word_ids(list texts):
     for each word (only for each distinct one): whitespace is ``str.split``'s own
     test (``Py_UNICODE_ISSPACE``), and words are compared by their code points.
     """
-    cdef Py_ssize_t num_texts = len(texts), t, i, start, length, total = 0
+    cdef Py_ssize_t num_texts = len(texts), t, i, start, length
     cdef int64_t num_ids = 0, id_capacity = 1024, words, found, unchecked = 0
     cdef int kind
     cdef void *data
@@ -279,6 +279,7 @@ def word_ids(list texts):
     w.slots = <int64_t *> malloc(2 * w.capacity * sizeof(int64_t))
     counts = np.zeros(num_texts, dtype=np.int64)
     cdef int64_t[::1] count_view = counts
+    cdef int64_t[::1] out_view
     distinct = []
     try:
         if not ids or not w.hash or not w.length or not w.slots:
@@ -339,17 +340,12 @@ def word_ids(list texts):
                 words += 1
             count_view[t] = words
         out = np.empty(num_ids, dtype=np.int64)
+        out_view = out
         if num_ids:
-            memcpy_ids(out, ids, num_ids)
+            memcpy(&out_view[0], ids, num_ids * sizeof(int64_t))
         return out, counts, distinct
     finally:
         free(ids); free(w.hash); free(w.length); free(w.slots)
-
-
-cdef void memcpy_ids(int64_t[::1] out, int64_t *ids, int64_t n) noexcept:
-    cdef int64_t j
-    for j in range(n):
-        out[j] = ids[j]
 
 
 def line_overlaps(const int64_t[::1] ids, const int64_t[::1] counts, Py_ssize_t n,
@@ -377,8 +373,9 @@ def line_overlaps(const int64_t[::1] ids, const int64_t[::1] counts, Py_ssize_t 
     common = np.zeros((max(files, 0), n, 3), dtype=np.int64)
     cdef int64_t[::1] size = sizes
     cdef int64_t[:, :, ::1] shared = common
-    # stamp[w]: the last line (numbered from 0) that counted w; in_line[k][w]: the
-    # last (output, line) whose source line at offset k (own, next, previous) has w
+    # mark[0, w]: the last line that counted w (its number; -2 - it in the overlap
+    # pass); mark[k, w], k = 1, 2, 3: the last (output, line) whose source line at
+    # offset k (own, next, previous) holds w
     marks = np.full((4, max(vocab, 1)), -1, dtype=np.int64)
     cdef int64_t[:, ::1] mark = marks
     cdef int64_t key, distinct

@@ -56,6 +56,8 @@ from .validate import (  # noqa: F401 (LEVELS, Level, check_beta re-exported: me
 if TYPE_CHECKING:
     from .paired_result import PairedResult
 
+R = TypeVar("R")
+
 #: Field metadata of a config option that only enters the last step (the
 #: formula from summed statistics), not the counting: such a field is left out
 #: of :meth:`Metric.cache_key` and bound to the statistics object instead. Only
@@ -141,28 +143,30 @@ class SystemResult:
         return out
 
 
+def _record(cls: type[R], **fields: Any) -> R:
+    """An instance of the frozen dataclass ``cls`` with every field given, made without
+    its ``__init__``, which sets each field through ``object.__setattr__`` (half the
+    cost of a result; a 501-beta sweep of 13 systems and two metrics makes 13,026).
+    tests/test_metric_contract.py keeps each use equal to the constructor."""
+    made = object.__new__(cls)
+    made.__dict__.update(fields)
+    return made
+
+
 def quick_score(score: float, precision: float | None, recall: float | None,
                 details: Mapping[str, Any]) -> Score:
-    """``Score(score, precision, recall, details)``, made without the frozen dataclass's
-    ``object.__setattr__`` per field: for a metric that makes thousands at once (GREEN's
-    beta sweep). tests/test_metric_contract.py keeps it equal to the constructor."""
-    made = object.__new__(Score)
-    made.__dict__.update(score=score, precision=precision, recall=recall, details=details)
-    return made
+    """``Score(score, precision, recall, details)`` (:func:`_record`): for a metric that
+    makes thousands at once (GREEN's beta sweep)."""
+    return _record(Score, score=score, precision=precision, recall=recall, details=details)
 
 
 def _corpus_result(metric: str, spec: str, hypothesis: str, beta: float | None, level: str,
                    score: Score) -> SystemResult:
     """``SystemResult(metric, spec, hypothesis, beta, level, score.score, score.precision,
-    score.recall, details=score.details)``, made without the frozen dataclass's
-    ``object.__setattr__`` per field (half the cost; a 501-beta sweep of 13 systems and
-    two metrics makes 13,026). tests/test_metric_api.py keeps it equal to the constructor."""
-    result = object.__new__(SystemResult)
-    result.__dict__.update(
-        metric=metric, spec=spec, hypothesis=hypothesis, beta=beta, level=level,
-        score=score.score, precision=score.precision, recall=score.recall, scores=None,
-        details=score.details, paired=None)
-    return result
+    score.recall, details=score.details)`` (:func:`_record`)."""
+    return _record(SystemResult, metric=metric, spec=spec, hypothesis=hypothesis, beta=beta,
+                   level=level, score=score.score, precision=score.precision,
+                   recall=score.recall, scores=None, details=score.details, paired=None)
 
 
 def _checks_beta(method: Callable[..., Any]) -> Callable[..., Any]:

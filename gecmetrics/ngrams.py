@@ -300,36 +300,39 @@ def encode(texts: Sequence[str], tokenize: str,
     :func:`backend_name`); the ids are the same either way.
     """
     lengths: Sequence[int] | np.ndarray
-    entry = spec(tokenize) if tokenize != "char" else None
-    if compiled is None:
-        compiled = backend_name() == "compiled"
     if tokenize == "char":
         joined = "".join(texts)
         tokens = np.frombuffer(joined.encode("utf-32-le"), dtype="<u4").astype(np.int64)
         lengths = [len(text) for text in texts]
-    elif (entry is not None and entry.whitespace_words is not None and compiled
-          and _word_ids_compiled is not None):
-        word, counts, distinct = _word_ids_compiled(entry.whitespace_words(texts))
-        if entry.word_local is None:
-            tokens, lengths = word, counts
-        else:
-            tokens, lengths = _word_tokens(word, counts, distinct, entry.word_local[1])
-    elif entry is not None and entry.word_local is not None:
-        tokens, lengths = _encode_word_local(texts, *entry.word_local)
     else:
-        assert entry is not None
-        split = tokenizer(tokenize)
-        if entry.load is not None:  # an optional, slow tokenizer: each text once
-            distinct_texts = {text: split(text) for text in dict.fromkeys(texts)}
-            split = distinct_texts.__getitem__
-        words = [split(text) for text in texts]
-        lengths = [len(w) for w in words]
-        flat = list(itertools.chain.from_iterable(words))
-        vocab = {word: i for i, word in enumerate(dict.fromkeys(flat))}
-        tokens = np.fromiter(map(vocab.__getitem__, flat), dtype=np.int64, count=len(flat))
+        tokens, lengths = _encode_words(texts, tokenize,
+                                        backend_name() == "compiled" if compiled is None
+                                        else compiled)
     text_start = np.zeros(len(texts) + 1, dtype=np.int64)
     np.cumsum(lengths, out=text_start[1:])
     return tokens, text_start
+
+
+def _encode_words(texts: Sequence[str], tokenize: str, compiled: bool
+                  ) -> tuple[np.ndarray, Sequence[int] | np.ndarray]:
+    """:func:`encode` for a tokenizer of words: the token ids and each text's count."""
+    entry = spec(tokenize)
+    if entry.whitespace_words is not None and compiled and _word_ids_compiled is not None:
+        word, counts, distinct = _word_ids_compiled(entry.whitespace_words(texts))
+        if entry.word_local is None:
+            return word, counts
+        return _word_tokens(word, counts, distinct, entry.word_local[1])
+    if entry.word_local is not None:
+        return _encode_word_local(texts, *entry.word_local)
+    split = tokenizer(tokenize)
+    if entry.load is not None:  # an optional, slow tokenizer: each text once
+        distinct_texts = {text: split(text) for text in dict.fromkeys(texts)}
+        split = distinct_texts.__getitem__
+    words = [split(text) for text in texts]
+    flat = list(itertools.chain.from_iterable(words))
+    vocab = {word: i for i, word in enumerate(dict.fromkeys(flat))}
+    tokens = np.fromiter(map(vocab.__getitem__, flat), dtype=np.int64, count=len(flat))
+    return tokens, [len(w) for w in words]
 
 
 def _encode_word_local(texts: Sequence[str],
