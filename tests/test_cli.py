@@ -162,6 +162,34 @@ def test_help_does_not_import_heavy_libraries():
     assert proc.stdout.strip().endswith("[]"), proc.stdout
 
 
+@pytest.mark.parametrize("preset, expected", [(None, "4"), ("20", "20")])
+def test_blas_threads_told_not_to_spin_before_numpy_loads(tmp_path, preset, expected):
+    """run() sets OpenBLAS's spin (read once, when numpy loads its library) before a
+    command imports numpy, and keeps a value the user set."""
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("a cat sat\n")
+    code = ("import os, sys, builtins\n"
+            "seen = []\n"
+            "real_import = builtins.__import__\n"
+            "def spy(name, *args, **kwargs):\n"
+            "    if name.split('.')[0] == 'numpy' and not seen:\n"
+            "        seen.append(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))\n"
+            "    return real_import(name, *args, **kwargs)\n"
+            "builtins.__import__ = spy\n"
+            "from gecmetrics.interface.console import main\n"
+            f"sys.argv = ['gecmetrics', 'score', '-m', 'bleu', '-s', {str(hyp)!r}, "
+            f"'-r', {str(hyp)!r}, '-c', {str(hyp)!r}]\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print('numpy saw', seen, file=sys.stderr)\n")
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
+    if preset is not None:
+        env["OPENBLAS_THREAD_TIMEOUT"] = preset
+    proc = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True,
+                          env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert f"numpy saw [{expected!r}]" in proc.stderr, proc.stderr
+
+
 @pytest.mark.full  # over half a second: the fast tier stays under 90 s
 def test_m2_to_text(tmp_path, shared_data):
     from conftest import CONLL_M2

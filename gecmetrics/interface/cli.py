@@ -149,8 +149,18 @@ def _stop(stop: Stopped) -> None:
     sys.exit(stop.code)
 
 
+#: How long OpenBLAS's threads spin waiting for work before they sleep: 2^4 cycles,
+#: its least (the default, 2^28, is 0.1-0.13 s of a second core's CPU in every
+#: process that imports numpy, more than a BLEU run's counting, and on a busy
+#: machine taken from the run itself; the matrix products a command makes are few
+#: and small). Set for the process before anything imports numpy; a value the user
+#: set is kept. ``python bench/bench_bleu_process.py`` shows the CPU saved.
+BLAS_THREAD_TIMEOUT = "4"
+
+
 def run() -> None:
     """Console entry point: click usage errors become one line and exit code 2."""
+    os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", BLAS_THREAD_TIMEOUT)
     # SIGTERM unwinds the stack like Ctrl-C (finally blocks and cleanup run, e.g. a
     # download's temporary file and lock), then exits 143.
     if threading.current_thread() is threading.main_thread():
