@@ -165,7 +165,8 @@ def test_help_does_not_import_heavy_libraries():
 @pytest.mark.parametrize("preset, expected", [(None, "4"), ("20", "20")])
 def test_blas_threads_told_not_to_spin_before_numpy_loads(tmp_path, preset, expected):
     """run() sets OpenBLAS's spin (read once, when numpy loads its library) before a
-    command imports numpy, and keeps a value the user set."""
+    command imports numpy, and keeps a value the user set; and the collector's young
+    generation threshold."""
     hyp = tmp_path / "hyp.txt"
     hyp.write_text("a cat sat\n")
     code = ("import os, sys, builtins\n"
@@ -180,14 +181,17 @@ def test_blas_threads_told_not_to_spin_before_numpy_loads(tmp_path, preset, expe
             f"sys.argv = ['gecmetrics', 'score', '-m', 'bleu', '-s', {str(hyp)!r}, "
             f"'-r', {str(hyp)!r}, '-c', {str(hyp)!r}]\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "print('numpy saw', seen, file=sys.stderr)\n")
+            "import gc\n"
+            "print('numpy saw', seen, 'gc', gc.get_threshold()[0], file=sys.stderr)\n")
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
     if preset is not None:
         env["OPENBLAS_THREAD_TIMEOUT"] = preset
     proc = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True,
                           env=env)
     assert proc.returncode == 0, proc.stderr
-    assert f"numpy saw [{expected!r}]" in proc.stderr, proc.stderr
+    from gecmetrics.interface.cli import GC_YOUNG_THRESHOLD
+
+    assert f"numpy saw [{expected!r}] gc {GC_YOUNG_THRESHOLD}" in proc.stderr, proc.stderr
 
 
 @pytest.mark.full  # over half a second: the fast tier stays under 90 s
