@@ -164,22 +164,21 @@ def _kernel_shifts(sources: Sequence[str], outputs: Sequence[Sequence[str]]
     source_size = sizes[:n]
     window = min(WINDOW, n - 1)
     need = -(-MIN_SHIFTED * window // WINDOW)
+    # The source line after / before each line (its size; none past either end), the
+    # same for every output: (offset, column of common, neighbour sizes, exists).
+    after, before = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    after[:-1], before[1:] = source_size[1:], source_size[:-1]
+    exists_after, exists_before = np.arange(n) < n - 1, np.arange(n) > 0
+    neighbours = ((1, 1, after, exists_after), (-1, 2, before, exists_before))
     found: list[Shift | None] = []
     for f in range(len(outputs)):
         size = sizes[(f + 1) * n:(f + 2) * n]
         own = _overlap(common[f, :, 0], size + source_size - common[f, :, 0])
         bar = own + MARGIN
         closer: dict[int, list[int]] = {}
-        for offset, column in ((1, 1), (-1, 2)):
-            neighbour = np.zeros(n, dtype=np.int64)  # a missing neighbour: never closer
-            if offset > 0:
-                neighbour[:-1] = source_size[1:]
-            else:
-                neighbour[1:] = source_size[:-1]
+        for offset, column, neighbour, exists in neighbours:
             shared = common[f, :, column]
             near = _overlap(shared, size + neighbour - shared)
-            target = np.arange(n) + offset
-            exists = (target >= 0) & (target < n)
             closer[offset] = np.flatnonzero(exists & (bar < 1.0) & (near > bar)).tolist()
         found.append(_first_run(closer, need, window))
     return found

@@ -108,6 +108,5 @@ def score_signature(metric: Signed, references: int, refs_from: str, level: str,
     if refs_from not in REFERENCE_SOURCES:
         raise ValueError(f"refs_from must be one of {REFERENCE_SOURCES} (got {refs_from!r})")
     sig = metric_signature(metric, corpus) if base is None else base
-    if beta is None:
-        return sig.extend(refs=references, refs_from=refs_from, level=level)
-    return sig.extend(beta=float(beta), refs=references, refs_from=refs_from, level=level)
+    with_beta = {} if beta is None else {"beta": float(beta)}
+    return sig.extend(**with_beta, refs=references, refs_from=refs_from, level=level)
