@@ -2,9 +2,10 @@
 
 Run from the repository root (needs the errant extra):
 
-    python bench/bench_errant_floor.py [--systems N] [--rounds R] [--tools [--jobs J]]
+    python bench/bench_errant_floor.py [--systems N] [--rounds R] [--tools] [--jobs J]
 
-Each run is a new process on one core (``-j 1``) with an empty ``$GECMETRICS_CACHE``:
+Each run is a new process with an empty ``$GECMETRICS_CACHE``, on one core (``-j 1``)
+unless ``--jobs`` says otherwise:
 
 * **full**: gecmetrics ERRANT on the first ``--systems`` CoNLL-2014 outputs against the
   M2 file (``errant_m2 -gold`` re-annotation included), as ``score -m errant -j 1`` does;
@@ -21,10 +22,15 @@ With ``--tools``, each round also times errant 3.0.2's own tools on the same inp
 each a process as a user runs them; ``tests/errant_oracle.py``'s runner gives
 ``errant.load`` the installed pipeline), for the ratio gecmetrics /
 errant (CPU seconds of all their processes against the full run's whole process).
-With ``--jobs J`` as well, each round also runs the full case with ``-j J`` (a new
-process, empty cache), and its whole-process *wall* seconds are set against errant's
-tools' CPU seconds: what a user with J free cores waits, against one core's work
-for errant's tools (their commands are one process each, one after another).
+
+With ``--jobs J``, each round also runs the full case with ``-j J`` (a new process,
+empty cache) and both floors on J cores: the pipeline loaded once, then J forked
+processes parse the same sentences, spaCy's batches dealt out in turn (nothing sent
+back: the least a J-core run can do). Their *wall* seconds from the start of the
+ERRANT work give the ratio full ``-j J`` / floor on J cores. With ``--tools`` too, the
+full ``-j J`` run's whole-process wall seconds are set against errant's tools' CPU
+seconds: what a user with J free cores waits, against one core's work for errant's
+tools (their commands are one process each, one after another).
 
 Both are timed in CPU seconds from the start of the ERRANT work (reading the files
 and importing gecmetrics are left out of both), interleaved per round, and the
@@ -64,12 +70,12 @@ corpus = Corpus(m2.sources, m2.references(), hyps, m2=m2)
 
 FULL = COMMON + r"""
 from gecmetrics.metrics.errant import Errant
-c0 = time.process_time()
+c0, w0 = time.process_time(), time.perf_counter()
 with parallel.execution(jobs={jobs}):
     metric = Errant()
     results = metric.evaluate(corpus)
-cpu = time.process_time() - c0
-print(json.dumps({{"cpu": cpu, "parsed": metric.parse_cache.parsed,
+cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+print(json.dumps({{"cpu": cpu, "wall": wall, "parsed": metric.parse_cache.parsed,
                   "scores": [repr(r.score) for r in results]}}))
 """
 
@@ -84,19 +90,47 @@ for src, other in refs + ex.hypothesis_pairs(corpus):
         texts.update(dict.fromkeys((sentence_key(src), sentence_key(other))))
 for src, item in golds:
     texts.update(dict.fromkeys((sentence_key(src), sentence_key(item[0]))))
-c0 = time.process_time()
+import os, resource
+c0, w0 = time.process_time(), time.perf_counter()
 annotator, nlp = ex.load_annotator()
 from spacy.tokens import Doc
+from gecmetrics.edits import ruler
 c1 = time.process_time()
 batch = ParseCache(nlp, root=False).batch_size
-words = (Doc(nlp.vocab, words=t.split()) for t in texts)
-if {lower!r}:
-    from gecmetrics.edits import ruler
-    docs = list(ruler.pipe(nlp, words, batch))
-else:
-    docs = list(nlp.pipe(words, batch_size=batch))
-c2 = time.process_time()
-print(json.dumps({{"cpu": c2 - c0, "load": c1 - c0, "parse": c2 - c1, "parsed": len(docs)}}))
+
+def parse(some):
+    words = (Doc(nlp.vocab, words=t.split()) for t in some)
+    if {lower!r}:
+        return sum(1 for _ in ruler.pipe(nlp, words, batch))
+    return sum(1 for _ in nlp.pipe(words, batch_size=batch))
+
+jobs = {jobs}
+if jobs == 1:
+    parsed = parse(texts)
+else:  # the loaded pipeline forked into `jobs` processes, batches dealt out in turn
+    texts = list(texts)
+    batches = [texts[i:i + batch] for i in range(0, len(texts), batch)]
+    children = []
+    for j in range(jobs):
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read)
+            n = parse([t for b in batches[j::jobs] for t in b])
+            os.write(write, str(n).encode())
+            os._exit(0)
+        os.close(write)
+        children.append((pid, read))
+    parsed = 0
+    for pid, read in children:
+        with os.fdopen(read) as f:
+            parsed += int(f.read())
+        os.waitpid(pid, 0)
+c2, w2 = time.process_time(), time.perf_counter()
+kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = c2 - c0 + kids.ru_utime + kids.ru_stime
+print(json.dumps({{"cpu": cpu, "wall": w2 - w0, "load": c1 - c0, "parse": cpu - (c1 - c0),
+                  "parsed": parsed}}))
 """
 
 
@@ -108,7 +142,8 @@ def main() -> None:
     ap.add_argument("--tools", action="store_true",
                     help="also time errant's own tools (a minute or more a round)")
     ap.add_argument("--jobs", type=int, default=0,
-                    help="with --tools: also the full run with -j JOBS, its wall time")
+                    help="also the full run with -j JOBS and the floors on JOBS cores, wall "
+                         "times (with --tools: the full run's against errant's tools)")
     args = ap.parse_args()
     data = harness.shared_data(args.data_dir)
     systems = harness.OUTPUTS[:args.systems]
@@ -161,6 +196,8 @@ def main() -> None:
 
     errant_cpu: list[float] = []
     parallel_runs: list[dict] = []
+    floor_jobs: list[dict] = []
+    lower_jobs: list[dict] = []
     full: list[dict] = []
     floor: list[dict] = []
     lower: list[dict] = []
@@ -174,18 +211,25 @@ def main() -> None:
             print(f"  round {r + 1} {name:11}: {got['cpu']:7.2f} s CPU{extra}, "
                   f"{got['parsed']} sentences parsed, process {got['process_cpu']:.2f} s CPU, "
                   f"load {os.getloadavg()[0]:.2f}", flush=True)
-        if args.tools and args.jobs:
+        if args.jobs:
             parallel_runs.append(run(FULL, r, False, args.jobs))
             got = parallel_runs[-1]
-            print(f"  round {r + 1} full -j {args.jobs}  : {got['process_wall']:7.2f} s wall "
-                  f"(whole process), load {os.getloadavg()[0]:.2f}", flush=True)
+            print(f"  round {r + 1} full -j {args.jobs}  : {got['wall']:7.2f} s wall "
+                  f"({got['process_wall']:.2f} s whole process), load "
+                  f"{os.getloadavg()[0]:.2f}", flush=True)
+            for name, into in (("floor", floor_jobs), ("lower floor", lower_jobs)):
+                into.append(run(FLOOR, r, name == "lower floor", args.jobs))
+                got = into[-1]
+                print(f"  round {r + 1} {name} on {args.jobs} cores: {got['wall']:7.2f} s wall "
+                      f"({got['cpu']:.2f} s CPU), load {os.getloadavg()[0]:.2f}", flush=True)
         if args.tools:
             errant_cpu.append(tools())
             print(f"  round {r + 1} errant 3.0.2 tools: {errant_cpu[-1]:7.2f} s CPU, "
                   f"load {os.getloadavg()[0]:.2f}", flush=True)
     assert len({json.dumps(g["scores"]) for g in full + parallel_runs}) == 1, \
         "the scores differ between runs"
-    assert {g["parsed"] for g in full} == {g["parsed"] for g in floor + lower}, \
+    assert {g["parsed"] for g in full} == {g["parsed"] for g in floor + lower + floor_jobs
+                                           + lower_jobs}, \
         "the floor parsed other sentences than the full run"
 
     def stat(runs: list[dict], key: str) -> tuple[float, float]:
@@ -217,6 +261,16 @@ def main() -> None:
             print(f"gecmetrics -j {args.jobs} (whole process, wall)  median {p_med:7.2f} s  "
                   f"min {p_min:7.2f} s; / errant's tools' CPU: {p_med / t_med:.3f} (medians), "
                   f"{p_min / t_min:.3f} (minima)")
+    if parallel_runs:
+        j_med, j_min = stat(parallel_runs, "wall")
+        print(f"full run, -j {args.jobs} (wall from the start of the ERRANT work)  "
+              f"median {j_med:7.2f} s  min {j_min:7.2f} s")
+        for name, runs in (("floor", floor_jobs), ("lower floor", lower_jobs)):
+            b_med, b_min = stat(runs, "wall")
+            print(f"{name} on {args.jobs} cores: load once, then {args.jobs} forked processes "
+                  f"parse (wall)  median {b_med:7.2f} s  min {b_min:7.2f} s; full -j "
+                  f"{args.jobs} / it: x{j_med / b_med:.3f} (medians), x{j_min / b_min:.3f} "
+                  "(minima)")
     print(f"load after: {os.getloadavg()}")
     shutil.rmtree(work, ignore_errors=True)
 
