@@ -184,7 +184,7 @@ def test_cache_parses_each_distinct_sentence_once_and_rereads_it(nlp, tmp_path):
     first = ParseCache(nlp, tmp_path, progress=False)
     first.parse_all(texts + texts)
     assert first.parsed == 3  # spacing does not matter; the empty sentence is a sentence
-    shards = list(tmp_path.rglob("*.spacy"))
+    shards = list(tmp_path.rglob("*.parses"))
     assert len(shards) == 1 and shards[0].parent.name == first.id
     assert "3.8.0" in first.id and "ner" not in first.id
     assert not list(tmp_path.rglob(".tmp-*"))  # written by rename, no temp file left
@@ -195,7 +195,7 @@ def test_cache_parses_each_distinct_sentence_once_and_rereads_it(nlp, tmp_path):
                [(x.text, x.tag_, x.pos_, x.lemma_, x.dep_, x.head.i) for x in b]
     assert second.parsed == 0
     second.parse_all(["A new one ."])  # a second shard with only the new sentence
-    assert second.parsed == 1 and len(list(tmp_path.rglob("*.spacy"))) == 2
+    assert second.parsed == 1 and len(list(tmp_path.rglob("*.parses"))) == 2
 
 
 def test_cache_parse_equals_errant_parse(nlp, tmp_path):
@@ -259,6 +259,110 @@ def test_workers_parses_are_rebuilt_only_from_the_docbins_holding_them(nlp, tmp_
     assert [_annotations(reread.get(t)) for chunk in texts for t in chunk] == \
            [_annotations(maker.get(t)) for chunk in texts for t in chunk]
     assert reread.parsed == 0
+
+
+def test_flush_writes_the_workers_bytes_as_they_came(nlp, tmp_path, monkeypatch):
+    """A run with -j writes its workers' DocBins into its shard unchanged: nothing
+    decoded and encoded again in the parent."""
+    from spacy.tokens import DocBin
+
+    from gecmetrics.edits.parse_cache import _read_shard
+
+    texts = [["One .", "Two dogs ."], ["Three cats sat ."]]
+    maker = ParseCache(nlp, root=False, progress=False)
+    maker.parse_all([t for chunk in texts for t in chunk])
+    sent = [maker.serialized(chunk) for chunk in texts]
+    cache = ParseCache(nlp, tmp_path, progress=False)
+    for chunk, data in zip(texts, sent, strict=True):
+        cache.add_serialized(chunk, data)
+
+    def refused(*args, **kwargs):
+        raise AssertionError("a DocBin was decoded or encoded")
+
+    monkeypatch.setattr(DocBin, "from_bytes", refused)
+    monkeypatch.setattr(DocBin, "to_bytes", refused)
+    cache.flush()
+    cache.flush()  # nothing new: no second shard
+    monkeypatch.undo()
+    shards = list(tmp_path.rglob("*.parses"))
+    assert len(shards) == 1
+    assert _read_shard(shards[0].read_bytes()) == list(zip(texts, sent, strict=True))
+
+
+def test_shard_decodes_only_the_docbins_asked_for(nlp, tmp_path, monkeypatch):
+    """A rerun reads the keys of every parse but decodes only the DocBins (of
+    DOCS_PER_BIN parses) that hold a sentence it asks for."""
+    from spacy.tokens import DocBin
+
+    from gecmetrics.edits import parse_cache
+
+    monkeypatch.setattr(parse_cache, "DOCS_PER_BIN", 2)
+    texts = ["One .", "Two dogs .", "Three cats sat .", "Four .", "Five birds sang ."]
+    first = ParseCache(nlp, tmp_path, progress=False)
+    first.parse_all(texts)
+    decoded: list[int] = []
+    real = DocBin.from_bytes
+
+    def counting(self, data):
+        decoded.append(len(data))
+        return real(self, data)
+
+    monkeypatch.setattr(DocBin, "from_bytes", counting)
+    again = ParseCache(nlp, tmp_path, progress=False)
+    assert all(again.has(t) for t in texts) and decoded == []  # keys only
+    assert _annotations(again.get("Four .")) == _annotations(first.get("Four ."))
+    assert len(decoded) == 1  # the second of three DocBins
+    three = "Three cats sat ."
+    assert _annotations(again.get(three)) == _annotations(first.get(three))
+    assert len(decoded) == 1  # the same DocBin: decoded once
+    again.parse_all(texts)
+    assert again.parsed == 0 and len(decoded) == 1
+
+
+def test_damaged_docbin_in_a_shard_is_parsed_again(nlp, tmp_path):
+    """A shard whose map reads but whose DocBin does not decode (or decodes to another
+    number of parses) costs a parse, not a wrong or missing one."""
+    import srsly
+
+    from gecmetrics.edits.parse_cache import SHARD_FORMAT, SHARD_VERSION
+
+    good = ParseCache(nlp, root=False, progress=False)
+    good.parse_all(["One .", "Two dogs ."])
+    folder = tmp_path / good.id
+    folder.mkdir()
+    for name, blob in (("a", b"not a docbin"), ("b", good.serialized(["One ."]))):
+        (folder / f"{name}.parses").write_bytes(srsly.msgpack_dumps(
+            {"format": SHARD_FORMAT, "version": SHARD_VERSION,
+             "bins": [[["One .", "Two dogs ."], blob]]}))
+    (folder / "c.parses").write_bytes(b"\x93 not a shard")
+    again = ParseCache(nlp, tmp_path, progress=False)
+    assert again.has("One .")
+    assert _annotations(again.get("Two dogs .")) == _annotations(good.get("Two dogs ."))
+    assert again.parsed == 1  # the first entry did not decode; the second was dropped too
+    assert _annotations(again.get("One .")) == _annotations(good.get("One ."))
+    assert again.parsed == 2
+
+
+def test_shard_of_the_earlier_layout_is_still_read(nlp, tmp_path):
+    """A cache written before the .parses layout (one DocBin per .spacy file, keyed by
+    its tokens) is read as it is: nothing parsed again."""
+    from spacy.tokens import DocBin
+
+    maker = ParseCache(nlp, root=False, progress=False)
+    texts = ["One .", "Two  dogs ."]
+    maker.parse_all(texts)
+    old = DocBin(store_user_data=False)
+    for t in texts:
+        old.add(maker.get(t))
+    folder = tmp_path / maker.id
+    folder.mkdir()
+    (folder / "0123.spacy").write_bytes(old.to_bytes())
+    again = ParseCache(nlp, tmp_path, progress=False)
+    again.parse_all(texts)
+    assert again.parsed == 0
+    assert [_annotations(again.get(t)) for t in texts] == \
+           [_annotations(maker.get(t)) for t in texts]
+
 
 class _Stream(io.StringIO):
     def __init__(self, tty: bool) -> None:

@@ -135,12 +135,16 @@ def _score(files: dict[str, Path], cache: Path, *extra: str, limit: int | None =
 
 
 def _check_cache_whole(cache: Path) -> None:
-    """No temporary file left; every shard a whole DocBin; every SQLite file intact."""
+    """No temporary file left; every shard whole, each of its DocBins too; every SQLite
+    file intact."""
     from spacy.tokens import DocBin
 
+    from gecmetrics.edits.parse_cache import _read_shard
+
     assert not list(cache.rglob(".tmp-*")), "a temporary shard was left behind"
-    for shard in cache.rglob("*.spacy"):
-        DocBin().from_bytes(shard.read_bytes())  # raises on a partial shard
+    for shard in cache.rglob("*.parses"):
+        for keys, data in _read_shard(shard.read_bytes()):  # raises on a partial shard
+            assert len(DocBin().from_bytes(data)) == len(keys)
     for db in cache.rglob("*.sqlite"):
         with sqlite3.connect(db) as conn:
             assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
@@ -158,7 +162,7 @@ def test_pipeline_without_a_component_is_one_line_before_parsing(tmp_path):
     lines = blank.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), blank.stderr
     assert all(w in lines[0] for w in ("'blank:en'", "tagger", "parser", "lemmatizer"))
-    assert not list((tmp_path / "c1").rglob("*.spacy"))  # refused before errant ran
+    assert not list((tmp_path / "c1").rglob("*.parses"))  # refused before errant ran
     with pytest.raises(ConfigError, match="'blank:en'"):  # the check of a loaded pipeline
         load_annotator("blank:en")
     # An installed pipeline saved with its parser disabled, named by path.

@@ -158,7 +158,7 @@ def test_beta_is_passed_on(runs, beta):
 
 def test_second_run_parses_nothing(runs):
     assert runs["parsed_full"] > 1312  # the first run parsed into an empty cache
-    assert any(runs["cache"].rglob("*.spacy"))
+    assert any(runs["cache"].rglob("*.parses"))
     sub = runs["sub"]
     corpus = load_corpus(str(sub["src"]), [], [str(sub[s]) for s in SYSTEMS], str(sub["m2"]))
     metric = Errant()

@@ -73,7 +73,7 @@ def test_cache_false_writes_nothing(tmp_path, monkeypatch):
     metric = Errant(cache=False)
     assert metric.spec == "errant:cache=False"
     metric.evaluate(Corpus(SOURCES, REFS, HYPS))
-    assert not any(tmp_path.rglob("*.sqlite")) and not any(tmp_path.rglob("*.spacy"))
+    assert not any(tmp_path.rglob("*.sqlite")) and not any(tmp_path.rglob("*.parses"))
 
 
 def test_damaged_rows_are_recomputed_with_a_warning(tmp_path, monkeypatch, capfd):

@@ -94,7 +94,7 @@ def test_jobs_2_equals_jobs_1_and_caches_are_written_once(shared_data, tmp_path,
     assert two.computed == one.computed == len(serial)
     assert two.parse_cache.parsed == one.parse_cache.parsed > 0
     # the parent wrote one shard and one edit file; both are read back by a rerun
-    shards = list((tmp_path / "two").rglob("*.spacy"))
+    shards = list((tmp_path / "two").rglob("*.parses"))
     assert len(shards) == 1 and not list((tmp_path / "two").rglob(".tmp-*"))
     again, reread = _extract(corpus, 2)
     assert again == serial and reread.computed == 0 and reread.parse_cache is None
@@ -104,7 +104,7 @@ def test_jobs_2_equals_jobs_1_and_caches_are_written_once(shared_data, tmp_path,
     cached, third = _extract(corpus, 2)
     assert cached == serial and third.parse_cache.parsed == 0
     assert third.computed == len(serial)
-    assert len(list((tmp_path / "two").rglob("*.spacy"))) == 1
+    assert len(list((tmp_path / "two").rglob("*.parses"))) == 1
     # and -j 1 reads the shard the workers' parses were written to
     for db in (tmp_path / "two" / "edits").glob("*.sqlite"):
         db.unlink()

@@ -12,11 +12,15 @@ Sentences are whitespace-tokenised, as ERRANT's command-line tools read them
 its tokens joined by single spaces; text that differs only in spacing shares
 one parse.
 
-Layout: ``ROOT/<pipeline id>/<shard>.spacy``. A run that parses new sentences
-writes them as one new shard (a spaCy ``DocBin``; the key of a parse is its
-text, so shards need no index), written to a temporary file and renamed, so a
-reader never sees a half-written shard and concurrent runs at worst parse a
-sentence twice. ``ROOT`` is ``$GECMETRICS_CACHE`` if set, else ``parses/``
+Layout: ``ROOT/<pipeline id>/<shard>.parses``. A run that parses new sentences
+writes them as one new shard: a msgpack map that lists spaCy ``DocBin`` blobs, each
+with the keys of its parses in order. Keys are read without decoding a parse, and a
+``DocBin`` is decoded only when one of its sentences is asked for; the ``DocBin``
+bytes that ``-j`` workers send back are written as they came, never decoded and
+encoded again. A shard is written to a temporary file and renamed, so a reader
+never sees a half-written one and concurrent runs at worst parse a sentence twice.
+Shards of the earlier layout (one ``DocBin`` per ``<shard>.spacy`` file, keyed by its
+tokens) are still read. ``ROOT`` is ``$GECMETRICS_CACHE`` if set, else ``parses/``
 under the user cache folder (:mod:`gecmetrics.paths`). Deleting the directory is
 always safe.
 
@@ -56,6 +60,20 @@ def pipeline_id(nlp: Any) -> str:
     return re.sub(r"[^A-Za-z0-9._+-]", "_", raw)
 
 
+#: The file name ending and the ``format`` / ``version`` fields of a shard.
+SHARD_SUFFIX = ".parses"
+SHARD_FORMAT = "gecmetrics-parses"
+SHARD_VERSION = 1
+#: A shard of the earlier layout: one ``DocBin``, its keys read from its tokens.
+OLD_SHARD_SUFFIX = ".spacy"
+#: Parses per ``DocBin`` in a shard this process writes, so that a later run that
+#: needs a few of them decodes a few hundred, not the whole run's.
+DOCS_PER_BIN = 256
+
+#: One ``DocBin``'s sentence keys, in order, and its bytes.
+Bin = tuple[list[str], bytes]
+
+
 class ParseCache:
     """spaCy parses of whitespace-tokenised sentences, cached on disk.
 
@@ -78,12 +96,12 @@ class ParseCache:
         self.parsed = 0
         self._docs: dict[str, Any] = {}
         self._loaded = False
-        # Parses made in worker processes (:meth:`add_serialized`), as the
-        # DocBin bytes they sent: written as one shard by :meth:`flush`, and
-        # read into ``_docs`` only if :meth:`get` asks for one of them.
-        self._pending: list[tuple[list[str], bytes]] = []
-        self._pending_at: dict[str, int] = {}  # key -> its entry of ``_pending``
-        self._flushed = 0
+        # Parses known as DocBin bytes (read from a shard, or sent by a worker
+        # process through :meth:`add_serialized`), decoded into ``_docs`` only
+        # when :meth:`get` or :meth:`serialized` asks for one of them.
+        self._bins: list[Bin] = []
+        self._bin_at: dict[str, int] = {}  # key -> its entry of ``_bins``
+        self._unwritten: list[int] = []  # workers' entries :meth:`flush` will write
 
     # -- disk ---------------------------------------------------------------
 
@@ -93,31 +111,62 @@ class ParseCache:
         self._loaded = True
         if self.directory is None or not self.directory.is_dir():
             return
+        for shard in sorted(self.directory.glob("*" + SHARD_SUFFIX)):
+            try:
+                bins = _read_shard(shard.read_bytes())
+            except Exception:  # a damaged shard is only a lost cache: skip it
+                continue
+            for keys, data in bins:
+                self._add_bin(keys, data)
+        old = sorted(self.directory.glob("*" + OLD_SHARD_SUFFIX))
+        if not old:
+            return
         from spacy.tokens import DocBin
 
-        for shard in sorted(self.directory.glob("*.spacy")):
+        for shard in old:
             try:
                 docs = DocBin().from_bytes(shard.read_bytes()).get_docs(self.nlp.vocab)
                 for doc in docs:
-                    self._docs.setdefault(" ".join(t.text for t in doc), doc)
-            except Exception:  # a damaged shard is only a lost cache: skip it
+                    key = " ".join(t.text for t in doc)
+                    if key not in self._bin_at:
+                        self._docs.setdefault(key, doc)
+            except Exception:
                 continue
 
+    def _add_bin(self, keys: Sequence[str], data: bytes) -> list[str]:
+        """Take a DocBin of ``keys`` (undecoded); its keys not known yet."""
+        fresh = list(dict.fromkeys(k for k in keys if k not in self._docs
+                                   and k not in self._bin_at))
+        if fresh:
+            self._bin_at.update(dict.fromkeys(fresh, len(self._bins)))
+            self._bins.append((list(keys), data))
+        return fresh
+
     def _write(self, keys: Sequence[str]) -> None:
+        """Write the parses of ``keys`` (all in ``_docs``) as one shard."""
         if self.directory is None or not keys:
             return
         from spacy.tokens import DocBin
 
-        bin_ = DocBin(store_user_data=False)
-        for key in keys:
-            bin_.add(self._docs[key])
-        self._store(keys, bin_.to_bytes())
+        bins: list[Bin] = []
+        for at in range(0, len(keys), DOCS_PER_BIN):
+            some = list(keys[at:at + DOCS_PER_BIN])
+            bin_ = DocBin(store_user_data=False)
+            for key in some:
+                bin_.add(self._docs[key])
+            bins.append((some, bin_.to_bytes()))
+        self._store(bins)
 
-    def _store(self, keys: Sequence[str], data: bytes) -> None:
-        """Write ``data`` (a DocBin of ``keys``) as one shard, atomically."""
+    def _store(self, bins: Sequence[Bin]) -> None:
+        """Write ``bins`` as one shard, atomically."""
         if self.directory is None:
             return
-        name = hashlib.sha256("\n".join(keys).encode("utf-8")).hexdigest()[:32] + ".spacy"
+        import srsly
+
+        keys = [key for some, _ in bins for key in some]
+        name = hashlib.sha256("\n".join(keys).encode("utf-8")).hexdigest()[:32] + SHARD_SUFFIX
+        data = srsly.msgpack_dumps({"format": SHARD_FORMAT, "version": SHARD_VERSION,
+                                    "bins": [[some, blob] for some, blob in bins]})
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-", suffix=".part")
@@ -138,14 +187,17 @@ class ParseCache:
         """Whether the parse of ``text`` is here (disk cache read first), without parsing."""
         self._load()
         key = sentence_key(text)
-        return key in self._docs or key in self._pending_at
+        return key in self._docs or key in self._bin_at
 
     def serialized(self, keys: Sequence[str]) -> bytes:
         """The parses of ``keys`` (sentence keys, all here) as DocBin bytes, in that
         order: what a worker process needs to rebuild them in its own vocabulary."""
         from spacy.tokens import DocBin
 
-        self._read_pending(keys)
+        self._decode(keys)
+        lost = [key for key in keys if key not in self._docs]  # from a damaged DocBin
+        if lost:
+            self.parse_all(lost)
         bin_ = DocBin(store_user_data=False)
         for key in keys:
             bin_.add(self._docs[key])
@@ -156,42 +208,42 @@ class ParseCache:
         same settings, in that order); written to disk by :meth:`flush`. A key
         already here (parsed by two workers) is counted and kept once."""
         self._load()
-        fresh = [k for k in keys if k not in self._docs and k not in self._pending_at]
-        if not fresh:
-            return
-        self._pending_at.update(dict.fromkeys(fresh, len(self._pending)))
-        self._pending.append((list(keys), data))
-        self.parsed += len(fresh)
+        fresh = self._add_bin(keys, data)
+        if fresh:
+            self._unwritten.append(len(self._bins) - 1)
+            self.parsed += len(fresh)
 
     def flush(self) -> None:
         """Write the parses taken by :meth:`add_serialized` as one new shard: the
-        workers' DocBins merged as bytes, without rebuilding their Docs."""
-        if len(self._pending) == self._flushed or self.directory is None:
+        workers' DocBin bytes as they came, none decoded."""
+        if not self._unwritten or self.directory is None:
             return
-        from spacy.tokens import DocBin
+        bins, self._unwritten = [self._bins[i] for i in self._unwritten], []
+        self._store(bins)
 
-        keys: list[str] = []
-        merged = DocBin(store_user_data=False)
-        todo, self._flushed = self._pending[self._flushed:], len(self._pending)
-        for chunk_keys, data in todo:
-            merged.merge(DocBin(store_user_data=False).from_bytes(data))
-            keys += chunk_keys
-        self._store(list(dict.fromkeys(keys)), merged.to_bytes())
-
-    def _read_pending(self, keys: Iterable[str]) -> None:
-        """Rebuild here the workers' parses of ``keys`` (sentence keys) not yet
-        rebuilt: only the workers' DocBins that hold one of them are read."""
-        entries = sorted({self._pending_at[k] for k in keys
-                          if k not in self._docs and k in self._pending_at})
+    def _decode(self, keys: Iterable[str]) -> None:
+        """Decode into ``_docs`` the DocBins that hold parses of ``keys`` (sentence
+        keys) not decoded yet: only those, each once. A DocBin that does not decode
+        to its keys' parses is dropped (its sentences are parsed again if asked for)."""
+        entries = sorted({self._bin_at[k] for k in keys
+                          if k not in self._docs and k in self._bin_at})
         if not entries:
             return
         from spacy.tokens import DocBin
 
         for entry in entries:
-            chunk_keys, data = self._pending[entry]
-            docs = DocBin().from_bytes(data).get_docs(self.nlp.vocab)
-            for key, doc in zip(chunk_keys, docs, strict=True):
+            some, data = self._bins[entry]
+            try:
+                docs = list(DocBin().from_bytes(data).get_docs(self.nlp.vocab))
+                if len(docs) != len(some):
+                    raise ValueError(f"{len(docs)} parses for {len(some)} sentences")
+            except Exception:
+                docs = []
+            for key, doc in zip(some, docs, strict=False):  # none when dropped
                 self._docs.setdefault(key, doc)
+            for key in some:
+                if self._bin_at.get(key) == entry:
+                    del self._bin_at[key]
 
     # -- parsing ------------------------------------------------------------
 
@@ -199,7 +251,7 @@ class ParseCache:
         """Make sure every text is parsed (reading the disk cache, parsing the rest)."""
         self._load()
         missing = list(dict.fromkeys(k for k in map(sentence_key, texts)
-                                     if k not in self._docs and k not in self._pending_at))
+                                     if k not in self._docs and k not in self._bin_at))
         if not missing:
             return
         from spacy.tokens import Doc
@@ -221,9 +273,29 @@ class ParseCache:
 
     def get(self, text: str) -> Any:
         """The parse of one text (parsed now if not cached)."""
+        self._load()
         key = sentence_key(text)
-        if key not in self._docs and key in self._pending_at:
-            self._read_pending([key])
+        if key not in self._docs and key in self._bin_at:
+            self._decode([key])
         if key not in self._docs:
             self.parse_all([text])
         return self._docs[key]
+
+
+def _read_shard(data: bytes) -> list[Bin]:
+    """The DocBins of a shard (:data:`SHARD_SUFFIX`), each with its keys; ValueError
+    when ``data`` is not one."""
+    import srsly
+
+    msg = srsly.msgpack_loads(data)
+    if not (isinstance(msg, dict) and msg.get("format") == SHARD_FORMAT
+            and msg.get("version") == SHARD_VERSION and isinstance(msg.get("bins"), list)):
+        raise ValueError("not a parse-cache shard of this version")
+    bins: list[Bin] = []
+    for entry in msg["bins"]:
+        if not (isinstance(entry, list | tuple) and len(entry) == 2
+                and isinstance(entry[0], list) and isinstance(entry[1], bytes)
+                and all(isinstance(k, str) for k in entry[0])):
+            raise ValueError("a damaged entry")
+        bins.append((entry[0], entry[1]))
+    return bins
