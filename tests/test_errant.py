@@ -343,6 +343,27 @@ def test_damaged_docbin_in_a_shard_is_parsed_again(nlp, tmp_path):
     assert again.parsed == 2
 
 
+@pytest.mark.full  # 7 s: the fast tier stays under 90 s
+@pytest.mark.real_data
+def test_a_parse_does_not_depend_on_its_batch(nlp, conll):
+    """ParseCache parses PARSE_BATCH sentences at a time; errant's own tools parse one
+    at a time (``nlp(text)``). The annotations ERRANT reads must be the same either
+    way: checked on CoNLL-2014 sources and one system's outputs, one sentence per call
+    against the default batch and a batch of 7."""
+    from gecmetrics.edits.parse_cache import PARSE_BATCH
+
+    sources, _, hyps = conll
+    texts = list(dict.fromkeys(sentence_key(t) for t in [*sources[:150], *hyps["AMU"][:150]]))
+    alone = ParseCache(nlp, root=False, progress=False, batch_size=1)
+    alone.parse_all(texts)
+    assert PARSE_BATCH >= 64
+    for size in (PARSE_BATCH, 7):
+        batched = ParseCache(nlp, root=False, progress=False, batch_size=size)
+        batched.parse_all(texts)
+        assert [_annotations(batched.get(t)) for t in texts] == \
+               [_annotations(alone.get(t)) for t in texts], size
+
+
 def test_shard_of_the_earlier_layout_is_still_read(nlp, tmp_path):
     """A cache written before the .parses layout (one DocBin per .spacy file, keyed by
     its tokens) is read as it is: nothing parsed again."""

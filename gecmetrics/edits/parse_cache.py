@@ -70,6 +70,13 @@ OLD_SHARD_SUFFIX = ".spacy"
 #: needs a few of them decodes a few hundred, not the whole run's.
 DOCS_PER_BIN = 256
 
+#: Sentences per ``nlp.pipe`` batch. spaCy's CPU pipelines annotate a sentence the
+#: same in any batch (tests/test_errant.py checks one at a time, as errant's tools
+#: parse, against this batch). Larger batches were no faster in a whole cold run (3
+#: CoNLL-2014 outputs, one core: 15.2-16.8 s CPU at 64, 15.3-19.2 s at 256) and
+#: held about 100 MiB more at their peak.
+PARSE_BATCH = 64
+
 #: One ``DocBin``'s sentence keys, in order, and its bytes.
 Bin = tuple[list[str], bytes]
 
@@ -83,7 +90,7 @@ class ParseCache:
     """
 
     def __init__(self, nlp: Any, root: str | os.PathLike[str] | None | bool = None,
-                 batch_size: int = 64, progress: bool = True) -> None:
+                 batch_size: int = PARSE_BATCH, progress: bool = True) -> None:
         self.nlp = nlp
         self.id = pipeline_id(nlp)
         if root is False:
