@@ -95,3 +95,59 @@ def test_a_ruler_with_longer_patterns_is_never_answered_from_memory():
                   [[{"LENGTH": {">=": 3}}]]):
         rules = [*covered, {"patterns": extra, "attrs": {"POS": "X"}, "index": 0}]
         assert not MemoRuler(SimpleNamespace(patterns=rules)).enabled
+
+
+@pytest.mark.errant
+def test_a_full_store_of_contexts_starts_again_with_the_same_annotations(monkeypatch):
+    """The store of token contexts is bounded (ruler.CONTEXTS_KEPT): emptied when full,
+    the annotations stay the plain pipeline's."""
+    require_extra("errant")
+    from spacy.attrs import LEMMA, MORPH, POS
+    from spacy.tokens import Doc
+
+    from gecmetrics.edits import ruler
+
+    monkeypatch.setattr(ruler, "CONTEXTS_KEPT", 5)
+    nlp = load_annotator()[1]
+    memo = ruler.MemoRuler(nlp.get_pipe("attribute_ruler"))
+    monkeypatch.setattr(ruler, "memo_of", lambda _: memo)
+    texts = ["I gon na go .", "She has a cat and two dogs .", "They 're going to win !",
+             "Genetic risk refers more to your chance of inheriting a disorder ."] * 2
+    words = [t.split() for t in texts]
+    plain = list(nlp.pipe(Doc(nlp.vocab, words=w) for w in words))
+    fast = list(ruler.pipe(nlp, (Doc(nlp.vocab, words=w) for w in words), 2))
+    assert memo.hits > 0 and len(memo._contexts) <= 5
+    assert [d.to_array([POS, MORPH, LEMMA]).tolist() for d in fast] == \
+           [d.to_array([POS, MORPH, LEMMA]).tolist() for d in plain]
+
+
+@pytest.mark.errant
+def test_lemmas_from_memory_are_the_lemmatizers_own(monkeypatch):
+    """The rule lemmatizer answered from memory (edits/lemmas.py) gives the plain
+    pipeline's lemmas, also when its bounded memory (LEMMAS_KEPT) starts again; a
+    lemmatizer of another kind is never answered from memory."""
+    require_extra("errant")
+    from types import SimpleNamespace
+
+    from spacy.attrs import LEMMA
+    from spacy.tokens import Doc
+
+    from gecmetrics.edits import lemmas
+
+    monkeypatch.setattr(lemmas, "LEMMAS_KEPT", 6)
+    nlp = load_annotator()[1]
+    lemmatizer = nlp.get_pipe("lemmatizer")
+    assert lemmas.covered(lemmatizer)
+    assert not lemmas.covered(SimpleNamespace(mode="rule"))  # another class
+    memo = lemmas.MemoLemmatizer(lemmatizer)
+    texts = ["The cats were running faster .", "She has a cat and two dogs .",
+             "They 're going to win the best prizes !", "Better ones were found ."] * 2
+    words = [t.split() for t in texts]
+    plain = list(nlp.pipe(Doc(nlp.vocab, words=w) for w in words))
+    with nlp.select_pipes(disable=["lemmatizer"]):
+        unlemmatized = list(nlp.pipe(Doc(nlp.vocab, words=w) for w in words))
+    assert any(t.lemma == 0 for d in unlemmatized for t in d)  # work left to do
+    fast = [memo(d) for d in unlemmatized]
+    assert len(memo._memory) <= 6
+    assert [d.to_array([LEMMA]).tolist() for d in fast] == \
+           [d.to_array([LEMMA]).tolist() for d in plain]

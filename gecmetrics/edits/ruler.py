@@ -42,6 +42,11 @@ REPLAYED = ("POS", "MORPH", "LEMMA")
 #: What a token had before the ruler, part of its key.
 BEFORE = ("POS", "MORPH", "LEMMA")
 
+#: Distinct (tag, lower-case form, label, space) combinations whose signatures are
+#: kept (:meth:`MemoRuler._context`); past this many the store starts again, so a
+#: process that parses for hours (a training loop's rewards) keeps a bounded one.
+CONTEXTS_KEPT = 200_000
+
 Atom = tuple[str, str, Any]  # (attribute, kind "=", "IN", "NOT_IN", "REGEX", value)
 
 
@@ -103,6 +108,12 @@ class MemoRuler:
         self._set = [getattr(attrs, a) for a in SET_ATTRS]
         self._replayed = [getattr(attrs, a) for a in REPLAYED]
         self._signatures: list[dict[int, tuple[int, int, int]]] = [{} for _ in TESTED]
+        # a token's TESTED values -> its three signatures (:meth:`_context`): one
+        # lookup per token where each attribute's would be four
+        self._contexts: dict[tuple[int, ...], tuple[int, int, int]] = {}
+        # each distinct signature (a tuple of bit sets, one per attribute) -> a number;
+        # as many as the patterns' conditions allow combinations of, not more
+        self._numbers: dict[tuple[int, ...], int] = {}
         self._memory: dict[tuple[Any, ...], tuple[int, ...]] = {}
         self.hits = self.misses = 0
 
@@ -120,14 +131,30 @@ class MemoRuler:
         cache[raw] = (own, first, second)
         return own, first, second
 
+    def _context(self, tested: tuple[int, ...], strings: Any) -> tuple[int, int, int]:
+        """The signatures of a token whose ``TESTED`` values are ``tested``: per
+        attribute, the bits of all patterns' tokens (own), of two-token patterns' first
+        tokens (what its right neighbour sees) and second tokens (its left neighbour's),
+        each signature numbered (:attr:`_numbers`) so that a key is a flat tuple of
+        integers, quick to hash."""
+        sigs = [self._signature(c, raw, strings) for c, raw in enumerate(tested)]
+        numbers = self._numbers
+        own, first, second = (numbers.setdefault(tuple(s[r] for s in sigs), len(numbers))
+                              for r in range(3))
+        if len(self._contexts) >= CONTEXTS_KEPT:  # bounded in a long-running process
+            self._contexts.clear()
+        found = self._contexts[tested] = (own, first, second)
+        return found
+
     def _keys(self, doc: Any) -> list[tuple[Any, ...]]:
         strings = doc.vocab.strings
         rows = doc.to_array(self._ids).tolist()
         n = len(TESTED)
-        sigs = [tuple(self._signature(c, row[c], strings) for c in range(n)) for row in rows]
-        own = [tuple(s[0] for s in sig) for sig in sigs]
-        left = [None] + [tuple(s[1] for s in sig) for sig in sigs[:-1]]
-        right = [tuple(s[2] for s in sig) for sig in sigs[1:]] + [None]
+        contexts = self._contexts
+        ctx = [contexts.get(t) or self._context(t, strings) for t in (tuple(r[:n]) for r in rows)]
+        own = [c[0] for c in ctx]
+        left = [None, *(c[1] for c in ctx[:-1])]
+        right = [*(c[2] for c in ctx[1:]), None]
         return [(o, lf, rt, *row[n:]) for o, lf, rt, row in zip(own, left, right, rows,
                                                                  strict=True)]
 
@@ -158,14 +185,19 @@ class MemoRuler:
 
 def pipe(nlp: Any, docs: Iterable[Any], batch_size: int) -> Iterator[Any]:
     """``nlp.pipe(docs)`` with the pipeline's ``attribute_ruler`` (if any) answered by
-    the :class:`MemoRuler` kept for ``nlp``: the same annotations, for less work."""
+    the :class:`MemoRuler` kept for ``nlp``, and a rule lemmatizer after it by its
+    :class:`~gecmetrics.edits.lemmas.MemoLemmatizer`: the same annotations, for less
+    work."""
     if "attribute_ruler" not in nlp.pipe_names:
         yield from nlp.pipe(docs, batch_size=batch_size)
         return
+    from . import lemmas
+
     memo = memo_of(nlp)
     names = nlp.pipe_names
     at = names.index("attribute_ruler")
-    later = [nlp.get_pipe(n) for n in names[at + 1:]]
+    later = [lemmas.memo_of(proc) if lemmas.covered(proc) else proc
+             for proc in (nlp.get_pipe(n) for n in names[at + 1:])]
     with nlp.select_pipes(disable=names[at:]):
         for doc in nlp.pipe(docs, batch_size=batch_size):
             doc = memo(doc)
