@@ -220,6 +220,21 @@ def _annotations(doc):
     return [(x.text, x.tag_, x.pos_, x.lemma_, x.dep_, x.head.i) for x in doc]
 
 
+def _count_decodes(monkeypatch) -> list[int]:
+    """From now on in the test, the size of each DocBin decoded, in order."""
+    from spacy.tokens import DocBin
+
+    sizes: list[int] = []
+    real = DocBin.from_bytes
+
+    def counting(self, data):
+        sizes.append(len(data))
+        return real(self, data)
+
+    monkeypatch.setattr(DocBin, "from_bytes", counting)
+    return sizes
+
+
 def test_workers_parses_are_rebuilt_only_from_the_docbins_holding_them(nlp, tmp_path,
                                                                        monkeypatch):
     """Parses sent back by workers (add_serialized) are rebuilt in this process only
@@ -235,14 +250,7 @@ def test_workers_parses_are_rebuilt_only_from_the_docbins_holding_them(nlp, tmp_
     cache.add_serialized(["One ."], maker.serialized(["One ."]))  # parsed twice: kept once
     assert cache.parsed == 5 and all(cache.has(t) for chunk in texts for t in chunk)
 
-    read: list[int] = []
-    real = DocBin.from_bytes
-
-    def counting(self, data):
-        read.append(len(data))
-        return real(self, data)
-
-    monkeypatch.setattr(DocBin, "from_bytes", counting)
+    read = _count_decodes(monkeypatch)
     again = DocBin().from_bytes(cache.serialized(["Four .", "Three cats sat ."]))
     assert len(read) == 2  # the second worker's DocBin, then the bytes just made
     rebuilt = list(again.get_docs(nlp.vocab))
@@ -254,7 +262,7 @@ def test_workers_parses_are_rebuilt_only_from_the_docbins_holding_them(nlp, tmp_
     assert _annotations(cache.get("One .")) == _annotations(maker.get("One ."))
     assert len(read) == 3  # the first DocBin only; the third stays bytes
     cache.flush()
-    monkeypatch.setattr(DocBin, "from_bytes", real)
+    monkeypatch.undo()
     reread = ParseCache(nlp, tmp_path, progress=False)
     assert [_annotations(reread.get(t)) for chunk in texts for t in chunk] == \
            [_annotations(maker.get(t)) for chunk in texts for t in chunk]
@@ -292,22 +300,13 @@ def test_flush_writes_the_workers_bytes_as_they_came(nlp, tmp_path, monkeypatch)
 def test_shard_decodes_only_the_docbins_asked_for(nlp, tmp_path, monkeypatch):
     """A rerun reads the keys of every parse but decodes only the DocBins (of
     DOCS_PER_BIN parses) that hold a sentence it asks for."""
-    from spacy.tokens import DocBin
-
     from gecmetrics.edits import parse_cache
 
     monkeypatch.setattr(parse_cache, "DOCS_PER_BIN", 2)
     texts = ["One .", "Two dogs .", "Three cats sat .", "Four .", "Five birds sang ."]
     first = ParseCache(nlp, tmp_path, progress=False)
     first.parse_all(texts)
-    decoded: list[int] = []
-    real = DocBin.from_bytes
-
-    def counting(self, data):
-        decoded.append(len(data))
-        return real(self, data)
-
-    monkeypatch.setattr(DocBin, "from_bytes", counting)
+    decoded = _count_decodes(monkeypatch)
     again = ParseCache(nlp, tmp_path, progress=False)
     assert all(again.has(t) for t in texts) and decoded == []  # keys only
     assert _annotations(again.get("Four .")) == _annotations(first.get("Four ."))
