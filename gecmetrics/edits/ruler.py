@@ -28,6 +28,8 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from . import lemmas
+
 #: The token attributes a covered pattern may test.
 TESTED = ("TAG", "LOWER", "DEP", "IS_SPACE")
 
@@ -191,8 +193,6 @@ def pipe(nlp: Any, docs: Iterable[Any], batch_size: int) -> Iterator[Any]:
     if "attribute_ruler" not in nlp.pipe_names:
         yield from nlp.pipe(docs, batch_size=batch_size)
         return
-    from . import lemmas
-
     memo = memo_of(nlp)
     names = nlp.pipe_names
     at = names.index("attribute_ruler")
